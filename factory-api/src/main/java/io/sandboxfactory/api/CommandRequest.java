@@ -1,0 +1,42 @@
+package io.sandboxfactory.api;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What {@link MastraSandbox} hands a provider's {@code doExecute}: the joined, quoted command line
+ * to run with {@code /bin/sh -c}, and the environment already merged from the sandbox overlay and
+ * the per-call env. The provider puts its own base environment underneath {@link #env()}.
+ *
+ * @param commandLine shell command line, arguments already quoted
+ * @param env overlay and per-call variables, per-call winning; provider base env goes below
+ * @param cwd working directory inside the sandbox; empty means the sandbox default
+ */
+public record CommandRequest(
+        String commandLine,
+        Map<String, String> env,
+        Optional<String> cwd,
+        Optional<Duration> timeout,
+        Optional<Consumer<String>> onStdout,
+        Optional<Consumer<String>> onStderr,
+        long maxRetainedBytes) {
+
+    public CommandRequest {
+        Objects.requireNonNull(commandLine, "commandLine");
+        env = Map.copyOf(env);
+        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(onStdout, "onStdout");
+        Objects.requireNonNull(onStderr, "onStderr");
+    }
+
+    /** Shows env keys only: values may hold secrets. */
+    @Override
+    public String toString() {
+        return "CommandRequest[commandLine=" + commandLine + ", envKeys=" + env.keySet() + ", cwd=" + cwd.orElse("<default>")
+                + ", timeout=" + timeout.map(Duration::toString).orElse("none") + "]";
+    }
+}

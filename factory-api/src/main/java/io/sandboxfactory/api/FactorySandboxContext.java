@@ -1,0 +1,95 @@
+package io.sandboxfactory.api;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a {@link FactorySandbox} gets to create the sandbox of one session.
+ *
+ * @param sessionId the logical id; the same id must always reach the same physical sandbox
+ * @param sandboxId the provider's physical id persisted from an earlier start, for deterministic reattach
+ * @param repoFullName the repository, {@code owner/name} or a URL/path as the session named it
+ * @param setupCommand the session's setup commands joined with {@code \n}, for providers that pre-build
+ * @param repositoryAccess mints credentials per call; empty for anonymous access
+ * @param resources requested limits
+ * @param workingDirectory a working directory inside the sandbox requested by the host
+ */
+public record FactorySandboxContext(
+        String sessionId,
+        Optional<String> sandboxId,
+        String repoFullName,
+        Optional<String> setupCommand,
+        Optional<RepositoryAccessSource> repositoryAccess,
+        SandboxResources resources,
+        Optional<String> workingDirectory) {
+
+    public FactorySandboxContext {
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(sandboxId, "sandboxId");
+        repoFullName = Objects.requireNonNullElse(repoFullName, "");
+        Objects.requireNonNull(setupCommand, "setupCommand");
+        Objects.requireNonNull(repositoryAccess, "repositoryAccess");
+        resources = Objects.requireNonNullElse(resources, SandboxResources.none());
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+    }
+
+    /** A context for {@code sessionId} with everything else empty; refine with {@link #builder(String)}. */
+    public static FactorySandboxContext of(String sessionId) {
+        return builder(sessionId).build();
+    }
+
+    public static Builder builder(String sessionId) {
+        return new Builder(sessionId);
+    }
+
+    /** Builder for {@link FactorySandboxContext}. */
+    public static final class Builder {
+        private final String sessionId;
+        private String sandboxId;
+        private String repoFullName = "";
+        private String setupCommand;
+        private RepositoryAccessSource repositoryAccess;
+        private SandboxResources resources = SandboxResources.none();
+        private String workingDirectory;
+
+        private Builder(String sessionId) {
+            this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+        }
+
+        public Builder sandboxId(String sandboxId) {
+            this.sandboxId = sandboxId;
+            return this;
+        }
+
+        public Builder repoFullName(String repoFullName) {
+            this.repoFullName = repoFullName;
+            return this;
+        }
+
+        public Builder setupCommand(String setupCommand) {
+            this.setupCommand = setupCommand;
+            return this;
+        }
+
+        public Builder repositoryAccess(RepositoryAccessSource repositoryAccess) {
+            this.repositoryAccess = repositoryAccess;
+            return this;
+        }
+
+        public Builder resources(SandboxResources resources) {
+            this.resources = resources;
+            return this;
+        }
+
+        public Builder workingDirectory(String workingDirectory) {
+            this.workingDirectory = workingDirectory;
+            return this;
+        }
+
+        public FactorySandboxContext build() {
+            return new FactorySandboxContext(sessionId, Optional.ofNullable(sandboxId), repoFullName,
+                    Optional.ofNullable(setupCommand), Optional.ofNullable(repositoryAccess), resources,
+                    Optional.ofNullable(workingDirectory));
+        }
+    }
+}

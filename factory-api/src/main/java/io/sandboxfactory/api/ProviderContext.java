@@ -1,0 +1,21 @@
+package io.sandboxfactory.api;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What the framework offers a provider when it opens it: objects the host registered by type
+ * (how the callback provider receives the host's function), the state directory and an owner
+ * name to label resources with.
+ */
+public interface ProviderContext {
+
+    /** The host object registered for {@code type}, if any. */
+    <T> Optional<T> lookup(Class<T> type);
+
+    /** A directory the framework owns, for provider state (e.g. the local provider's default root). */
+    Path stateDirectory();
+
+    /** Who owns the sandboxes this factory makes; providers label their resources with it. */
+    String owner();
+}

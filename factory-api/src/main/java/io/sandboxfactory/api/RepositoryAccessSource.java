@@ -1,0 +1,11 @@
+package io.sandboxfactory.api;
+
+/**
+ * Mints {@link RepositoryAccess} on demand, so every start gets a fresh token. Called from the
+ * start hook; may block briefly (a token exchange) and may throw to fail the start.
+ */
+@FunctionalInterface
+public interface RepositoryAccessSource {
+
+    RepositoryAccess mint();
+}

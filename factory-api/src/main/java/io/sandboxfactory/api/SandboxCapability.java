@@ -1,0 +1,22 @@
+package io.sandboxfactory.api;
+
+/**
+ * Capabilities a {@link FactorySandbox} declares. The framework checks them against the
+ * configuration at wiring time; the TCK checks them against behaviour.
+ */
+public enum SandboxCapability {
+    /** Commands can run inside the sandbox ({@link ExecutableSandbox#executeCommand}). */
+    EXEC,
+    /** Files written before {@code stop()} are still there after the next {@code start()}. */
+    FILES_SURVIVE_STOP,
+    /** A fresh instance for the same session id, in another process, reaches the same physical sandbox. */
+    RECONNECT_ACROSS_PROCESSES,
+    /** CPU and memory limits from {@link SandboxResources} are enforced. */
+    RESOURCE_LIMITS,
+    /** The sandbox has no network unless configured. */
+    NETWORK_ISOLATION,
+    /** Sandboxes implement {@code FileTransferSandbox} for fast file access. */
+    FILE_TRANSFER,
+    /** The factory implements {@link SandboxInventory}: its sandboxes can be listed and removed for sweeps. */
+    INVENTORY
+}

@@ -1,0 +1,11 @@
+package io.sandboxfactory.api;
+
+/**
+ * Runs before a sandbox is stopped or destroyed ({@link MastraSandbox#setOnStop}, {@link
+ * MastraSandbox#setOnDestroy}). A failure is reported and does not prevent the stop or destroy.
+ */
+@FunctionalInterface
+public interface SandboxLifecycleHook {
+
+    void run(WorkspaceSandbox sandbox) throws Exception;
+}

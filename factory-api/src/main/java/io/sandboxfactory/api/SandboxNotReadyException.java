@@ -1,0 +1,14 @@
+package io.sandboxfactory.api;
+
+/** The sandbox is not in a state that can serve the request (for example it is stopped or stopping). */
+public class SandboxNotReadyException extends SandboxException {
+    private static final long serialVersionUID = 1L;
+
+    public SandboxNotReadyException(String message) {
+        super("NOT_READY", message);
+    }
+
+    public SandboxNotReadyException(String message, Throwable cause) {
+        super("NOT_READY", message, cause);
+    }
+}

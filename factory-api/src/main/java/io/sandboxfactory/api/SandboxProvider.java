@@ -1,0 +1,29 @@
+package io.sandboxfactory.api;
+
+/**
+ * The entry point of a provider jar, found with {@link java.util.ServiceLoader}: list the
+ * implementing class in {@code META-INF/services/io.sandboxfactory.api.SandboxProvider}. It needs
+ * a public no-argument constructor and must do no I/O until {@link #open}.
+ *
+ * <p>The framework binds the config section {@code providers.<name>} to {@link #configType()} (a
+ * record is best; unknown keys are errors). When the section is absent it binds an empty object,
+ * so the config type must supply defaults for absent fields.
+ *
+ * @param <C> the provider's config type
+ */
+public interface SandboxProvider<C> {
+
+    /** The name users select in config; must match {@code [a-z][a-z0-9-]*} and be unique. */
+    String name();
+
+    /** The type the {@code providers.<name>} config section binds to. */
+    Class<C> configType();
+
+    /** Opens a configured provider instance. May validate the config and fail with a clear message. */
+    FactorySandbox open(C config, ProviderContext context);
+
+    /** One line saying what this provider does, for listings. */
+    default String description() {
+        return "";
+    }
+}

@@ -1,0 +1,17 @@
+package io.sandboxfactory.api;
+
+/**
+ * An operation on the sandbox (not a command: commands report timeouts in {@link
+ * CommandResult#timedOut()}) did not finish in time.
+ */
+public class SandboxTimeoutException extends SandboxException {
+    private static final long serialVersionUID = 1L;
+
+    public SandboxTimeoutException(String message) {
+        super("TIMEOUT", message);
+    }
+
+    public SandboxTimeoutException(String message, Throwable cause) {
+        super("TIMEOUT", message, cause);
+    }
+}

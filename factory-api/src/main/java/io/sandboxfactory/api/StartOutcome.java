@@ -1,0 +1,11 @@
+package io.sandboxfactory.api;
+
+/** How a start acquired its physical sandbox. */
+public enum StartOutcome {
+    /** A new physical sandbox was provisioned. */
+    CREATED,
+    /** An existing physical sandbox was found and reconnected. */
+    CONNECTED,
+    /** The provider cannot tell (for example a host-supplied sandbox). */
+    UNKNOWN
+}
