@@ -1,0 +1,12 @@
+package io.sandboxfactory.api;
+
+import java.util.function.Function;
+
+/**
+ * A host-supplied function that builds the sandbox of a session, for hosts that manage sandboxes
+ * themselves. Registered on the factory builder and served by the {@code custom} provider. It
+ * must keep the {@link FactorySandbox#create} rules: cheap, side-effect free, id-keyed.
+ */
+@FunctionalInterface
+public interface SandboxCallback extends Function<FactorySandboxContext, MastraSandbox<?>> {
+}
