@@ -1,0 +1,109 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The configured local provider: sessions are directories under one root. {@link #create} only
+ * validates the session id and computes the path; the directory appears on {@code start()}.
+ */
+public final class LocalFactorySandbox implements FactorySandbox, SandboxInventory {
+
+    private final Path root;
+    private final Map<String, String> baseEnv;
+    private final String setsid;
+
+    LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid) {
+        this.root = root;
+        this.baseEnv = Map.copyOf(baseEnv);
+        this.setsid = setsid;
+    }
+
+    /** The directory holding every session directory. */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String provider() {
+        return LocalSandboxProvider.NAME;
+    }
+
+    @Override
+    public MastraSandbox<?> create(FactorySandboxContext ctx) {
+        Path directory = SessionIds.sessionDirectory(root, ctx.sessionId());
+        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid);
+    }
+
+    @Override
+    public Set<SandboxCapability> capabilities() {
+        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY);
+    }
+
+    @Override
+    public List<SandboxListing> listSandboxes() {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        List<SandboxListing> listings = new ArrayList<>();
+        try (Stream<Path> children = Files.list(root)) {
+            for (Path dir : (Iterable<Path>) children::iterator) {
+                ownedSessionId(dir).ifPresent(sessionId -> listings.add(
+                        new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not list local sessions under " + root + ": " + e.getMessage(), e);
+        }
+        return listings;
+    }
+
+    @Override
+    public void removeSandbox(SandboxListing sandbox) {
+        Path dir = Path.of(sandbox.sandboxId()).normalize();
+        if (!root.equals(dir.getParent()) || ownedSessionId(dir).isEmpty()) {
+            if (!Files.exists(dir)) {
+                return;
+            }
+            throw new IllegalArgumentException("Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
+        }
+        try {
+            Directories.deleteRecursively(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not remove local session directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<String> ownedSessionId(Path dir) {
+        Path marker = dir.resolve(LocalSandbox.OWNER_MARKER);
+        if (!Files.isDirectory(dir) || !Files.isRegularFile(marker)) {
+            return Optional.empty();
+        }
+        return Optional.of(dir.getFileName().toString());
+    }
+
+    private static Optional<java.time.Instant> createdAt(Path dir) {
+        try {
+            return Optional.of(Files.readAttributes(dir, BasicFileAttributes.class).creationTime().toInstant());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

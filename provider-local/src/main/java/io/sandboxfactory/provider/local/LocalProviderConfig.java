@@ -1,0 +1,33 @@
+package io.sandboxfactory.provider.local;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Configuration of the {@code local} provider ({@code providers.local} in the config file).
+ *
+ * @param root directory holding one directory per session; {@code ~} expands to the user's home.
+ *     Default: {@code <stateDir>/sessions}
+ * @param passEnv host environment variables passed to commands besides {@code PATH} and {@code HOME}
+ * @param inheritEnvironment pass the whole host environment (off by default: sessions should not see host secrets)
+ * @param env variables set for every command, under the sandbox overlay and per-call env
+ */
+public record LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env) {
+
+    public LocalProviderConfig {
+        passEnv = List.copyOf(Objects.requireNonNullElse(passEnv, List.of()));
+        inheritEnvironment = Objects.requireNonNullElse(inheritEnvironment, Boolean.FALSE);
+        env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
+    }
+
+    /** All defaults. */
+    public static LocalProviderConfig defaults() {
+        return new LocalProviderConfig(null, null, null, null);
+    }
+
+    /** Defaults with the given root. */
+    public static LocalProviderConfig withRoot(String root) {
+        return new LocalProviderConfig(root, null, null, null);
+    }
+}

@@ -1,0 +1,87 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxProvider;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code local} provider: every session is a directory on the host, commands run through
+ * {@code /bin/sh}. Isolation is by directory and environment only (no containment), which makes it
+ * the fast default for trusted work and tests.
+ */
+public final class LocalSandboxProvider implements SandboxProvider<LocalProviderConfig> {
+
+    public static final String NAME = "local";
+
+    private static final List<String> ALWAYS_PASSED = List.of("PATH", "HOME");
+    private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Class<LocalProviderConfig> configType() {
+        return LocalProviderConfig.class;
+    }
+
+    @Override
+    public String description() {
+        return "Sessions as directories on the host; commands run with /bin/sh in their own process group.";
+    }
+
+    @Override
+    public FactorySandbox open(LocalProviderConfig config, ProviderContext context) {
+        LocalProviderConfig effective = config == null ? LocalProviderConfig.defaults() : config;
+        Path root = effective.root() == null
+                ? context.stateDirectory().resolve("sessions")
+                : expandHome(effective.root());
+        if (!root.isAbsolute()) {
+            throw new IllegalArgumentException("providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
+        }
+        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, System.getenv()), findSetsid());
+    }
+
+    static Map<String, String> baseEnv(LocalProviderConfig config, Map<String, String> host) {
+        Map<String, String> env = new LinkedHashMap<>();
+        if (config.inheritEnvironment()) {
+            env.putAll(host);
+        }
+        for (String name : ALWAYS_PASSED) {
+            if (host.containsKey(name)) {
+                env.put(name, host.get(name));
+            }
+        }
+        env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+        for (String name : config.passEnv()) {
+            if (host.containsKey(name)) {
+                env.put(name, host.get(name));
+            }
+        }
+        env.putAll(config.env());
+        return env;
+    }
+
+    private static Path expandHome(String path) {
+        if (path.equals("~") || path.startsWith("~/")) {
+            return Path.of(System.getProperty("user.home") + path.substring(1));
+        }
+        return Path.of(path);
+    }
+
+    private static String findSetsid() {
+        for (String candidate : SETSID_CANDIDATES) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("The local provider needs the setsid program (util-linux) to run commands in their own process group; none found at " + SETSID_CANDIDATES + ".");
+    }
+}
