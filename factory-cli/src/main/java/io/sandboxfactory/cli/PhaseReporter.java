@@ -1,0 +1,84 @@
+package io.sandboxfactory.cli;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Prints one line per phase of long work on stderr ({@code factory: cloning… done (1.2 s)}) and
+ * keeps the phases with their durations for the {@code --json} document.
+ */
+final class PhaseReporter {
+
+    /** One finished phase. */
+    record Phase(String name, Duration duration) {
+        Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("name", name);
+            json.put("durationMillis", duration.toMillis());
+            return json;
+        }
+    }
+
+    private final PrintStream err;
+    private final boolean quiet;
+    private final long origin = System.nanoTime();
+    private final List<Phase> phases = new ArrayList<>();
+    private String current;
+    private long currentStart;
+
+    PhaseReporter(PrintStream err, boolean quiet) {
+        this.err = err;
+        this.quiet = quiet;
+    }
+
+    /** Ends the running phase, if any, and begins {@code name}. */
+    synchronized void begin(String name) {
+        end();
+        current = name;
+        currentStart = System.nanoTime();
+        if (!quiet) {
+            err.printf("factory: %s...%n", name);
+            err.flush();
+        }
+    }
+
+    /** Ends the running phase. */
+    synchronized void end() {
+        if (current == null) {
+            return;
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - currentStart);
+        phases.add(new Phase(current, took));
+        current = null;
+    }
+
+    /** Ends the running phase and prints a final line with the total time. */
+    synchronized void done(String what) {
+        end();
+        if (!quiet) {
+            err.printf("factory: %s (%s)%n", what, format(Duration.ofNanos(System.nanoTime() - origin)));
+            err.flush();
+        }
+    }
+
+    /** Output of a phase (git progress, setup output), passed through unless quiet. */
+    synchronized void detail(String chunk) {
+        if (!quiet) {
+            err.print(chunk);
+            err.flush();
+        }
+    }
+
+    synchronized List<Phase> phases() {
+        return List.copyOf(phases);
+    }
+
+    static String format(Duration d) {
+        long millis = d.toMillis();
+        return millis < 10_000 ? String.format("%.1f s", millis / 1000.0) : (millis / 1000) + " s";
+    }
+}
