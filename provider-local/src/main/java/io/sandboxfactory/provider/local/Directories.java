@@ -1,24 +1,39 @@
 package io.sandboxfactory.provider.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Recursive delete that never follows symbolic links out of the tree. */
+/**
+ * Recursive delete that never follows symbolic links out of the tree, and that removes what
+ * commands made read-only (Go's module cache, {@code chmod 000} directories) by restoring the
+ * owner's permissions on directories inside the tree first.
+ */
 final class Directories {
 
     private Directories() {
     }
 
     static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                // Entries of a read-only directory cannot be unlinked.
+                if (!Files.isWritable(dir)) {
+                    ownerMayEnter(dir);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 Files.deleteIfExists(file);
@@ -30,9 +45,8 @@ final class Directories {
                 if (exc instanceof NoSuchFileException) {
                     return FileVisitResult.CONTINUE;
                 }
-                // Unreadable directories (chmod 000 by a command) are made writable, then deleted.
-                boolean fixed = file.toFile().setReadable(true) & file.toFile().setWritable(true) & file.toFile().setExecutable(true);
-                if (!fixed || !Files.isReadable(file)) {
+                // A directory that could not be opened (chmod 000) is opened up, then walked on its own.
+                if (!Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) || !ownerMayEnter(file) || !Files.isReadable(file)) {
                     throw exc;
                 }
                 deleteRecursively(file);
@@ -41,9 +55,17 @@ final class Directories {
 
             @Override
             public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                if (exc != null) {
+                    throw exc;
+                }
                 Files.deleteIfExists(dir);
                 return FileVisitResult.CONTINUE;
             }
         });
+    }
+
+    private static boolean ownerMayEnter(Path dir) {
+        File file = dir.toFile();
+        return file.setReadable(true) & file.setWritable(true) & file.setExecutable(true);
     }
 }

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,11 +14,14 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A session as a directory on the host: {@code <root>/<sessionId>}. Commands run with {@code
- * /bin/sh -c} in that directory, each in its own process group. Stop kills running commands and
- * keeps the files; destroy deletes the directory.
+ * /bin/sh -c} in that directory, each in its own process group. Stop kills running commands (and
+ * what they left running in the background) and keeps the files; destroy also deletes the
+ * directory. A directory removed from outside makes the next command throw {@link
+ * SandboxDestroyedException}.
  */
 public final class LocalSandbox extends MastraSandbox<Path> {
 
@@ -45,9 +49,11 @@ public final class LocalSandbox extends MastraSandbox<Path> {
         return Optional.of(directory.toString());
     }
 
+    /** Finds the session directory only when it carries this provider's marker; see {@link #create()}. */
     @Override
     protected Optional<Path> find() {
-        return Files.isDirectory(directory) ? Optional.of(directory) : Optional.empty();
+        return Files.isDirectory(directory) && Files.isRegularFile(directory.resolve(OWNER_MARKER))
+                ? Optional.of(directory) : Optional.empty();
     }
 
     @Override
@@ -55,14 +61,29 @@ public final class LocalSandbox extends MastraSandbox<Path> {
         // A directory needs no connecting.
     }
 
+    /**
+     * Makes the session directory and its owner marker. An existing directory without the marker
+     * is adopted only when empty: anything else was not made by this provider, and adopting it
+     * would let a later {@code destroy()} delete someone else's files.
+     */
     @Override
     protected Path create() throws IOException {
-        Files.createDirectories(directory);
         Path marker = directory.resolve(OWNER_MARKER);
+        if (Files.isDirectory(directory) && !Files.exists(marker) && !isEmpty(directory)) {
+            throw new SandboxException("FOREIGN_DIRECTORY", "Directory " + directory + " already exists and was not made by the local provider (it has no "
+                    + OWNER_MARKER + " marker); refusing to use it for session '" + id() + "'.");
+        }
+        Files.createDirectories(directory);
         if (!Files.exists(marker)) {
             Files.writeString(marker, id() + "\n", StandardCharsets.UTF_8);
         }
         return directory;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
     }
 
     @Override
@@ -76,17 +97,29 @@ public final class LocalSandbox extends MastraSandbox<Path> {
         Directories.deleteRecursively(handle);
     }
 
+    /** Runs in the session directory, or in {@code cwd} resolved against it when relative. */
     @Override
     protected CommandResult doExecute(CommandRequest request) {
-        if (!Files.isDirectory(directory)) {
-            throw new SandboxDestroyedException("Session directory " + directory + " of sandbox '" + id() + "' no longer exists.");
-        }
+        requireDirectory();
         Path cwd = request.cwd().map(directory::resolve).orElse(directory);
         if (!Files.isDirectory(cwd)) {
             throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '" + id() + "'.");
         }
+        EnvironmentNames.requireValid(request.env(), "Command environment");
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(request.env());
-        return runner.run(request, cwd, env);
+        try {
+            return runner.run(request, cwd, env);
+        } catch (SandboxExecTransportException e) {
+            // The shell could not start; if that is because the session vanished, say so.
+            requireDirectory();
+            throw e;
+        }
+    }
+
+    private void requireDirectory() {
+        if (!Files.isDirectory(directory)) {
+            throw new SandboxDestroyedException("Session directory " + directory + " of sandbox '" + id() + "' no longer exists.");
+        }
     }
 }

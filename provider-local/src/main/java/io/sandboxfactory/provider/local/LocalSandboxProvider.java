@@ -46,6 +46,7 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
         if (!root.isAbsolute()) {
             throw new IllegalArgumentException("providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
+        EnvironmentNames.requireValid(effective.env(), "providers.local.env");
         return new LocalFactorySandbox(root.normalize(), baseEnv(effective, System.getenv()), findSetsid());
     }
 

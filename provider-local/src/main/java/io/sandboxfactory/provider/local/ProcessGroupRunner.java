@@ -4,6 +4,7 @@ import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.OutputCollector;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,13 +12,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one shell command line as the leader of its own process group (through {@code setsid}), so
- * a timeout or a stop can kill everything it started, backgrounded grandchildren included.
+ * Runs shell command lines, each as the leader of its own session and process group (through
+ * {@code setsid}), so a timeout or a stop can kill everything a command started, backgrounded
+ * grandchildren included.
+ *
+ * <p>A command is done when its shell exits; output still arriving is collected for a short grace
+ * period. Processes it left running in the background keep running (a dev server started with
+ * {@code &} stays up for the next command) until {@link #killAll()}. They should redirect their
+ * output: once the command returned its pipes are closed (the JDK does so itself when the shell
+ * exits), so a later write to them fails or raises SIGPIPE. Thread-safe: commands may run in
+ * parallel.
  */
 final class ProcessGroupRunner {
 
@@ -25,7 +32,7 @@ final class ProcessGroupRunner {
     private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
 
     private final String setsid;
-    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+    private final ProcessGroups groups = new ProcessGroups();
 
     ProcessGroupRunner(String setsid) {
         this.setsid = setsid;
@@ -43,31 +50,42 @@ final class ProcessGroupRunner {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new SandboxException("EXEC_FAILED", "Could not start /bin/sh for command '" + request.commandLine() + "': " + e.getMessage(), e);
+            throw new SandboxExecTransportException("Could not start /bin/sh for command '" + request.commandLine()
+                    + "': " + e.getMessage(), false, e);
         }
-        running.add(process);
+        groups.add(process);
+        closeStdin(process);
+        OutputPump out = OutputPump.start(process.getInputStream(), stdout, "stdout");
+        OutputPump err = OutputPump.start(process.getErrorStream(), stderr, "stderr");
         try {
-            closeStdin(process);
-            Thread out = pump(process.getInputStream(), stdout, "stdout");
-            Thread err = pump(process.getErrorStream(), stderr, "stderr");
             boolean timedOut = !waitFor(process, request.timeout().orElse(null));
             if (timedOut) {
-                killGroup(process);
+                groups.kill(process);
             }
-            joinQuietly(out);
-            joinQuietly(err);
+            long deadline = System.nanoTime() + OUTPUT_GRACE.toNanos();
+            out.awaitEnd(deadline);
+            err.awaitEnd(deadline);
+            out.detach();
+            err.detach();
             stdout.finish();
             stderr.finish();
             int exit = timedOut ? CommandResult.TIMEOUT_EXIT_CODE : process.exitValue();
             return new CommandResult(exit, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
                     timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
         } catch (InterruptedException e) {
-            killGroup(process);
+            groups.kill(process);
             Thread.currentThread().interrupt();
             throw new SandboxException("INTERRUPTED", "Command '" + request.commandLine() + "' was interrupted and killed.", e);
         } finally {
-            running.remove(process);
+            out.detach();
+            err.detach();
+            groups.forgetFinished();
         }
+    }
+
+    /** Kills every command this runner is running, and whatever earlier commands left running in the background. */
+    void killAll() {
+        groups.killAll();
     }
 
     private static void closeStdin(Process process) {
@@ -75,13 +93,6 @@ final class ProcessGroupRunner {
             process.getOutputStream().close();
         } catch (IOException ignored) {
             // Commands get no input; a stdin that is already gone is just as good.
-        }
-    }
-
-    /** Kills every command this runner is running, with everything they started. */
-    void killAll() {
-        for (Process process : running) {
-            killGroup(process);
         }
     }
 
@@ -93,40 +104,59 @@ final class ProcessGroupRunner {
         return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private static void killGroup(Process process) {
-        long pgid = process.pid();
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        try {
-            // The shell leads its own group (setsid), so -pgid reaches grandchildren that left its tree.
-            new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        process.destroyForcibly();
-    }
+    /**
+     * Copies one output stream into its collector on its own thread until the stream ends or the
+     * command is over ({@link #detach()}): a background child may hold the pipe open for hours,
+     * and its later output must neither reach the caller's callbacks after the command returned
+     * nor keep the result waiting.
+     */
+    private static final class OutputPump {
+        private final Object gate = new Object();
+        private final OutputCollector sink;
+        private final Thread thread;
+        private boolean detached;
 
-    private static Thread pump(InputStream in, OutputCollector sink, String name) {
-        Thread thread = new Thread(() -> {
+        private OutputPump(InputStream in, OutputCollector sink, String name) {
+            this.sink = sink;
+            this.thread = new Thread(() -> copy(in), "local-exec-" + name);
+            this.thread.setDaemon(true);
+        }
+
+        static OutputPump start(InputStream in, OutputCollector sink, String name) {
+            OutputPump pump = new OutputPump(in, sink, name);
+            pump.thread.start();
+            return pump;
+        }
+
+        private void copy(InputStream in) {
             byte[] buffer = new byte[8192];
             try (in) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    sink.accept(buffer, 0, n);
+                    synchronized (gate) {
+                        if (detached) {
+                            return;
+                        }
+                        sink.accept(buffer, 0, n);
+                    }
                 }
             } catch (IOException ignored) {
                 // The pipe closed under us (process killed); what was read is kept.
             }
-        }, "local-exec-" + name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
+        }
 
-    private static void joinQuietly(Thread pump) throws InterruptedException {
-        // A background child may keep the pipe open forever; the command's result must not wait for it.
-        pump.join(OUTPUT_GRACE.toMillis());
+        void awaitEnd(long deadlineNanos) throws InterruptedException {
+            long remaining = deadlineNanos - System.nanoTime();
+            if (remaining > 0) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
+            }
+        }
+
+        /** After this returns the collector receives nothing more. */
+        void detach() {
+            synchronized (gate) {
+                detached = true;
+            }
+        }
     }
 }

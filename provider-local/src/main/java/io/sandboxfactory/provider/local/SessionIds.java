@@ -1,11 +1,14 @@
 package io.sandboxfactory.provider.local;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /** Checks that a session id names exactly one directory directly under the sessions root. */
 final class SessionIds {
 
     static final int MAX_LENGTH = 200;
+    /** Linux's limit on one file name. */
+    static final int MAX_UTF8_BYTES = 255;
 
     private SessionIds() {
     }
@@ -47,6 +50,12 @@ final class SessionIds {
         }
         if (id.startsWith(".")) {
             return "it must not start with '.'";
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(id)) {
+            return "it must be valid Unicode text (it holds an unpaired surrogate)";
+        }
+        if (id.getBytes(StandardCharsets.UTF_8).length > MAX_UTF8_BYTES) {
+            return "it must be at most " + MAX_UTF8_BYTES + " bytes in UTF-8";
         }
         return null;
     }

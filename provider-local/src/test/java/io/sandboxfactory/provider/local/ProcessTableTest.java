@@ -1,0 +1,40 @@
+package io.sandboxfactory.provider.local;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reading process groups and sessions from {@code /proc}. */
+class ProcessTableTest {
+
+    @Test
+    void parsesACommandNameWithSpacesAndParentheses() {
+        String stat = "4242 (evil ) (name) S 1 4200 4100 0 -1 4194560 99 0 0 0 0 0 0 0 20 0 1 0 56106 3133440 407";
+
+        assertThat(ProcessTable.parse(stat)).contains(new ProcessTable.Entry(4242, 4200, 4100, 56106));
+    }
+
+    @Test
+    void rejectsGarbage() {
+        assertThat(ProcessTable.parse("")).isEmpty();
+        assertThat(ProcessTable.parse("12 (x)")).isEmpty();
+        assertThat(ProcessTable.parse("x (y) S 1 2 3")).isEmpty();
+        assertThat(ProcessTable.parse("12 (short) S 1 2 3 0 -1")).isEmpty();
+    }
+
+    @Test
+    void theSnapshotShowsAProcessStartedWithSetsidLeadingItsOwnGroupAndSession() throws Exception {
+        Process leader = new ProcessBuilder("/usr/bin/setsid", "/bin/sh", "-c", "exec sleep 300").start();
+        try {
+            long pid = leader.pid();
+            List<ProcessTable.Entry> entries = ProcessTable.snapshot().orElseThrow();
+
+            assertThat(entries).anyMatch(e -> e.pid() == pid && e.processGroup() == pid && e.session() == pid && e.startTime() > 0);
+            assertThat(entries).anyMatch(e -> e.pid() == ProcessHandle.current().pid() && e.session() != pid);
+        } finally {
+            leader.destroyForcibly().waitFor();
+        }
+    }
+}
