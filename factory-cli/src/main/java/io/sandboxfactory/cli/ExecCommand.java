@@ -36,7 +36,7 @@ final class ExecCommand implements Callable<Integer> {
         Console console = root.console;
         GlobalOptions global = root.global;
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
-        var limit = timeout == null ? null : DurationFormat.parse(timeout, "--timeout");
+        var limit = timeout == null ? null : DurationFormat.parse(timeout);
         try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
             SessionHandle handle = StoredSessions.resume(factory, sessionId);
             CommandResult result = CommandRunner.run(handle, command, limit, console, global.json);

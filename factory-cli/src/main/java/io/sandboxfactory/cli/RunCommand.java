@@ -52,7 +52,7 @@ final class RunCommand implements Callable<Integer> {
         String sessionId = session != null ? session : "run-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
         var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER);
-        var limit = timeout == null ? null : DurationFormat.parse(timeout, "--timeout");
+        var limit = timeout == null ? null : DurationFormat.parse(timeout);
         try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
             boolean retire = !keep;
             try {
