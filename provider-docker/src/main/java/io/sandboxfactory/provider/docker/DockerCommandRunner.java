@@ -54,8 +54,7 @@ final class DockerCommandRunner {
     }
 
     CommandResult run(String containerId, CommandRequest request) {
-        String cwd = request.cwd().orElse(defaultCwd);
-        DockerProviderConfig.checkWorkingDirectory(cwd, "Working directory");
+        String cwd = request.cwd().map(this::resolve).orElse(defaultCwd);
         String token = ExecWrapper.newToken();
         List<String> env = environment(request.env(), token);
         long started = System.nanoTime();
@@ -64,7 +63,7 @@ final class DockerCommandRunner {
         String execId = createExec(client, containerId, ExecWrapper.runCommand(token, cwd, request.commandLine()), env);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
-        ExecStream stream = new ExecStream(stdout, stderr);
+        ExecStream stream = new ExecStream(stdout, stderr, ExecWrapper.missingDirectorySignal(token));
         try {
             client.execStartCmd(execId).withDetach(false).withTty(false).exec(stream);
         } catch (RuntimeException e) {
@@ -85,11 +84,24 @@ final class DockerCommandRunner {
         } else if (stream.failure().isPresent()) {
             throw startFailure(stream.failure().get());
         }
+        if (stream.missingDirectory()) {
+            throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '"
+                    + sessionId + "'.");
+        }
         stdout.finish();
         stderr.finish();
         int exitCode = timedOut ? CommandResult.TIMEOUT_EXIT_CODE : exitCode(client, execId);
         return new CommandResult(exitCode, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
                 timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
+    }
+
+    /** A relative {@code cwd} is taken from the sandbox's working directory, as the local provider does. */
+    private String resolve(String cwd) {
+        if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("Working directory '" + cwd + "' is invalid; it must be a non-empty path"
+                    + " without NUL characters.");
+        }
+        return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
     }
 
     private List<String> environment(Map<String, String> requestEnv, String token) {

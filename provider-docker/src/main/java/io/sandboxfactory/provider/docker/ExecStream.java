@@ -6,14 +6,17 @@ import io.sandboxfactory.api.OutputCollector;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Receives the demultiplexed output of one exec ({@code Tty=false}) and feeds stdout and stderr
- * frames, in the order the engine sent them, to their collectors. Once {@link #close()}d (a
+ * frames, in the order the engine sent them, to their collectors, except the wrapper's signal for a
+ * missing working directory ({@link ExecWrapper#missingDirectorySignal}). Once {@link #close()}d (a
  * timeout or interrupt gave up on the stream) it drops late frames and errors, so the result
  * reflects what was read up to then.
  */
@@ -21,14 +24,23 @@ final class ExecStream implements ResultCallback<Frame> {
 
     private final OutputCollector stdout;
     private final OutputCollector stderr;
+    private final byte[] missingDirectorySignal;
+    private boolean sawStderr;
+    private volatile boolean missingDirectory;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile Closeable upstream;
     private volatile Throwable failure;
     private volatile boolean abandoned;
 
-    ExecStream(OutputCollector stdout, OutputCollector stderr) {
+    /**
+     * @param missingDirectorySignal what the wrapper writes as the first stderr frame when the
+     *     working directory is missing; kept from the collector and reported by {@link
+     *     #missingDirectory()}
+     */
+    ExecStream(OutputCollector stdout, OutputCollector stderr, String missingDirectorySignal) {
         this.stdout = stdout;
         this.stderr = stderr;
+        this.missingDirectorySignal = missingDirectorySignal.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -47,7 +59,15 @@ final class ExecStream implements ResultCallback<Frame> {
         byte[] payload = frame.getPayload();
         switch (frame.getStreamType()) {
             case STDOUT, RAW -> stdout.accept(payload, 0, payload.length);
-            case STDERR -> stderr.accept(payload, 0, payload.length);
+            case STDERR -> {
+                boolean first = !sawStderr;
+                sawStderr = true;
+                if (first && Arrays.equals(payload, missingDirectorySignal)) {
+                    missingDirectory = true;
+                } else {
+                    stderr.accept(payload, 0, payload.length);
+                }
+            }
             default -> {
                 // STDIN frames are never sent for an exec without stdin.
             }
@@ -74,6 +94,11 @@ final class ExecStream implements ResultCallback<Frame> {
             return true;
         }
         return done.await(timeout.get().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether the wrapper reported that the working directory does not exist (the command never ran). */
+    boolean missingDirectory() {
+        return missingDirectory;
     }
 
     /** The error that ended the stream, if it did not end normally. */

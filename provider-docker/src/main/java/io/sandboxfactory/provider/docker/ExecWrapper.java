@@ -8,8 +8,9 @@ import java.util.UUID;
  * request so they cost no extra round trip.
  *
  * <p>Every command runs as {@code /bin/sh -c RUN ...}: the wrapper changes to the working
- * directory, writes its pid to {@link #pidFile} and runs the command line with a second {@code
- * /bin/sh -c}, then removes the pid file and exits with the command's status. Docker starts each
+ * directory (or writes {@link #missingDirectorySignal} and exits), writes its pid to {@link
+ * #pidFile} and runs the command line with a second {@code /bin/sh -c}, then removes the pid file
+ * and exits with the command's status. Docker starts each
  * exec as the leader of a new session and process group, so that pid is the group of everything
  * the command starts. The exec also carries {@link #MARKER_VARIABLE}{@code =<token>} in its
  * environment, which every descendant inherits.
@@ -26,7 +27,7 @@ final class ExecWrapper {
     static final String MARKER_VARIABLE = "SANDBOX_FACTORY_EXEC";
 
     private static final String RUN_SCRIPT = String.join("\n",
-            "cd -- \"$2\" || exit",
+            "cd -- \"$2\" 2>/dev/null || { printf '%s' \"$4\" >&2; exit 1; }",
             "echo $$ >\"$1\" 2>/dev/null",
             "/bin/sh -c \"$3\"",
             "status=$?",
@@ -59,9 +60,19 @@ final class ExecWrapper {
         return "/tmp/.sf-exec-" + token + ".pid";
     }
 
+    /**
+     * What the wrapper of command {@code token} writes to stderr, and nothing else, when its
+     * working directory does not exist. Only the provider knows the token, so a command cannot
+     * produce it.
+     */
+    static String missingDirectorySignal(String token) {
+        return "sandbox-factory:cwd-missing:" + token + "\n";
+    }
+
     /** The exec argv that runs {@code commandLine} in {@code cwd} under the wrapper. */
     static List<String> runCommand(String token, String cwd, String commandLine) {
-        return List.of("/bin/sh", "-c", RUN_SCRIPT, "sandbox-factory-exec", pidFile(token), cwd, commandLine);
+        return List.of("/bin/sh", "-c", RUN_SCRIPT, "sandbox-factory-exec", pidFile(token), cwd, commandLine,
+                missingDirectorySignal(token));
     }
 
     /** The exec argv that kills every process of command {@code token}. */

@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.SandboxException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Commands in a real container: exit codes, streams, environment, working directory, timeouts, output caps. */
 @ExtendWith(RequiresDockerEngine.class)
@@ -108,10 +110,22 @@ class DockerExecIT {
         assertThat(run("pwd").stdout()).isEqualTo("/workspace\n");
         CommandResult inTmp = sandbox.executeCommand("pwd", List.of(), CommandOptions.builder().cwd("/tmp").build());
         assertThat(inTmp.stdout()).isEqualTo("/tmp\n");
-        CommandResult missing = sandbox.executeCommand("echo never", List.of(), CommandOptions.builder().cwd("/no/such/dir").build());
-        assertThat(missing.exitCode()).isNotZero();
-        assertThat(missing.stdout()).isEmpty();
-        assertThat(missing.stderr()).contains("/no/such/dir");
+        assertThat(run("mkdir -p sub/dir").exitCode()).isZero();
+        CommandResult relative = sandbox.executeCommand("pwd", List.of(), CommandOptions.builder().cwd("sub/dir").build());
+        assertThat(relative.stdout()).isEqualTo("/workspace/sub/dir\n");
+    }
+
+    @Test
+    void aMissingWorkingDirectoryFailsBeforeTheCommandRuns() {
+        List<String> seen = new ArrayList<>();
+        CommandOptions options = CommandOptions.builder().cwd("/no/such/dir")
+                .onStderr(seen::add).onStdout(seen::add).build();
+        assertThatThrownBy(() -> sandbox.executeCommand("touch /tmp/ran", List.of(), options))
+                .isInstanceOf(SandboxException.class)
+                .hasMessage("Working directory /no/such/dir does not exist in sandbox '" + sandbox.id() + "'.")
+                .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("CWD_MISSING"));
+        assertThat(seen).isEmpty();
+        assertThat(run("test -e /tmp/ran").exitCode()).isEqualTo(1);
     }
 
     @Test

@@ -20,7 +20,7 @@ class ExecStreamTest {
     private final List<String> events = new ArrayList<>();
     private final OutputCollector stdout = new OutputCollector(1024, Optional.of(s -> events.add("out:" + s)));
     private final OutputCollector stderr = new OutputCollector(1024, Optional.of(s -> events.add("err:" + s)));
-    private final ExecStream stream = new ExecStream(stdout, stderr);
+    private final ExecStream stream = new ExecStream(stdout, stderr, "signal\n");
 
     @Test
     void routesFramesToTheirStreamInArrivalOrder() throws Exception {
@@ -34,6 +34,19 @@ class ExecStreamTest {
         assertThat(stdout.text()).isEqualTo("ac");
         assertThat(stderr.text()).isEqualTo("b");
         assertThat(stream.failure()).isEmpty();
+    }
+
+    @Test
+    void takesTheMissingDirectorySignalOnlyAsTheFirstStderrFrame() {
+        stream.onNext(frame(StreamType.STDERR, "signal\n"));
+        assertThat(stream.missingDirectory()).isTrue();
+        assertThat(events).isEmpty();
+
+        ExecStream other = new ExecStream(stdout, stderr, "signal\n");
+        other.onNext(frame(StreamType.STDERR, "first\n"));
+        other.onNext(frame(StreamType.STDERR, "signal\n"));
+        assertThat(other.missingDirectory()).isFalse();
+        assertThat(stderr.text()).isEqualTo("first\nsignal\n");
     }
 
     @Test

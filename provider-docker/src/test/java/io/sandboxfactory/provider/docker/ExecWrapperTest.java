@@ -44,7 +44,8 @@ class ExecWrapperTest {
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).isNotZero();
         assertThat(stdout(process)).isEmpty();
-        assertThat(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).contains("missing");
+        assertThat(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo(ExecWrapper.missingDirectorySignal(token));
         assertThat(Path.of(ExecWrapper.pidFile(token))).doesNotExist();
     }
 

@@ -17,13 +17,17 @@ final class RequiresDockerEngine implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Optional<String> problem = problem();
+        gate(problem(), "true".equalsIgnoreCase(System.getenv("CI")));
+    }
+
+    /** Returns when there is no problem; else aborts (skips) the tests, or fails them on CI. */
+    static void gate(Optional<String> problem, boolean ci) {
         if (problem.isEmpty()) {
             return;
         }
         String message = problem.get() + " Run scripts/docker-up.sh to start Docker and build "
                 + DockerProviderConfig.DEFAULT_IMAGE + ".";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        if (ci) {
             throw new IllegalStateException("CI=true, so the Docker integration tests must run, but: " + message);
         }
         Assumptions.abort("Skipping Docker integration tests: " + message);
