@@ -59,7 +59,13 @@ final class DockerCommandRunner {
         List<String> env = environment(request.env(), token);
         long started = System.nanoTime();
 
-        DockerClient client = connection.client();
+        DockerClient client;
+        try {
+            client = connection.client();
+        } catch (IllegalStateException closed) {
+            throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId + "': "
+                    + closed.getMessage(), false, closed);
+        }
         String execId = createExec(client, containerId, ExecWrapper.runCommand(token, cwd, request.commandLine()), env);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());

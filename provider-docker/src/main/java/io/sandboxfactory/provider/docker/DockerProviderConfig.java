@@ -36,10 +36,10 @@ import java.util.regex.Pattern;
  *     container. Default {@value #DEFAULT_WORKING_DIRECTORY}
  * @param apiVersion pins the Engine API version ({@code 1.41}); by default it is negotiated from the
  *     engine's {@code /version}: the engine's version, capped at the newest docker-java knows
- * @param useEnvironment when true, {@code DOCKER_HOST}, {@code DOCKER_TLS_VERIFY}, {@code
- *     DOCKER_CERT_PATH}, {@code DOCKER_CONFIG}, Docker contexts and {@code ~/.docker-java.properties}
- *     are honoured, the way the docker CLI does; a host found there wins over {@code host}. Default
- *     false
+ * @param useEnvironment when true, docker-java's own settings are honoured: {@code DOCKER_HOST},
+ *     {@code DOCKER_TLS_VERIFY} and {@code DOCKER_CERT_PATH} from the environment, JVM system
+ *     properties or {@code ~/.docker-java.properties}; a host found there wins over {@code host}.
+ *     Docker contexts are not consulted. Default false
  * @param env variables set for every command, under the sandbox overlay and the per-call env (the
  *     image's own environment is below them all)
  * @param init run Docker's init process as PID 1 so orphaned processes are reaped. Default true;
@@ -88,8 +88,8 @@ public record DockerProviderConfig(
                     + " without spaces, such as alpine/git:latest.");
         }
         if (cpus != null && !(cpus > 0 && cpus <= 1024)) {
-            throw new IllegalArgumentException(FIELD + "cpus " + cpus + " is invalid; it must be a positive number of CPUs"
-                    + " such as 0.5 or 2.");
+            throw new IllegalArgumentException(FIELD + "cpus " + cpus + " is invalid; it must be a number of CPUs above 0"
+                    + " and at most 1024, such as 0.5 or 2.");
         }
         if (memory != null) {
             MemorySize.parse(memory, FIELD + "memory");

@@ -12,6 +12,7 @@ import io.sandboxfactory.api.SandboxNotReadyException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -118,7 +119,7 @@ public final class DockerSandbox extends MastraSandbox<String> {
                 if (System.nanoTime() > deadline) {
                     throw createFailure(e);
                 }
-                Thread.sleep(Math.min(10L << attempt, 200L));
+                Thread.sleep(Math.min(10L << Math.min(attempt, 5), 200L));
             }
         }
         try {
@@ -133,7 +134,8 @@ public final class DockerSandbox extends MastraSandbox<String> {
     }
 
     private SandboxException createFailure(RuntimeException e) {
-        if (DockerFailures.isNotFound(e)) {
+        // 404 also answers a missing network; only "No such image" means the image.
+        if (DockerFailures.isNotFound(e) && DockerFailures.message(e).toLowerCase(Locale.ROOT).contains("no such image")) {
             return new SandboxException("IMAGE_MISSING", "Docker image '" + spec.image() + "' is not on the engine at "
                     + connection.host() + "; the docker provider never pulls: pull or build it first"
                     + (DockerProviderConfig.DEFAULT_IMAGE.equals(spec.image()) ? " (scripts/docker-up.sh builds it)." : "."), e);

@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
 
@@ -9,7 +12,9 @@ import java.util.UUID;
 
 /**
  * Compares running {@code true} through the provider with {@code docker exec <container> true}
- * on the same container: prints the median of each and their ratio. Not run by the build.
+ * on the same container: prints the median of each and their ratio. Not run by the build. For
+ * reference it also times the bare Engine API round trips (exec-create, exec-start, exec-inspect of
+ * {@code true}, no wrapper): the floor any exec-based provider pays.
  *
  * <p>Run after {@code scripts/docker-up.sh}, from the repository root:
  * <pre>
@@ -37,21 +42,26 @@ public final class DockerExecBenchmark {
                 System.out.printf("engine API %s, container %s, %d iterations after %d warm-up%n",
                         factory.apiVersion(), sandbox.containerName(), iterations, warmup);
 
+                DockerClient client = factory.dockerClient();
                 long[] provider = new long[iterations];
                 long[] cli = new long[iterations];
+                long[] bare = new long[iterations];
                 for (int i = 0; i < warmup; i++) {
                     viaProvider(sandbox);
                     viaCli(container);
+                    viaBareApi(client, container);
                 }
-                // Interleaved so both see the same machine load.
+                // Interleaved so all three see the same machine load.
                 for (int i = 0; i < iterations; i++) {
                     provider[i] = viaProvider(sandbox);
                     cli[i] = viaCli(container);
+                    bare[i] = viaBareApi(client, container);
                 }
                 double providerMs = median(provider) / 1e6;
                 double cliMs = median(cli) / 1e6;
                 System.out.printf("provider executeCommand(true): median %.2f ms%n", providerMs);
                 System.out.printf("docker exec <c> true (CLI):    median %.2f ms%n", cliMs);
+                System.out.printf("bare Engine API exec of true:  median %.2f ms%n", median(bare) / 1e6);
                 System.out.printf("ratio provider / CLI:          %.2f%n", providerMs / cliMs);
             } finally {
                 sandbox.destroy();
@@ -76,6 +86,19 @@ public final class DockerExecBenchmark {
         long elapsed = System.nanoTime() - start;
         if (exit != 0) {
             throw new IllegalStateException("docker exec true failed with " + exit);
+        }
+        return elapsed;
+    }
+
+    private static long viaBareApi(DockerClient client, String container) throws InterruptedException {
+        long start = System.nanoTime();
+        String exec = client.execCreateCmd(container).withCmd("true").withAttachStdout(true).withAttachStderr(true)
+                .exec().getId();
+        client.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>()).awaitCompletion();
+        Long exit = client.inspectExecCmd(exec).exec().getExitCodeLong();
+        long elapsed = System.nanoTime() - start;
+        if (exit != null && exit != 0) {
+            throw new IllegalStateException("true failed through the bare API with " + exit);
         }
         return elapsed;
     }

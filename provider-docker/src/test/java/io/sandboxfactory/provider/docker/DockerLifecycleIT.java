@@ -236,4 +236,17 @@ class DockerLifecycleIT {
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("IMAGE_MISSING"));
         assertThat(sandbox.status()).isEqualTo(SandboxStatus.ERROR);
     }
+
+    @Test
+    void missingNetworkIsNotMistakenForAMissingImage() {
+        DockerFactorySandbox factory = fixture.factory(fixture.owner(), b -> b.networkMode("sandbox-factory-no-such-net"));
+        DockerSandbox sandbox = fixture.sandbox(factory, fixture.sessionId("no-net"));
+
+        assertThatThrownBy(sandbox::start)
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("sandbox-factory-no-such-net")
+                // Engines refuse it at create or (20.10) at start; either way the container is not left behind.
+                .satisfies(e -> assertThat(((SandboxException) e).code()).isIn("CREATE_FAILED", "START_FAILED"));
+        assertThat(fixture.containersOfSession(sandbox.id())).isEmpty();
+    }
 }

@@ -58,8 +58,8 @@ class DockerProviderConfigTest {
     void rejectsBadImageCpusAndMemory() {
         assertInvalid(b -> b.image("two words"), "providers.docker.image 'two words' is invalid; it must be an image reference"
                 + " without spaces, such as alpine/git:latest.");
-        assertInvalid(b -> b.cpus(0.0), "providers.docker.cpus 0.0 is invalid; it must be a positive number of CPUs such as 0.5 or 2.");
-        assertInvalid(b -> b.cpus(Double.NaN), "providers.docker.cpus NaN is invalid; it must be a positive number of CPUs such as 0.5 or 2.");
+        assertInvalid(b -> b.cpus(0.0), "providers.docker.cpus 0.0 is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
+        assertInvalid(b -> b.cpus(Double.NaN), "providers.docker.cpus NaN is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
         assertInvalid(b -> b.memory("lots"), "providers.docker.memory 'lots' is invalid; it must be a number of bytes with an"
                 + " optional binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
     }
