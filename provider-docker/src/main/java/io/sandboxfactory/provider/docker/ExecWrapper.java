@@ -10,10 +10,9 @@ import java.util.UUID;
  * <p>Every command runs as {@code /bin/sh -c RUN ...}: the wrapper changes to the working
  * directory (or writes {@link #missingDirectorySignal} and exits), writes its pid to {@link
  * #pidFile} and runs the command line with a second {@code /bin/sh -c}, then removes the pid file
- * and exits with the command's status. Docker starts each
- * exec as the leader of a new session and process group, so that pid is the group of everything
- * the command starts. The exec also carries {@link #MARKER_VARIABLE}{@code =<token>} in its
- * environment, which every descendant inherits.
+ * and exits with the command's status. Docker starts each exec as the leader of a new session and
+ * process group, so that pid is the group of everything the command starts. The exec also carries
+ * {@link #MARKER_VARIABLE}{@code =<token>} in its environment, which every descendant inherits.
  *
  * <p>{@link #killCommand} kills, in a second exec, the process group named by the pid file (it
  * survives the wrapper, so children that scrubbed their environment die too) and every process whose
