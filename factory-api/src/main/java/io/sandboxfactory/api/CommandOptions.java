@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -87,6 +86,17 @@ public final class CommandOptions {
         return maxRetainedBytes;
     }
 
+    /** Rejects a null name or value with a sentence naming the variable (never its value). */
+    static void requireVariable(String name, String value) {
+        if (name == null) {
+            throw new NullPointerException("An environment variable name is null; names must not be null.");
+        }
+        if (value == null) {
+            throw new NullPointerException("Environment variable '" + name
+                    + "' has a null value; values must not be null (use \"\" for an empty value).");
+        }
+    }
+
     /** Shows env keys only: values may hold secrets. */
     @Override
     public String toString() {
@@ -119,8 +129,7 @@ public final class CommandOptions {
         }
 
         public Builder env(String name, String value) {
-            Objects.requireNonNull(name, "environment variable name");
-            Objects.requireNonNull(value, () -> "value of environment variable " + name);
+            requireVariable(name, value);
             env.put(name, value);
             return this;
         }

@@ -32,7 +32,12 @@ import java.util.function.UnaryOperator;
  *       calls {@code executeCommand} on its own thread is treated the same way.</li>
  *   <li>{@link #stop()} and {@link #destroy()} are idempotent and coalesced; they wait for an
  *       in-flight start. On an instance that never started they act on the physical sandbox that
- *       {@code find()} reports (left by an earlier process), and provision nothing.</li>
+ *       {@code find()} reports (left by an earlier process), and provision nothing; a stop that
+ *       finds nothing leaves the instance {@link SandboxStatus#PENDING}.</li>
+ *   <li>An onStop or onDestroy hook may run commands when the sandbox was running before the stop
+ *       or destroy began. {@code start}, {@code stop} or {@code destroy} called from any hook's own
+ *       thread fails with {@link SandboxNotReadyException} instead of waiting for itself (except
+ *       {@code start()} from the start hook, which returns at once).</li>
  *   <li>Environment: provider base env &lt; the overlay ({@link #setEnv}) &lt; per-call env.</li>
  * </ul>
  *
@@ -50,6 +55,27 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         }
     }
 
+    /**
+     * The hook running right now and its thread. A call back into the sandbox from that thread
+     * must not wait for the transition the hook belongs to: it would wait for itself.
+     *
+     * @param canExec whether the hook may run commands: the start hook always, an onStop or
+     *     onDestroy hook only when the sandbox was running before the stop or destroy began
+     */
+    private record ActiveHook(Thread thread, Kind kind, boolean canExec) {
+        boolean onCurrentThread() {
+            return thread == Thread.currentThread();
+        }
+
+        String name() {
+            return switch (kind) {
+                case START -> "onStart";
+                case STOP -> "onStop";
+                case DESTROY -> "onDestroy";
+            };
+        }
+    }
+
     private final String id;
     private final String name;
     private final String provider;
@@ -60,7 +86,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     private volatile H handle;
     private volatile String sandboxId;
     private volatile StartOutcome lastOutcome;
-    private volatile Thread hookThread;
+    private volatile ActiveHook activeHook;
 
     private final AtomicReference<SandboxStartHook> onStart = new AtomicReference<>(SandboxStartHook.NONE);
     private volatile SandboxLifecycleHook onStop;
@@ -161,12 +187,18 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         onStart.updateAndGet(current -> Objects.requireNonNull(update.apply(current), "start hook"));
     }
 
-    /** Runs before every stop; its failure is logged and does not prevent the stop. */
+    /**
+     * Runs before every stop of an acquired physical sandbox; its failure is logged and does not
+     * prevent the stop. It may run commands when the sandbox was running.
+     */
     public final void setOnStop(SandboxLifecycleHook hook) {
         this.onStop = hook;
     }
 
-    /** Runs before destroy; its failure is logged and does not prevent the destroy. */
+    /**
+     * Runs before the destroy of an acquired physical sandbox; its failure is logged and does not
+     * prevent the destroy. It may run commands when the sandbox was running.
+     */
     public final void setOnDestroy(SandboxLifecycleHook hook) {
         this.onDestroy = hook;
     }
@@ -178,10 +210,13 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
      */
     public final void setEnv(UnaryOperator<Map<String, String>> update) {
         envOverlay.updateAndGet(current -> {
-            Map<String, String> next = update.apply(new LinkedHashMap<>(current));
+            Map<String, String> next = Objects.requireNonNull(update.apply(new LinkedHashMap<>(current)),
+                    "The environment update returned null; it must return the map to use.");
             Map<String, String> copy = new LinkedHashMap<>();
-            next.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "environment variable name"),
-                    Objects.requireNonNull(v, () -> "value of environment variable " + k)));
+            next.forEach((k, v) -> {
+                CommandOptions.requireVariable(k, v);
+                copy.put(k, v);
+            });
             return Collections.unmodifiableMap(copy);
         });
     }
@@ -195,8 +230,12 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     @Override
     public final void start() {
-        if (Thread.currentThread() == hookThread) {
-            return;
+        ActiveHook hook = activeHook;
+        if (hook != null && hook.onCurrentThread()) {
+            if (hook.kind() == Kind.START) {
+                return; // the start hook's own thread: its start is already under way
+            }
+            throw refusedFromHook(hook, "start");
         }
         while (true) {
             Transition current;
@@ -239,13 +278,16 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         RuntimeException failure = null;
         try {
             StartOutcome outcome = acquire();
-            hookThread = Thread.currentThread();
+            activeHook = new ActiveHook(Thread.currentThread(), Kind.START, true);
             try {
                 onStart.get().onStart(new SandboxStartEvent(this, outcome, this::executeDuringStart));
             } catch (Exception | Error hookFailure) {
+                if (hookFailure instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
                 throw new SandboxStartHookException(id, hookFailure);
             } finally {
-                hookThread = null;
+                activeHook = null;
             }
         } catch (RuntimeException e) {
             failure = e;
@@ -291,31 +333,28 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         refuseFromHook("stop");
         while (true) {
             Transition current;
-            boolean mine = false;
+            SandboxStatus before = null;
             synchronized (lock) {
                 current = transition;
                 if (current == null) {
                     if (status == SandboxStatus.STOPPED || status == SandboxStatus.DESTROYED) {
                         return;
                     }
+                    before = status;
                     current = new Transition(Kind.STOP);
                     transition = current;
                     status = SandboxStatus.STOPPING;
-                    mine = true;
                 }
             }
-            if (mine) {
-                runEnd(current, Kind.STOP);
+            if (before != null) {
+                runEnd(current, Kind.STOP, before);
                 return;
             }
             if (current.kind() == Kind.STOP) {
                 await(current);
                 return;
             }
-            if (current.kind() == Kind.DESTROY) {
-                awaitQuietly(current);
-                return;
-            }
+            // A start, or a destroy that may fail: let it end, then decide again.
             awaitQuietly(current);
         }
     }
@@ -325,21 +364,21 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         refuseFromHook("destroy");
         while (true) {
             Transition current;
-            boolean mine = false;
+            SandboxStatus before = null;
             synchronized (lock) {
                 current = transition;
                 if (current == null) {
                     if (status == SandboxStatus.DESTROYED) {
                         return;
                     }
+                    before = status;
                     current = new Transition(Kind.DESTROY);
                     transition = current;
                     status = SandboxStatus.DESTROYING;
-                    mine = true;
                 }
             }
-            if (mine) {
-                runEnd(current, Kind.DESTROY);
+            if (before != null) {
+                runEnd(current, Kind.DESTROY, before);
                 return;
             }
             if (current.kind() == Kind.DESTROY) {
@@ -350,9 +389,14 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         }
     }
 
-    private void runEnd(Transition transition, Kind kind) {
+    /**
+     * Stops or destroys the physical sandbox.
+     *
+     * @param before the status when this stop or destroy began (the live status is already
+     *     STOPPING or DESTROYING)
+     */
+    private void runEnd(Transition transition, Kind kind, SandboxStatus before) {
         RuntimeException failure = null;
-        SandboxStatus previous = status;
         try {
             Optional<H> target = handle();
             if (target.isEmpty()) {
@@ -360,7 +404,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
                 target.ifPresent(this::adopt);
             }
             if (target.isPresent()) {
-                runLifecycleHook(kind == Kind.STOP ? onStop : onDestroy, kind);
+                runLifecycleHook(kind, before == SandboxStatus.RUNNING);
                 if (kind == Kind.STOP) {
                     doStop(target.get());
                 } else {
@@ -374,9 +418,12 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             failure = new SandboxException("INTERRUPTED", "Sandbox '" + id + "' " + verb(kind) + " was interrupted.", e);
         } catch (Exception e) {
             failure = new SandboxException(kind + "_FAILED", "Sandbox '" + id + "' failed to " + verb(kind) + ": " + e.getMessage(), e);
+        } catch (Error e) {
+            // Caught so the transition always ends; otherwise every later call would wait forever.
+            failure = new SandboxException(kind + "_FAILED", "Sandbox '" + id + "' failed to " + verb(kind) + ": " + e, e);
         }
         SandboxStatus success = kind == Kind.STOP ? SandboxStatus.STOPPED : SandboxStatus.DESTROYED;
-        if (failure == null && kind == Kind.STOP && previous == SandboxStatus.PENDING && handle == null) {
+        if (failure == null && kind == Kind.STOP && before == SandboxStatus.PENDING && handle == null) {
             success = SandboxStatus.PENDING;
         }
         finish(transition, failure, success);
@@ -386,15 +433,22 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         return kind == Kind.STOP ? "stop" : "destroy";
     }
 
-    private void runLifecycleHook(SandboxLifecycleHook hook, Kind kind) {
+    private void runLifecycleHook(Kind kind, boolean canExec) {
+        SandboxLifecycleHook hook = kind == Kind.STOP ? onStop : onDestroy;
         if (hook == null) {
             return;
         }
+        ActiveHook active = new ActiveHook(Thread.currentThread(), kind, canExec);
+        activeHook = active;
         try {
             hook.run(this);
         } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, "Sandbox ''" + id + "'' on" + (kind == Kind.STOP ? "Stop" : "Destroy")
-                    + " hook failed: " + e.getMessage(), e);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.log(System.Logger.Level.WARNING, "Sandbox ''" + id + "'' " + active.name() + " hook failed: " + e.getMessage(), e);
+        } finally {
+            activeHook = null;
         }
     }
 
@@ -412,9 +466,14 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     }
 
     private void refuseFromHook(String operation) {
-        if (Thread.currentThread() == hookThread) {
-            throw new SandboxNotReadyException("Sandbox '" + id + "' cannot " + operation + " from its own start hook.");
+        ActiveHook hook = activeHook;
+        if (hook != null && hook.onCurrentThread()) {
+            throw refusedFromHook(hook, operation);
         }
+    }
+
+    private SandboxNotReadyException refusedFromHook(ActiveHook hook, String operation) {
+        return new SandboxNotReadyException("Sandbox '" + id + "' cannot " + operation + " from its own " + hook.name() + " hook.");
     }
 
     private void await(Transition other) {
@@ -456,8 +515,12 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         if (!supportsExec()) {
             throw Sandboxes.execUnsupported(provider);
         }
-        if (Thread.currentThread() != hookThread) {
+        ActiveHook hook = activeHook;
+        if (hook == null || !hook.onCurrentThread()) {
             ensureRunning();
+        } else if (!hook.canExec()) {
+            throw new SandboxNotReadyException("Sandbox '" + id + "' was not running when its " + hook.name()
+                    + " hook began, so the hook cannot run commands in it.");
         }
         return doExecute(request(command, args, options));
     }

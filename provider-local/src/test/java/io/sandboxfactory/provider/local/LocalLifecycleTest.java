@@ -219,7 +219,7 @@ class LocalLifecycleTest {
         sandbox.stop();
 
         assertThat(bed.root()).doesNotExist();
-        assertThat(sandbox.status()).isEqualTo(SandboxStatus.STOPPED);
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.PENDING);
     }
 
     @Test

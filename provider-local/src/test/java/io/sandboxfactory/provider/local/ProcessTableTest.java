@@ -29,7 +29,12 @@ class ProcessTableTest {
         Process leader = new ProcessBuilder("/usr/bin/setsid", "/bin/sh", "-c", "exec sleep 300").start();
         try {
             long pid = leader.pid();
+            // setsid runs in the child after fork: poll (bounded) until the child has become the leader.
             List<ProcessTable.Entry> entries = ProcessTable.snapshot().orElseThrow();
+            for (int i = 0; i < 200 && entries.stream().noneMatch(e -> e.pid() == pid && e.session() == pid); i++) {
+                Thread.sleep(25);
+                entries = ProcessTable.snapshot().orElseThrow();
+            }
 
             assertThat(entries).anyMatch(e -> e.pid() == pid && e.processGroup() == pid && e.session() == pid && e.startTime() > 0);
             assertThat(entries).anyMatch(e -> e.pid() == ProcessHandle.current().pid() && e.session() != pid);

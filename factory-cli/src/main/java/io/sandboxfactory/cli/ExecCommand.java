@@ -1,0 +1,49 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.DurationFormat;
+import io.sandboxfactory.core.session.SessionHandle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code factory exec}: run one command in an open session. */
+@Command(name = "exec",
+        description = "Run one command in the checkout of an open session and exit with its exit code.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  factory exec fix-42 -- npm test", "  factory exec fix-42 --timeout 10m -- make check"})
+final class ExecCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "Session id.")
+    String sessionId;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", description = "Kill the command after this long (e.g. 30s, 10m); exit code 124.")
+    String timeout;
+
+    @Parameters(index = "1..*", paramLabel = "CMD", arity = "1..*", description = "The command and its arguments, after --.")
+    List<String> command;
+
+    @Override
+    public Integer call() {
+        Console console = root.console;
+        GlobalOptions global = root.global;
+        PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
+        var limit = timeout == null ? null : DurationFormat.parse(timeout);
+        try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+            SessionHandle handle = StoredSessions.resume(factory, sessionId);
+            CommandResult result = CommandRunner.run(handle, command, limit, console, global.json);
+            if (global.json) {
+                Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
+            }
+            return result.exitCode();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.store.SessionRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code factory list}: every session the store knows. */
+@Command(name = "list", description = "List sessions: provider, status, branch, created and last-used times.",
+        footerHeading = "%nExamples:%n", footer = {"  factory list", "  factory --json list"})
+final class ListCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Override
+    public Integer call() {
+        Console console = root.console;
+        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+            SandboxStates states = new SandboxStates(factory);
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (SessionRecord record : factory.sessionStore().list()) {
+                String provider = record.definition().provider().orElse(null);
+                rows.add(SessionJson.record(record, states.of(record.sessionId(), provider, factory.providerName())));
+            }
+            if (root.global.json) {
+                Json.print(console.out(), Map.of("sessions", rows));
+            } else {
+                String format = "%-24s %-9s %-8s %-24s %-20s %-20s%n";
+                console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "BRANCH", "CREATED", "LAST USED");
+                for (Map<String, Object> row : rows) {
+                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), row.get("branch"),
+                            shortTime(row.get("createdAt")), shortTime(row.get("lastUsedAt")));
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static String shortTime(Object instant) {
+        String text = String.valueOf(instant);
+        return text.length() > 19 ? text.substring(0, 19).replace('T', ' ') : text;
+    }
+}

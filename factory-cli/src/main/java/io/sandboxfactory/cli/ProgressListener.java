@@ -1,0 +1,32 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.session.SessionPhase;
+
+/** Turns the session machinery's phases into the CLI's progress lines. */
+final class ProgressListener implements SessionListener {
+
+    private final PhaseReporter reporter;
+
+    ProgressListener(PhaseReporter reporter) {
+        this.reporter = reporter;
+    }
+
+    @Override
+    public void onPhase(String sessionId, SessionPhase phase, String detail) {
+        String suffix = detail == null || detail.isBlank() ? "" : " " + detail;
+        switch (phase) {
+            case WAITING_FOR_LEASE -> reporter.begin("waiting for another process that is opening session " + sessionId);
+            case START -> reporter.begin("creating sandbox" + suffix);
+            case PROBE -> reporter.begin("checking the workspace");
+            case CLONE -> reporter.begin("cloning" + suffix);
+            case FETCH -> reporter.begin("fetching" + suffix);
+            case CHECKOUT -> reporter.begin("checking out" + suffix);
+            case SETUP -> reporter.begin("running setup" + suffix);
+            case SETUP_SKIPPED -> reporter.begin("skipping setup that already failed in this session" + suffix);
+            case WORKSPACE_SETUP -> reporter.begin("running workspace setup" + suffix);
+            case TEARDOWN -> reporter.begin("running teardown" + suffix);
+            case READY -> reporter.done("ready");
+        }
+    }
+}

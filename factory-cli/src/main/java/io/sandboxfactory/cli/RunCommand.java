@@ -1,0 +1,74 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.DurationFormat;
+import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.StartMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** {@code factory run}: open a session, run one command, retire it. */
+@Command(name = "run",
+        description = "Open a session, run one command in it, stream its output and exit with its exit code."
+                + " The session is destroyed afterwards unless --keep.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  factory run --repo . --branch demo -- git log --oneline -3",
+                "  factory run --repo octo/app --branch fix-42 --setup 'npm ci' -- npm test",
+                "  factory --json run --session ci-7 --keep --repo https://example.org/r.git --branch ci-7 -- make check"})
+final class RunCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Option(names = "--session", paramLabel = "ID", description = "Session id (default: a new random run-… id).")
+    String session;
+
+    @Mixin
+    SessionOptions sessionOptions;
+
+    @Option(names = "--keep", description = "Keep the session (and its sandbox) after the command.")
+    boolean keep;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", description = "Kill the command after this long (e.g. 30s, 10m); exit code 124.")
+    String timeout;
+
+    @Parameters(paramLabel = "CMD", arity = "1..*", description = "The command and its arguments, after --.")
+    List<String> command;
+
+    @Override
+    public Integer call() {
+        GlobalOptions global = root.global;
+        Console console = root.console;
+        String sessionId = session != null ? session : "run-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
+        var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER);
+        var limit = timeout == null ? null : DurationFormat.parse(timeout);
+        try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+            boolean retire = !keep;
+            try {
+                reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());
+                SessionHandle handle = factory.openSession(spec);
+                reporter.end();
+                CommandResult result = CommandRunner.run(handle, command, limit, console, global.json);
+                if (global.json) {
+                    Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
+                }
+                return result.exitCode();
+            } finally {
+                if (retire) {
+                    factory.retire(sessionId, RetireMode.DESTROY);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.store.SessionRecord;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** The JSON documents {@code --json} prints for sessions. */
+final class SessionJson {
+
+    private SessionJson() {
+    }
+
+    static Map<String, Object> describe(SandboxFactory factory, SessionHandle handle, PhaseReporter reporter, CommandResult result) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("session", handle.sessionId());
+        doc.put("provider", factory.providerName());
+        doc.put("sandboxId", handle.sandbox().sandboxId().orElse(null));
+        doc.put("status", handle.sandbox().status().name());
+        doc.put("workdir", handle.workdir().orElse(null));
+        doc.put("checkout", handle.checkout().orElse(null));
+        Optional<SessionRecord> record = factory.sessionStore().find(handle.sessionId());
+        doc.put("branch", record.map(r -> r.definition().branch()).orElse(null));
+        doc.put("phases", reporter.phases().stream().map(PhaseReporter.Phase::toJson).toList());
+        if (result != null) {
+            doc.put("exitCode", result.exitCode());
+            doc.put("timedOut", result.timedOut());
+            doc.put("durationMillis", result.executionTime().toMillis());
+            doc.put("stdout", result.stdout());
+            doc.put("stderr", result.stderr());
+            doc.put("stdoutTruncated", result.stdoutTruncated());
+            doc.put("stderrTruncated", result.stderrTruncated());
+        }
+        return doc;
+    }
+
+    static Map<String, Object> record(SessionRecord record, String status) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("session", record.sessionId());
+        doc.put("provider", record.definition().provider().orElse(null));
+        doc.put("status", status);
+        doc.put("repository", record.definition().repository());
+        doc.put("branch", record.definition().branch());
+        doc.put("baseBranch", record.definition().baseBranch());
+        doc.put("sandboxId", record.sandboxId().orElse(null));
+        doc.put("workdir", record.workdir().orElse(null));
+        doc.put("materializedAt", record.materializedAt().map(Object::toString).orElse(null));
+        doc.put("createdAt", record.createdAt().toString());
+        doc.put("lastUsedAt", record.lastUsedAt().toString());
+        return doc;
+    }
+}

@@ -1,0 +1,39 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.store.SessionRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code factory status}: what the store and the provider know about one session. */
+@Command(name = "status", description = "Show a session: provider, sandbox state, branch, workdir, created and last-used times.",
+        footerHeading = "%nExamples:%n", footer = {"  factory status fix-42", "  factory --json status fix-42"})
+final class StatusCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "Session id.")
+    String sessionId;
+
+    @Override
+    public Integer call() {
+        Console console = root.console;
+        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+            SessionRecord record = StoredSessions.record(factory, sessionId);
+            String state = new SandboxStates(factory).of(sessionId, record.definition().provider().orElse(null), factory.providerName());
+            Map<String, Object> doc = SessionJson.record(record, state);
+            if (root.global.json) {
+                Json.print(console.out(), doc);
+            } else {
+                doc.forEach((k, v) -> console.out().printf("%-15s %s%n", k + ":", v == null ? "-" : v));
+            }
+            return ExitCodes.OK;
+        }
+    }
+}

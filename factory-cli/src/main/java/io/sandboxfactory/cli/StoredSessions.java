@@ -1,0 +1,42 @@
+package io.sandboxfactory.cli;
+
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.StartMode;
+import io.sandboxfactory.core.store.SessionDefinition;
+import io.sandboxfactory.core.store.SessionRecord;
+
+/**
+ * Reopens a session another process opened, from its record in the session store: each CLI
+ * invocation is a new JVM, so {@code exec}, {@code status} and {@code retire} work through the store.
+ */
+final class StoredSessions {
+
+    private StoredSessions() {
+    }
+
+    static SessionRecord record(SandboxFactory factory, String sessionId) {
+        SessionSpec.requireValidSessionId(sessionId);
+        return factory.sessionStore().find(sessionId).orElseThrow(() -> new BadInputException(
+                "Session '" + sessionId + "' is not known in " + factory.stateDirectory() + "; open it first with 'factory open'."));
+    }
+
+    /** The session as a lazy handle: nothing starts until a command runs. */
+    static SessionHandle resume(SandboxFactory factory, String sessionId) {
+        SessionRecord record = record(factory, sessionId);
+        SessionDefinition definition = record.definition();
+        definition.provider().filter(p -> !p.equals(factory.providerName())).ifPresent(p -> {
+            throw new BadInputException("Session '" + sessionId + "' was opened with provider '" + p + "' but this invocation uses '"
+                    + factory.providerName() + "'; pass --provider " + p + ".");
+        });
+        SessionSpec.Builder spec = SessionSpec.builder(sessionId)
+                .repository(definition.repository())
+                .branch(definition.branch())
+                .baseBranch(definition.baseBranch())
+                .setupCommands(definition.setupCommands())
+                .teardownCommands(definition.teardownCommands())
+                .startMode(StartMode.LAZY);
+        return factory.openSession(spec.build());
+    }
+}

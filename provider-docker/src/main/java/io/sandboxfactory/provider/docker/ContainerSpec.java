@@ -1,0 +1,39 @@
+package io.sandboxfactory.provider.docker;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything needed to create the container of one session: decided when the sandbox instance is
+ * made, used only if no container exists yet.
+ *
+ * @param name the container name ({@link ContainerNames#forSession})
+ * @param image the image to run
+ * @param labels all labels, ours included
+ * @param networkMode the container network
+ * @param workingDirectory the default working directory, created with the container
+ * @param nanoCpus CPU limit in billionths of a CPU, when limited
+ * @param memoryBytes memory limit, when limited
+ * @param init whether Docker's init runs as PID 1
+ */
+record ContainerSpec(
+        String name,
+        String image,
+        Map<String, String> labels,
+        String networkMode,
+        String workingDirectory,
+        Optional<Long> nanoCpus,
+        Optional<Long> memoryBytes,
+        boolean init) {
+
+    ContainerSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(image, "image");
+        labels = Map.copyOf(labels);
+        Objects.requireNonNull(networkMode, "networkMode");
+        Objects.requireNonNull(workingDirectory, "workingDirectory");
+        Objects.requireNonNull(nanoCpus, "nanoCpus");
+        Objects.requireNonNull(memoryBytes, "memoryBytes");
+    }
+}

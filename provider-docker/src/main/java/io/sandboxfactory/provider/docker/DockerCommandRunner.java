@@ -1,0 +1,226 @@
+package io.sandboxfactory.provider.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectExecResponse;
+import com.github.dockerjava.api.model.Frame;
+import io.sandboxfactory.api.CommandRequest;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs commands in one container through the Engine API: exec-create, exec-start with the
+ * demultiplexed output streamed to the caller, and the exit code from exec-inspect. Three requests
+ * per command on the shared connection pool, nothing else.
+ *
+ * <p>A timeout (or an interrupt of the calling thread) kills the command inside the container with
+ * a second exec (see {@link ExecWrapper}), then reports exit code 124 and {@code timedOut}. Failures
+ * say whether the command may have run: a container that is gone or stopped before the exec exists
+ * is a {@link SandboxDestroyedException}; a transport failure before the exec was created is a
+ * {@link SandboxExecTransportException} with {@code opened=false}, after it was started {@code
+ * opened=true}.
+ */
+final class DockerCommandRunner {
+
+    private static final System.Logger LOG = System.getLogger(DockerCommandRunner.class.getName());
+
+    /** How long the output may keep flowing after the kill before the stream is dropped. */
+    private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5);
+    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** The engine records the exit code just after the stream ends; this bounds the wait for it. */
+    private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(10);
+
+    private final DockerConnection connection;
+    private final String sessionId;
+    private final Map<String, String> baseEnv;
+    private final String defaultCwd;
+
+    DockerCommandRunner(DockerConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd) {
+        this.connection = connection;
+        this.sessionId = sessionId;
+        this.baseEnv = Map.copyOf(baseEnv);
+        this.defaultCwd = defaultCwd;
+    }
+
+    CommandResult run(String containerId, CommandRequest request) {
+        String cwd = request.cwd().map(this::resolve).orElse(defaultCwd);
+        String token = ExecWrapper.newToken();
+        List<String> env = environment(request.env(), token);
+        long started = System.nanoTime();
+
+        DockerClient client;
+        try {
+            client = connection.client();
+        } catch (IllegalStateException closed) {
+            throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId + "': "
+                    + closed.getMessage(), false, closed);
+        }
+        String execId = createExec(client, containerId, ExecWrapper.runCommand(token, cwd, request.commandLine()), env);
+        OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
+        OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
+        ExecStream stream = new ExecStream(stdout, stderr, ExecWrapper.missingDirectorySignal(token));
+        try {
+            client.execStartCmd(execId).withDetach(false).withTty(false).exec(stream);
+        } catch (RuntimeException e) {
+            throw startFailure(e);
+        }
+
+        boolean timedOut;
+        try {
+            timedOut = !stream.await(request.timeout());
+        } catch (InterruptedException e) {
+            stopCommand(client, containerId, token, stream);
+            Thread.currentThread().interrupt();
+            throw new SandboxException("INTERRUPTED", "Command in sandbox '" + sessionId
+                    + "' was interrupted; it was killed inside the container.", e);
+        }
+        if (timedOut) {
+            stopCommand(client, containerId, token, stream);
+        } else if (stream.failure().isPresent()) {
+            throw startFailure(stream.failure().get());
+        }
+        if (stream.missingDirectory()) {
+            throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '"
+                    + sessionId + "'.");
+        }
+        stdout.finish();
+        stderr.finish();
+        int exitCode = timedOut ? CommandResult.TIMEOUT_EXIT_CODE : exitCode(client, execId);
+        return new CommandResult(exitCode, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
+                timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
+    }
+
+    /** A relative {@code cwd} is taken from the sandbox's working directory, as the local provider does. */
+    private String resolve(String cwd) {
+        if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("Working directory '" + cwd + "' is invalid; it must be a non-empty path"
+                    + " without NUL characters.");
+        }
+        return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
+    }
+
+    private List<String> environment(Map<String, String> requestEnv, String token) {
+        Map<String, String> merged = new LinkedHashMap<>(baseEnv);
+        requestEnv.forEach((name, value) -> {
+            DockerProviderConfig.checkEnv(name, value, "Command environment");
+            merged.put(name, value);
+        });
+        merged.put(ExecWrapper.MARKER_VARIABLE, token);
+        List<String> env = new ArrayList<>(merged.size());
+        merged.forEach((name, value) -> env.add(name + "=" + value));
+        return env;
+    }
+
+    private String createExec(DockerClient client, String containerId, List<String> argv, List<String> env) {
+        try {
+            return client.execCreateCmd(containerId)
+                    .withCmd(argv.toArray(String[]::new))
+                    .withEnv(env)
+                    .withAttachStdin(false)
+                    .withAttachStdout(true)
+                    .withAttachStderr(true)
+                    .withTty(false)
+                    .exec()
+                    .getId();
+        } catch (RuntimeException e) {
+            if (DockerFailures.isNotFound(e) || DockerFailures.isConflict(e)) {
+                throw gone(e);
+            }
+            throw new SandboxExecTransportException("Could not create the command in sandbox '" + sessionId
+                    + "' on the Docker engine at " + connection.host() + ": " + DockerFailures.message(e), false, e);
+        }
+    }
+
+    private SandboxException startFailure(Throwable e) {
+        // 404/409 on exec-start: the container went away before the command could start.
+        if (DockerFailures.isNotFound(e) || DockerFailures.isConflict(e)) {
+            return gone(e);
+        }
+        return new SandboxExecTransportException("Lost the connection to the command in sandbox '" + sessionId
+                + "' on the Docker engine at " + connection.host() + "; it may have run: " + DockerFailures.message(e), true, e);
+    }
+
+    private SandboxDestroyedException gone(Throwable e) {
+        return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed or not running ("
+                + DockerFailures.message(e) + "); start a new sandbox instance to get a fresh container.", e);
+    }
+
+    private void stopCommand(DockerClient client, String containerId, String token, ExecStream stream) {
+        kill(client, containerId, token);
+        try {
+            if (!stream.await(Optional.of(DRAIN_AFTER_KILL))) {
+                LOG.log(System.Logger.Level.WARNING, "Output of a killed command in sandbox ''{0}'' is still open after {1}; dropping it.",
+                        sessionId, DRAIN_AFTER_KILL);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            stream.close();
+        }
+    }
+
+    private void kill(DockerClient client, String containerId, String token) {
+        try {
+            String killExec = client.execCreateCmd(containerId)
+                    .withCmd(ExecWrapper.killCommand(token).toArray(String[]::new))
+                    .withUser("0")
+                    .withAttachStdout(true)
+                    .withAttachStderr(true)
+                    .withTty(false)
+                    .exec()
+                    .getId();
+            if (!client.execStartCmd(killExec).withDetach(false).withTty(false)
+                    .exec(new ResultCallback.Adapter<Frame>())
+                    .awaitCompletion(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "Killing a command in sandbox ''{0}'' did not finish within {1}.",
+                        sessionId, KILL_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
+                LOG.log(System.Logger.Level.WARNING, "Could not kill a command in sandbox ''" + sessionId + "'': "
+                        + DockerFailures.message(e), e);
+            }
+            // A removed or stopped container took the command with it.
+        }
+    }
+
+    private int exitCode(DockerClient client, String execId) {
+        long deadline = System.nanoTime() + EXIT_CODE_WAIT.toNanos();
+        for (int attempt = 0; ; attempt++) {
+            InspectExecResponse exec;
+            try {
+                exec = client.inspectExecCmd(execId).exec();
+            } catch (RuntimeException e) {
+                throw new SandboxExecTransportException("The command in sandbox '" + sessionId
+                        + "' ran but its exit code could not be read: " + DockerFailures.message(e), true, e);
+            }
+            if (!Boolean.TRUE.equals(exec.isRunning()) && exec.getExitCodeLong() != null) {
+                return exec.getExitCodeLong().intValue();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new SandboxExecTransportException("The command in sandbox '" + sessionId
+                        + "' closed its output but the engine reported no exit code within " + EXIT_CODE_WAIT + ".", true, null);
+            }
+            try {
+                Thread.sleep(Math.min(1L << attempt, 50L));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SandboxException("INTERRUPTED", "Interrupted while reading the exit code of a command in sandbox '"
+                        + sessionId + "'.", e);
+            }
+        }
+    }
+}

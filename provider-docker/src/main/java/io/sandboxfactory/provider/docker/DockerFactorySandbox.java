@@ -1,0 +1,168 @@
+package io.sandboxfactory.provider.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.core.RemoteApiVersion;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.SandboxResources;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A configured docker provider: one engine connection, shared by every sandbox it makes, and the
+ * owner name its containers are labelled with. {@link #create} does no I/O; the connection opens
+ * (and negotiates the API version) on the first start, listing or removal.
+ *
+ * <p>As a {@link SandboxInventory} it lists and removes only containers labelled with this
+ * provider and this owner, in any state. {@link #close()} closes the connection; sandboxes made by
+ * this instance cannot be used afterwards, their containers are untouched.
+ */
+public final class DockerFactorySandbox implements FactorySandbox, SandboxInventory {
+
+    private final DockerProviderConfig config;
+    private final String owner;
+    private final DockerConnection connection;
+
+    DockerFactorySandbox(DockerProviderConfig config, String owner) {
+        this.config = config;
+        this.owner = owner;
+        this.connection = new DockerConnection(config);
+    }
+
+    @Override
+    public String provider() {
+        return DockerSandboxProvider.NAME;
+    }
+
+    /** The owner this instance labels its containers with. */
+    public String owner() {
+        return owner;
+    }
+
+    /** The engine endpoint. */
+    public URI dockerHost() {
+        return connection.host();
+    }
+
+    /** The Engine API version in use, negotiated with the engine on first call unless pinned. */
+    public String apiVersion() {
+        return connection.apiVersion().getVersion();
+    }
+
+    /** The docker-java client, for callers (and tests) that need the engine directly. */
+    public DockerClient dockerClient() {
+        return connection.client();
+    }
+
+    @Override
+    public DockerSandbox create(FactorySandboxContext ctx) {
+        String workingDirectory = ctx.workingDirectory().orElse(config.workingDirectory());
+        DockerProviderConfig.checkWorkingDirectory(workingDirectory, "Working directory of session '" + ctx.sessionId() + "'");
+        SandboxResources resources = ctx.resources();
+        Optional<Double> cpus = resources.cpus().or(() -> Optional.ofNullable(config.cpus()));
+        Optional<Long> memory = resources.memoryBytes().or(config::memoryBytes);
+        memory.filter(bytes -> bytes < MemorySize.MINIMUM_BYTES).ifPresent(bytes -> {
+            throw new IllegalArgumentException("Memory limit " + bytes + " of session '" + ctx.sessionId()
+                    + "' is invalid; Docker needs at least " + MemorySize.MINIMUM_BYTES + " bytes (6m).");
+        });
+        ContainerSpec spec = new ContainerSpec(
+                ContainerNames.forSession(ctx.sessionId()),
+                config.image(),
+                SandboxLabels.forContainer(config.labels(), ctx.sessionId(), owner),
+                config.networkMode(),
+                workingDirectory,
+                cpus.map(c -> Math.round(c * 1_000_000_000d)),
+                memory,
+                config.init());
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env());
+    }
+
+    @Override
+    public Set<SandboxCapability> capabilities() {
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY);
+        if (config.networkIsolated()) {
+            capabilities.add(SandboxCapability.NETWORK_ISOLATION);
+        }
+        return Collections.unmodifiableSet(capabilities);
+    }
+
+    @Override
+    public List<SandboxListing> listSandboxes() {
+        List<Container> containers;
+        try {
+            containers = connection.client().listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(SandboxLabels.ownedBy(owner))
+                    .exec();
+        } catch (RuntimeException e) {
+            throw new SandboxException("LIST_FAILED", "Could not list the containers of owner '" + owner + "' on the Docker engine at "
+                    + connection.host() + ": " + DockerFailures.message(e), e);
+        }
+        List<SandboxListing> listings = new ArrayList<>(containers.size());
+        for (Container c : containers) {
+            Map<String, String> labels = c.getLabels() == null ? Map.of() : c.getLabels();
+            String sessionId = labels.get(SandboxLabels.SESSION);
+            if (sessionId == null || !SandboxLabels.isOwnedBy(labels, owner)) {
+                continue;
+            }
+            listings.add(new SandboxListing(c.getId(), sessionId, "running".equals(c.getState()),
+                    Optional.ofNullable(c.getCreated()).map(Instant::ofEpochSecond)));
+        }
+        return listings;
+    }
+
+    @Override
+    public void removeSandbox(SandboxListing sandbox) {
+        DockerClient client = connection.client();
+        InspectContainerResponse container;
+        try {
+            container = client.inspectContainerCmd(sandbox.sandboxId()).exec();
+        } catch (RuntimeException e) {
+            if (DockerFailures.isNotFound(e)) {
+                return;
+            }
+            throw new SandboxException("REMOVE_FAILED", "Could not look up container " + sandbox.sandboxId() + ": "
+                    + DockerFailures.message(e), e);
+        }
+        Map<String, String> labels = container.getConfig() == null || container.getConfig().getLabels() == null
+                ? Map.of() : container.getConfig().getLabels();
+        if (!SandboxLabels.isOwnedBy(labels, owner)) {
+            throw new IllegalArgumentException("Refusing to remove container " + sandbox.sandboxId()
+                    + ": it is not a sandbox of the docker provider for owner '" + owner + "'.");
+        }
+        try {
+            client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+        } catch (RuntimeException e) {
+            if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
+                throw new SandboxException("REMOVE_FAILED", "Could not remove container " + sandbox.sandboxId() + ": "
+                        + DockerFailures.message(e), e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DockerFactorySandbox[" + config + ", owner=" + owner + "]";
+    }
+}

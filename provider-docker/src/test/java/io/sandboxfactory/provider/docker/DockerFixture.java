@@ -1,0 +1,97 @@
+package io.sandboxfactory.provider.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Container;
+import io.sandboxfactory.api.FactorySandboxContext;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a Docker integration test needs: a unique run label that every container it makes carries,
+ * factories opened with it (closed at the end), an admin client for looking at the engine from
+ * outside the provider, and cleanup that removes every container of the run. One per test.
+ */
+final class DockerFixture implements AutoCloseable {
+
+    static final String RUN_LABEL = "sandbox-factory.test-run";
+
+    private final String runId = UUID.randomUUID().toString();
+    private final String owner = "it-" + runId;
+    private final DockerConnection admin = new DockerConnection(DockerProviderConfig.defaults());
+    private final List<DockerFactorySandbox> factories = new ArrayList<>();
+
+    /** The owner the default factories use. */
+    String owner() {
+        return owner;
+    }
+
+    /** A session id unique to this run. */
+    String sessionId(String hint) {
+        return hint + "-" + UUID.randomUUID();
+    }
+
+    /** A factory with the default config plus the run label. */
+    DockerFactorySandbox factory() {
+        return factory(owner, b -> b);
+    }
+
+    /** A factory for {@code owner} whose config {@code customize} adjusts; the run label is always added. */
+    DockerFactorySandbox factory(String owner, UnaryOperator<DockerProviderConfig.Builder> customize) {
+        DockerProviderConfig config = customize.apply(DockerProviderConfig.builder()).build();
+        Map<String, String> labels = new java.util.LinkedHashMap<>(config.labels());
+        labels.put(RUN_LABEL, runId);
+        DockerFactorySandbox factory = new DockerSandboxProvider().open(config.toBuilder().labels(labels).build(),
+                new TestProviderContext(owner, Path.of(System.getProperty("java.io.tmpdir"))));
+        synchronized (factories) {
+            factories.add(factory);
+        }
+        return factory;
+    }
+
+    /** A fresh sandbox instance of {@code factory} for {@code sessionId}. */
+    DockerSandbox sandbox(DockerFactorySandbox factory, String sessionId) {
+        return factory.create(FactorySandboxContext.of(sessionId));
+    }
+
+    /** The engine, seen from outside the provider. */
+    DockerClient engine() {
+        return admin.client();
+    }
+
+    /** Labels every container of this run carries. */
+    Map<String, String> runLabels() {
+        return Map.of(RUN_LABEL, runId);
+    }
+
+    /** Containers of this run carrying the session label {@code sessionId}, in any state. */
+    List<Container> containersOfSession(String sessionId) {
+        return engine().listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(RUN_LABEL, runId, SandboxLabels.SESSION, sessionId))
+                .exec();
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (Container c : engine().listContainersCmd().withShowAll(true).withLabelFilter(runLabels()).exec()) {
+                try {
+                    engine().removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
+                } catch (RuntimeException e) {
+                    if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            synchronized (factories) {
+                factories.forEach(DockerFactorySandbox::close);
+            }
+            admin.close();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.sandboxfactory.provider.docker;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DockerProviderConfigTest {
+
+    @Test
+    void absentFieldsTakeTheirDefaults() {
+        DockerProviderConfig config = new DockerProviderConfig(null, null, null, null, null, null, null, null, null, null, null);
+        assertThat(config.host()).isEqualTo("unix:///var/run/docker.sock");
+        assertThat(config.image()).isEqualTo("sandbox-factory/test-base:latest");
+        assertThat(config.cpus()).isNull();
+        assertThat(config.memoryBytes()).isEmpty();
+        assertThat(config.networkMode()).isEqualTo("none");
+        assertThat(config.networkIsolated()).isTrue();
+        assertThat(config.labels()).isEmpty();
+        assertThat(config.workingDirectory()).isEqualTo("/workspace");
+        assertThat(config.pinnedApiVersion()).isEmpty();
+        assertThat(config.useEnvironment()).isFalse();
+        assertThat(config.env()).isEmpty();
+        assertThat(config.init()).isTrue();
+        assertThat(config).isEqualTo(DockerProviderConfig.defaults());
+    }
+
+    @Test
+    void keepsGivenValues() {
+        DockerProviderConfig config = DockerProviderConfig.builder().host("tcp://127.0.0.1:2375").image("alpine/git:2.45")
+                .cpus(1.5).memory("1g").networkMode("host").labels(Map.of("team", "blue")).workingDirectory("/src")
+                .apiVersion("1.41").useEnvironment(true).env(Map.of("A", "1")).init(false).build();
+        assertThat(config.memoryBytes()).contains(1L << 30);
+        assertThat(config.networkIsolated()).isFalse();
+        assertThat(config.pinnedApiVersion()).contains("1.41");
+        assertThat(config.toBuilder().build()).isEqualTo(config);
+    }
+
+    @Test
+    void toStringShowsEnvNamesButNotValues() {
+        DockerProviderConfig config = DockerProviderConfig.builder().env(Map.of("GIT_TOKEN", "s3cr3t-value")).build();
+        assertThat(config.toString()).contains("GIT_TOKEN").doesNotContain("s3cr3t-value");
+    }
+
+    @Test
+    void rejectsBadHosts() {
+        for (String host : new String[] {"/var/run/docker.sock", "http://localhost:2375", "tcp://localhost", "unix://", "not a uri"}) {
+            assertInvalid(b -> b.host(host), "providers.docker.host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
+                    + " tcp://host:port or npipe:////./pipe/name.");
+        }
+    }
+
+    @Test
+    void rejectsBadImageCpusAndMemory() {
+        assertInvalid(b -> b.image("two words"), "providers.docker.image 'two words' is invalid; it must be an image reference"
+                + " without spaces, such as alpine/git:latest.");
+        assertInvalid(b -> b.cpus(0.0), "providers.docker.cpus 0.0 is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
+        assertInvalid(b -> b.cpus(Double.NaN), "providers.docker.cpus NaN is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
+        assertInvalid(b -> b.memory("lots"), "providers.docker.memory 'lots' is invalid; it must be a number of bytes with an"
+                + " optional binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
+    }
+
+    @Test
+    void rejectsBadNetworkLabelsAndDirectories() {
+        assertInvalid(b -> b.networkMode("no net"), "providers.docker.networkMode 'no net' is invalid; it must be none, host,"
+                + " bridge or a network name made of letters, digits, '_', '.', ':' and '-'.");
+        assertInvalid(b -> b.labels(Map.of("io.sandboxfactory.session", "x")), "providers.docker.labels key"
+                + " 'io.sandboxfactory.session' is invalid; keys under io.sandboxfactory. are reserved for the provider.");
+        Map<String, String> nullValue = new HashMap<>();
+        nullValue.put("team", null);
+        assertInvalid(b -> b.labels(nullValue), "providers.docker.labels.team has no value; give it one (an empty string is fine).");
+        assertInvalid(b -> b.workingDirectory("workspace"), "providers.docker.workingDirectory 'workspace' is invalid; it must be"
+                + " an absolute path inside the container, such as /workspace.");
+    }
+
+    @Test
+    void rejectsBadApiVersionAndEnv() {
+        assertInvalid(b -> b.apiVersion("latest"), "providers.docker.apiVersion 'latest' is invalid; it must look like 1.41,"
+                + " or be left out to negotiate it with the engine.");
+        assertInvalid(b -> b.env(Map.of("A=B", "x")), "providers.docker.env variable name 'A=B' is invalid; it must be non-empty"
+                + " and contain neither '=' nor NUL.");
+        assertInvalid(b -> b.env(Map.of("A", "nul\u0000")), "providers.docker.env variable A has an invalid value; it must be"
+                + " set and contain no NUL character.");
+    }
+
+    private static void assertInvalid(UnaryOperator<DockerProviderConfig.Builder> change, String message) {
+        assertThatThrownBy(() -> change.apply(DockerProviderConfig.builder()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+    }
+}
