@@ -67,7 +67,7 @@ public final class RepositoryMaterializer {
     public Outcome materialize(CommandExecutor exec, String checkout, CheckoutState state, RepositoryAccess access) {
         String url = access.cloneUrl();
         GitCredentials credentials = GitCredentials.of(access);
-        if (state.gitDirectory() && state.originUrl().filter(url::equals).isPresent()) {
+        if (keeps(state, url)) {
             fetch(exec, checkout, credentials, url);
             return Outcome.FETCHED;
         }
@@ -82,6 +82,11 @@ public final class RepositoryMaterializer {
         }
         clone(exec, checkout, credentials, url, wipe);
         return Outcome.CLONED;
+    }
+
+    /** Whether {@link #materialize} keeps (and fetches) the checkout in {@code state} rather than cloning. */
+    public static boolean keeps(CheckoutState state, String cloneUrl) {
+        return state.gitDirectory() && state.originUrl().filter(cloneUrl::equals).isPresent();
     }
 
     private void clone(CommandExecutor exec, String checkout, GitCredentials credentials, String url, boolean wipe) {

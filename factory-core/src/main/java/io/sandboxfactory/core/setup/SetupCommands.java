@@ -66,6 +66,18 @@ public final class SetupCommands {
         return script.toString();
     }
 
+    /**
+     * A shell script running every command in {@code directory} even when an earlier one fails,
+     * exiting with the last failure's status: for teardown, where each command cleans up its own part.
+     */
+    public String scriptRunningAllIn(String directory) {
+        StringBuilder script = new StringBuilder("cd ").append(Sandboxes.quote(directory)).append(" || exit 1\nrc=0\n");
+        for (String command : commands) {
+            script.append("{\n").append(command).append("\n} || rc=$?\n");
+        }
+        return script.append("exit $rc\n").toString();
+    }
+
     @Override
     public String toString() {
         return "SetupCommands" + commands;
