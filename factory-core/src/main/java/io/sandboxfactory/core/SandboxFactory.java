@@ -1,0 +1,288 @@
+package io.sandboxfactory.core;
+
+import com.google.inject.CreationException;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.Stage;
+import com.google.inject.spi.Message;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.core.config.ConfigOverrides;
+import io.sandboxfactory.core.config.ConfigResolver;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.FactoryConfigLoader;
+import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.discovery.ProviderDiscovery;
+import io.sandboxfactory.core.session.SessionEntry;
+import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.wiring.FactoryModule;
+import io.sandboxfactory.core.wiring.HostObjects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The host-facing façade: discovers providers, resolves config, wires one Guice injector and
+ * opens the selected provider, then hands out session sandboxes.
+ *
+ * <p>Guarantees: each factory has its own discovery pass, injector, opened provider and {@link
+ * SessionMemo}; nothing is shared between factories or kept in static state. {@link
+ * Builder#build()} validates everything (providers, config, provider capabilities) before it
+ * creates the state directory, and fails with a {@link FactoryConfigurationException} whose message
+ * names the bad value and the rule. {@link #sandbox} returns the same instance for the same session
+ * id for the life of the memo entry. {@link #close()} is idempotent and closes the opened provider;
+ * it does not stop or destroy sandboxes.
+ */
+public final class SandboxFactory implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxFactory.class);
+
+    private final Injector injector;
+    private final DiscoveredProviders providers;
+    private final ResolvedConfig config;
+    private final FactorySandbox factorySandbox;
+    private final SessionMemo memo;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SandboxFactory(Injector injector) {
+        this.injector = injector;
+        this.providers = injector.getInstance(DiscoveredProviders.class);
+        this.config = injector.getInstance(ResolvedConfig.class);
+        this.factorySandbox = injector.getInstance(FactorySandbox.class);
+        this.memo = injector.getInstance(SessionMemo.class);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The selected provider's name, e.g. {@code local}. */
+    public String providerName() {
+        return config.provider();
+    }
+
+    /** The opened, selected provider. */
+    public FactorySandbox factorySandbox() {
+        return factorySandbox;
+    }
+
+    /** Every provider this factory discovered, sorted by name. */
+    public List<DiscoveredProvider> providers() {
+        return providers.all();
+    }
+
+    /** The effective configuration. */
+    public ResolvedConfig config() {
+        return config;
+    }
+
+    /** The absolute state directory; it exists once the factory is built. */
+    public Path stateDirectory() {
+        return config.stateDirectory();
+    }
+
+    /** This factory's session memo. */
+    public SessionMemo memo() {
+        return memo;
+    }
+
+    /**
+     * The sandbox of {@code ctx.sessionId()}: the memo's instance when this process holds one,
+     * otherwise a new one from the provider (created, not started). The provider must return a
+     * sandbox whose id is the session id.
+     */
+    public MastraSandbox<?> sandbox(FactorySandboxContext ctx) {
+        Objects.requireNonNull(ctx, "ctx");
+        requireOpen();
+        SessionEntry entry = memo.getOrCreate(ctx.sessionId(), () -> create(ctx));
+        if (!ctx.repoFullName().isBlank()) {
+            entry.claimOwnRepo(ctx.repoFullName());
+        }
+        return entry.sandbox();
+    }
+
+    private MastraSandbox<?> create(FactorySandboxContext ctx) {
+        MastraSandbox<?> sandbox = factorySandbox.create(ctx);
+        if (sandbox == null || !ctx.sessionId().equals(sandbox.id())) {
+            throw new SandboxException("PROVIDER_CONTRACT", "Sandbox provider '" + providerName() + "' returned "
+                    + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
+                    + ctx.sessionId() + "'; it must return one whose id is the session id.");
+        }
+        return sandbox;
+    }
+
+    private void requireOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("This SandboxFactory is closed.");
+        }
+    }
+
+    /** This factory's injector, for the session machinery and tests in this module. */
+    Injector injector() {
+        return injector;
+    }
+
+    /** Closes the opened provider (once); sandboxes are left as they are. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            factorySandbox.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SandboxFactory[provider=" + providerName() + ", stateDirectory=" + stateDirectory() + "]";
+    }
+
+    /**
+     * Collects what a factory is built from. Precedence of each setting: this builder &gt;
+     * environment ({@code FACTORY_*}) &gt; config file or {@link FactoryConfig} &gt; defaults.
+     */
+    public static final class Builder {
+        private Path configFile;
+        private FactoryConfig configObject;
+        private ClassLoader classLoader;
+        private String provider;
+        private Path stateDirectory;
+        private String owner;
+        private Map<String, String> environment;
+        private final HostObjects.Builder hostObjects = HostObjects.builder();
+
+        private Builder() {
+        }
+
+        /** Reads settings from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}) file; replaces {@link #config(FactoryConfig)}. */
+        public Builder config(Path file) {
+            this.configFile = Objects.requireNonNull(file, "file");
+            this.configObject = null;
+            return this;
+        }
+
+        /** Uses settings built in code; replaces {@link #config(Path)}. */
+        public Builder config(FactoryConfig config) {
+            this.configObject = Objects.requireNonNull(config, "config");
+            this.configFile = null;
+            return this;
+        }
+
+        /** The class loader providers are discovered with; default the thread's context class loader. */
+        public Builder classLoader(ClassLoader classLoader) {
+            this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
+            return this;
+        }
+
+        /** Selects the provider by name; beats the environment and the config. */
+        public Builder provider(String provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** The state directory; beats the environment and the config. Relative paths resolve against the working directory. */
+        public Builder stateDirectory(Path stateDirectory) {
+            this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
+            return this;
+        }
+
+        /** Who owns the sandboxes (labels, names); beats the environment and the config. */
+        public Builder owner(String owner) {
+            this.owner = Objects.requireNonNull(owner, "owner");
+            return this;
+        }
+
+        /** The environment {@code FACTORY_*} overrides are read from; default {@link System#getenv()}. */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
+            return this;
+        }
+
+        /** Registers {@code value} for providers to look up by exactly {@code type}; replaces an earlier one. */
+        public <T> Builder hostObject(Class<T> type, T value) {
+            hostObjects.put(type, value);
+            return this;
+        }
+
+        /** Registers the function the {@code custom} provider builds sandboxes with (a {@link SandboxCallback} host object). */
+        public Builder callback(Function<FactorySandboxContext, MastraSandbox<?>> callback) {
+            Objects.requireNonNull(callback, "callback");
+            SandboxCallback asCallback = callback instanceof SandboxCallback given ? given : callback::apply;
+            return hostObject(SandboxCallback.class, asCallback);
+        }
+
+        /**
+         * Discovers providers, resolves the config, wires the injector and opens the selected
+         * provider, then creates the state directory. Everything is validated before that directory
+         * is created.
+         */
+        public SandboxFactory build() {
+            Path home = Path.of(System.getProperty("user.home"));
+            DiscoveredProviders discovered = new ProviderDiscovery().discover(loader());
+            FactoryConfig base;
+            String origin;
+            if (configFile != null) {
+                base = new FactoryConfigLoader(home).load(configFile);
+                origin = configFile.toAbsolutePath().normalize().toString();
+            } else if (configObject != null) {
+                base = configObject;
+                origin = "the FactoryConfig given to the factory builder";
+            } else {
+                base = FactoryConfig.defaults();
+                origin = "the built-in defaults";
+            }
+            ConfigOverrides overrides = new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory),
+                    Optional.ofNullable(owner));
+            ResolvedConfig resolved = new ConfigResolver(home, System.getProperty("user.name"))
+                    .resolve(base, origin, environment == null ? System.getenv() : environment, overrides, discovered);
+
+            SandboxFactory factory = new SandboxFactory(createInjector(new FactoryModule(discovered, resolved, hostObjects.build())));
+            try {
+                Files.createDirectories(resolved.stateDirectory());
+            } catch (IOException e) {
+                factory.close();
+                throw new FactoryConfigurationException("STATE_DIRECTORY_FAILED", "State directory " + resolved.stateDirectory()
+                        + " could not be created: " + e.getMessage() + ".", e);
+            }
+            LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
+                    discovered.require(resolved.provider()).location(), resolved.stateDirectory(), origin);
+            return factory;
+        }
+
+        private ClassLoader loader() {
+            if (classLoader != null) {
+                return classLoader;
+            }
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            return context != null ? context : SandboxFactory.class.getClassLoader();
+        }
+
+        private static Injector createInjector(FactoryModule module) {
+            try {
+                return Guice.createInjector(Stage.PRODUCTION, module);
+            } catch (CreationException e) {
+                // Opening the provider runs while the injector is created: surface its own sentence.
+                for (Message message : e.getErrorMessages()) {
+                    for (Throwable cause = message.getCause(); cause != null; cause = cause.getCause()) {
+                        if (cause instanceof FactoryConfigurationException configuration) {
+                            throw configuration;
+                        }
+                    }
+                }
+                throw e;
+            }
+        }
+    }
+}

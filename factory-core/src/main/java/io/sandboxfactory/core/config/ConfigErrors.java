@@ -1,0 +1,91 @@
+package io.sandboxfactory.core.config;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import io.sandboxfactory.core.FactoryConfigurationException;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/** Turns Jackson's failures into one sentence naming the full key path and where it came from. */
+final class ConfigErrors {
+
+    static final String CODE = "INVALID_CONFIG";
+
+    private ConfigErrors() {
+    }
+
+    /**
+     * @param prefix the key path the bound tree sits at ({@code ""} for the root, {@code providers.local} for a section)
+     * @param where where the value came from: {@code in /etc/factory.yaml}, {@code from environment variable X}
+     */
+    static FactoryConfigurationException describe(JsonProcessingException e, String prefix, String where) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            return invalid("Unknown configuration key '" + path(prefix, unknown) + "' " + where + "; known keys there: "
+                    + sorted(unknown.getKnownPropertyIds()) + ".", e);
+        }
+        if (e instanceof ValueInstantiationException failed && failed.getCause() != null) {
+            String key = path(prefix, failed);
+            return invalid("Invalid configuration" + (key.isEmpty() ? "" : " at '" + key + "'") + " " + where + ": "
+                    + sentence(failed.getCause().getMessage()) + ".", e);
+        }
+        if (e instanceof InvalidFormatException format && format.getTargetType() != null) {
+            return invalid("Invalid value '" + format.getValue() + "' for configuration key '" + path(prefix, format) + "' "
+                    + where + "; expected " + format.getTargetType().getSimpleName() + ".", e);
+        }
+        if (e instanceof JsonMappingException mapping) {
+            String key = path(prefix, mapping);
+            return invalid("Invalid value" + (key.isEmpty() ? "" : " for configuration key '" + key + "'") + " " + where + ": "
+                    + sentence(mapping.getOriginalMessage()) + ".", e);
+        }
+        if (e instanceof JsonParseException parse) {
+            return invalid("Configuration " + where + " cannot be parsed: " + sentence(parse.getOriginalMessage())
+                    + (parse.getLocation() == null ? "" : " (line " + parse.getLocation().getLineNr() + ")") + ".", e);
+        }
+        return invalid("Invalid configuration " + where + ": " + sentence(e.getOriginalMessage()) + ".", e);
+    }
+
+    static FactoryConfigurationException invalid(String message) {
+        return new FactoryConfigurationException(CODE, message);
+    }
+
+    static FactoryConfigurationException invalid(String message, Throwable cause) {
+        return new FactoryConfigurationException(CODE, message, cause);
+    }
+
+    /** {@code prefix} joined with the exception's path: fields by {@code .}, indexes as {@code [i]}. */
+    static String path(String prefix, JsonMappingException e) {
+        StringBuilder path = new StringBuilder(prefix);
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static List<String> sorted(Collection<Object> ids) {
+        return ids == null ? List.of() : ids.stream().map(Objects::toString).sorted().collect(Collectors.toList());
+    }
+
+    /** One line without Jackson's trailing location or a trailing period (the caller's sentence adds its own). */
+    private static String sentence(String message) {
+        String text = String.valueOf(message).strip();
+        int newline = text.indexOf('\n');
+        if (newline >= 0) {
+            text = text.substring(0, newline).strip();
+        }
+        return text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
+    }
+}

@@ -1,0 +1,205 @@
+package io.sandboxfactory.core.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * Combines a {@link FactoryConfig}, the environment ({@link EnvironmentOverrides}) and builder
+ * {@link ConfigOverrides} into a {@link ResolvedConfig}, validating everything without touching
+ * the file system beyond reads.
+ *
+ * <p>Precedence for every setting: builder &gt; environment &gt; file &gt; default. Defaults:
+ * provider {@code local}, state directory {@code ~/.sandbox-factory}, owner from the user name.
+ * Provider sections are checked against the discovered providers (a section for an unknown name is
+ * an error) and bound to their config types. Every failure is one sentence naming the key and where
+ * the value came from (file or variable).
+ *
+ * <p>Environment variables (blank values count as unset):
+ * <table>
+ *   <caption>Overrides</caption>
+ *   <tr><th>variable</th><th>sets</th></tr>
+ *   <tr><td>{@code FACTORY_PROVIDER}</td><td>{@code provider}</td></tr>
+ *   <tr><td>{@code FACTORY_STATE_DIR}</td><td>{@code stateDir} ({@code ~/} expands; relative to the working directory)</td></tr>
+ *   <tr><td>{@code FACTORY_OWNER}</td><td>{@code owner}</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_CLONE_URL_TEMPLATE}</td><td>{@code repository.cloneUrlTemplate}</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_DEFAULT_BASE_BRANCH}</td><td>{@code repository.defaultBaseBranch}</td></tr>
+ *   <tr><td>{@code FACTORY_TIMEOUTS_SETUP}</td><td>{@code timeouts.setup}</td></tr>
+ *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
+ *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
+ * </table>
+ * {@code NAME} is the provider name upper-cased with {@code -} written {@code _}; {@code KEY} is the
+ * camelCase key upper-cased with {@code _} at word boundaries, so {@code
+ * FACTORY_PROVIDERS_DOCKER_NETWORK_MODE} sets {@code providers.docker.networkMode}. Only top-level
+ * keys of a section can be set; values are parsed as YAML scalars ({@code true}, {@code 8}, {@code
+ * 15m}; a flow list {@code [a, b]} also works). A variable under {@code FACTORY_PROVIDERS_}, {@code
+ * FACTORY_REPOSITORY_} or {@code FACTORY_TIMEOUTS_} that names no provider or key fails like an
+ * unknown key in a file, naming the variable. Other variables are ignored.
+ */
+public final class ConfigResolver {
+
+    /** The provider used when nothing selects one. */
+    public static final String DEFAULT_PROVIDER = "local";
+    /** The state directory used when nothing sets one, under the user's home. */
+    public static final String DEFAULT_STATE_DIR = ".sandbox-factory";
+    /** What an owner name must match (it ends up in resource names and labels). */
+    public static final Pattern OWNER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
+
+    private final ObjectMapper json = ConfigMappers.json();
+    private final ObjectMapper yaml = ConfigMappers.yaml();
+    private final ProviderSectionBinder binder = new ProviderSectionBinder(json);
+    private final Path home;
+    private final String userName;
+
+    /**
+     * @param home the user's home, for {@code ~} and the default state directory
+     * @param userName the user's name, for the default owner
+     */
+    public ConfigResolver(Path home, String userName) {
+        this.home = home.toAbsolutePath().normalize();
+        this.userName = userName == null ? "" : userName;
+    }
+
+    /**
+     * @param config the file's settings (or the host's, or {@link FactoryConfig#defaults()})
+     * @param origin where {@code config} came from, e.g. the file path; used in messages as {@code in <origin>}
+     * @param environment the environment to take {@code FACTORY_*} overrides from
+     */
+    public ResolvedConfig resolve(FactoryConfig config, String origin, Map<String, String> environment,
+                                  ConfigOverrides overrides, DiscoveredProviders providers) {
+        String inOrigin = "in " + origin;
+        EnvironmentOverrides env = new EnvironmentOverrides(environment);
+
+        Map<String, ObjectNode> sections = new LinkedHashMap<>();
+        Map<String, Object> bound = new LinkedHashMap<>();
+        config.providers().forEach((name, section) -> {
+            DiscoveredProvider provider = providers.find(name).orElseThrow(() -> ConfigErrors.invalid(
+                    "Configuration section 'providers." + name + "' " + inOrigin + " names a sandbox provider that was not"
+                            + " discovered; available: " + providers.names() + "."));
+            bound.put(name, binder.bind(provider, section, inOrigin));
+            sections.put(name, section);
+        });
+        for (EnvironmentOverrides.ProviderOverride override : env.providerOverrides(providers, binder::keys)) {
+            String name = override.provider().name();
+            ObjectNode section = sections.getOrDefault(name, JsonNodeFactory.instance.objectNode()).deepCopy();
+            section.set(override.key(), scalar(override.value()));
+            bound.put(name, binder.bind(override.provider(), section, "from environment variable " + override.variable()));
+            sections.put(name, section);
+        }
+
+        String provider = overrides.provider()
+                .or(() -> env.get(EnvironmentOverrides.PROVIDER))
+                .or(config::provider)
+                .orElse(DEFAULT_PROVIDER);
+        DiscoveredProvider selected = providers.require(provider);
+        if (!bound.containsKey(provider)) {
+            bound.put(provider, binder.bind(selected, JsonNodeFactory.instance.objectNode(),
+                    "(section absent " + inOrigin + ", so bound from {})"));
+        }
+
+        return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
+                repository(config.repository(), env), timeouts(config.timeouts(), env), bound, origin);
+    }
+
+    private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
+        Path cwd = Path.of("").toAbsolutePath();
+        Path dir = overrides.stateDirectory().map(p -> p.toAbsolutePath().normalize())
+                .or(() -> env.get(EnvironmentOverrides.STATE_DIR).map(text -> StatePaths.resolve(text, home, cwd)))
+                .or(() -> config.stateDir().map(p -> p.toAbsolutePath().normalize()))
+                .orElse(home.resolve(DEFAULT_STATE_DIR));
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw ConfigErrors.invalid("State directory " + dir + " exists but is not a directory.");
+        }
+        return dir;
+    }
+
+    private String owner(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides, String inOrigin) {
+        record Choice(String value, String where) {
+        }
+        Choice choice = overrides.owner().map(o -> new Choice(o, "given to the factory builder"))
+                .or(() -> env.get(EnvironmentOverrides.OWNER).map(o -> new Choice(o, "from environment variable " + EnvironmentOverrides.OWNER)))
+                .or(() -> config.owner().map(o -> new Choice(o, inOrigin)))
+                .orElseGet(() -> new Choice(defaultOwner(), "derived from the user name"));
+        if (!OWNER.matcher(choice.value()).matches()) {
+            throw ConfigErrors.invalid("Owner '" + choice.value() + "' " + choice.where() + " is invalid; it must match "
+                    + OWNER.pattern() + ".");
+        }
+        return choice.value();
+    }
+
+    private String defaultOwner() {
+        String sanitized = userName.replaceAll("[^A-Za-z0-9_.-]", "-").replaceAll("^[^A-Za-z0-9]+", "");
+        if (sanitized.length() > 63) {
+            sanitized = sanitized.substring(0, 63);
+        }
+        return sanitized.isEmpty() ? "sandbox-factory" : sanitized;
+    }
+
+    private static RepositoryDefaults repository(RepositoryDefaults fromFile, EnvironmentOverrides env) {
+        RepositoryDefaults result = fromFile;
+        Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
+        if (template.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown()));
+        }
+        Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
+        if (base.isPresent()) {
+            RepositoryDefaults current = result;
+            result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    base.get(), current.setup(), current.teardown()));
+        }
+        return result;
+    }
+
+    private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env) {
+        Timeouts result = fromFile;
+        Optional<String> setup = env.get(EnvironmentOverrides.SETUP_TIMEOUT);
+        if (setup.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.SETUP_TIMEOUT, () -> new Timeouts(DurationFormat.parse(setup.get()), fromFile.command()));
+        }
+        Optional<String> command = env.get(EnvironmentOverrides.COMMAND_TIMEOUT);
+        if (command.isPresent()) {
+            Timeouts current = result;
+            result = fromEnv(EnvironmentOverrides.COMMAND_TIMEOUT, () -> new Timeouts(current.setup(),
+                    Optional.of(DurationFormat.parse(command.get()))));
+        }
+        return result;
+    }
+
+    private static <T> T fromEnv(String variable, Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A YAML scalar ({@code 8}, {@code true}, {@code 15m}); flow collections only when written as {@code [..]} or {@code {..}}. */
+    private JsonNode scalar(String text) {
+        try {
+            JsonNode node = yaml.readTree(text);
+            if (node == null || node.isMissingNode()) {
+                return TextNode.valueOf(text);
+            }
+            if (node.isContainerNode() && !(text.startsWith("[") || text.startsWith("{"))) {
+                return TextNode.valueOf(text);
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            return TextNode.valueOf(text);
+        }
+    }
+}

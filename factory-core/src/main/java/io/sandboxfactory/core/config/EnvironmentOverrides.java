@@ -1,0 +1,95 @@
+package io.sandboxfactory.core.config;
+
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Reads the {@code FACTORY_*} environment variables that override config; the variables and how
+ * {@code FACTORY_PROVIDERS_<NAME>_<KEY>} maps to a provider key are documented on {@link
+ * ConfigResolver}. Blank values count as unset.
+ */
+final class EnvironmentOverrides {
+
+    static final String PROVIDER = "FACTORY_PROVIDER";
+    static final String STATE_DIR = "FACTORY_STATE_DIR";
+    static final String OWNER = "FACTORY_OWNER";
+    static final String CLONE_URL_TEMPLATE = "FACTORY_REPOSITORY_CLONE_URL_TEMPLATE";
+    static final String DEFAULT_BASE_BRANCH = "FACTORY_REPOSITORY_DEFAULT_BASE_BRANCH";
+    static final String SETUP_TIMEOUT = "FACTORY_TIMEOUTS_SETUP";
+    static final String COMMAND_TIMEOUT = "FACTORY_TIMEOUTS_COMMAND";
+
+    private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
+    private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, SETUP_TIMEOUT, COMMAND_TIMEOUT);
+    private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_");
+
+    /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
+    record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {
+    }
+
+    private final Map<String, String> env = new TreeMap<>();
+
+    EnvironmentOverrides(Map<String, String> environment) {
+        environment.forEach((name, value) -> {
+            if (name != null && name.startsWith("FACTORY_") && value != null && !value.isBlank()) {
+                env.put(name, value.trim());
+            }
+        });
+        for (String name : env.keySet()) {
+            if (CHECKED_PREFIXES.stream().anyMatch(name::startsWith) && !SECTION_KEYS.contains(name)) {
+                throw ConfigErrors.invalid("Unknown configuration key from environment variable " + name + "; known variables there: "
+                        + SECTION_KEYS.stream().sorted().toList() + ".");
+            }
+        }
+    }
+
+    Optional<String> get(String variable) {
+        return Optional.ofNullable(env.get(variable));
+    }
+
+    /** Every {@code FACTORY_PROVIDERS_*} variable, sorted, each naming a discovered provider and one of its keys. */
+    List<ProviderOverride> providerOverrides(DiscoveredProviders providers, Function<DiscoveredProvider, List<String>> keysOf) {
+        List<ProviderOverride> overrides = new ArrayList<>();
+        env.forEach((variable, value) -> {
+            if (!variable.startsWith(PROVIDERS_PREFIX)) {
+                return;
+            }
+            String rest = variable.substring(PROVIDERS_PREFIX.length());
+            DiscoveredProvider provider = providers.all().stream()
+                    .filter(p -> rest.startsWith(envForm(p.name()) + "_"))
+                    .max(Comparator.comparingInt(p -> p.name().length()))
+                    .orElseThrow(() -> ConfigErrors.invalid("Environment variable " + variable
+                            + " names no discovered sandbox provider after " + PROVIDERS_PREFIX + "; available: "
+                            + providers.names() + "."));
+            String keyPart = rest.substring(envForm(provider.name()).length() + 1);
+            List<String> keys = keysOf.apply(provider);
+            String key = keys.stream().filter(k -> envForm(k).equals(keyPart)).findFirst()
+                    .orElseThrow(() -> ConfigErrors.invalid("Unknown configuration key 'providers." + provider.name() + "."
+                            + keyPart + "' from environment variable " + variable + "; known keys there: " + keys + "."));
+            overrides.add(new ProviderOverride(variable, provider, key, value));
+        });
+        return overrides;
+    }
+
+    /** {@code networkMode} → {@code NETWORK_MODE}, {@code my-prov} → {@code MY_PROV}. */
+    static String envForm(String name) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c) && i > 0 && (Character.isLowerCase(name.charAt(i - 1)) || Character.isDigit(name.charAt(i - 1)))) {
+                out.append('_');
+            }
+            out.append(c == '-' || c == '.' ? '_' : c);
+        }
+        return out.toString().toUpperCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,119 @@
+package io.sandboxfactory.core.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The settings of a config file (or of a host that builds them in code), before environment and
+ * builder overrides and before provider sections are bound: see {@link ConfigResolver}.
+ *
+ * <p>Provider sections stay JSON trees here because their types are only known once providers
+ * are discovered; {@link #providers()} returns copies, so a {@code FactoryConfig} never changes.
+ *
+ * @param provider the selected provider's name ({@code provider:})
+ * @param stateDir the state directory, absolute when read from a file
+ * @param owner who owns the sandboxes (labels, names)
+ * @param repository repository defaults
+ * @param timeouts timeouts
+ * @param providers the {@code providers.<name>} sections, by provider name
+ */
+public record FactoryConfig(
+        Optional<String> provider,
+        Optional<Path> stateDir,
+        Optional<String> owner,
+        RepositoryDefaults repository,
+        Timeouts timeouts,
+        Map<String, ObjectNode> providers) {
+
+    public FactoryConfig {
+        provider = Objects.requireNonNullElse(provider, Optional.empty());
+        stateDir = Objects.requireNonNullElse(stateDir, Optional.empty());
+        owner = Objects.requireNonNullElse(owner, Optional.empty());
+        repository = Objects.requireNonNullElse(repository, RepositoryDefaults.defaults());
+        timeouts = Objects.requireNonNullElse(timeouts, Timeouts.defaults());
+        providers = copy(Objects.requireNonNullElse(providers, Map.of()));
+    }
+
+    private static Map<String, ObjectNode> copy(Map<String, ObjectNode> sections) {
+        Map<String, ObjectNode> copy = new TreeMap<>();
+        sections.forEach((name, section) -> copy.put(Objects.requireNonNull(name, "provider section name"),
+                Objects.requireNonNull(section, () -> "providers." + name).deepCopy()));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /** Copies of the provider sections, by provider name. */
+    @Override
+    public Map<String, ObjectNode> providers() {
+        return copy(providers);
+    }
+
+    /** No settings at all: every default applies. */
+    public static FactoryConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link FactoryConfig} in code, for hosts that do not use a file. */
+    public static final class Builder {
+        private final ObjectMapper trees = ConfigMappers.json();
+        private String provider;
+        private Path stateDir;
+        private String owner;
+        private RepositoryDefaults repository;
+        private Timeouts timeouts;
+        private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        public Builder provider(String provider) {
+            this.provider = provider;
+            return this;
+        }
+
+        public Builder stateDir(Path stateDir) {
+            this.stateDir = stateDir;
+            return this;
+        }
+
+        public Builder owner(String owner) {
+            this.owner = owner;
+            return this;
+        }
+
+        public Builder repository(RepositoryDefaults repository) {
+            this.repository = repository;
+            return this;
+        }
+
+        public Builder timeouts(Timeouts timeouts) {
+            this.timeouts = timeouts;
+            return this;
+        }
+
+        /**
+         * Sets the {@code providers.<name>} section from plain values (strings, numbers, booleans,
+         * lists, maps), exactly as the same keys would appear in a file.
+         */
+        public Builder providerSection(String name, Map<String, ?> values) {
+            providers.put(name, trees.valueToTree(values));
+            return this;
+        }
+
+        public FactoryConfig build() {
+            return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
+                    repository, timeouts, providers);
+        }
+    }
+}

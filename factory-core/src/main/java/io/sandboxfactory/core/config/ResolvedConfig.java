@@ -1,0 +1,52 @@
+package io.sandboxfactory.core.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The effective configuration of one factory, after the file, the environment and the builder:
+ * every value is set and valid, and every provider section present (plus the selected provider's,
+ * bound from {@code {}} when absent) is bound to its provider's config type.
+ *
+ * @param provider the selected provider's name
+ * @param stateDirectory absolute state directory
+ * @param owner who owns the sandboxes
+ * @param repository repository defaults
+ * @param timeouts timeouts
+ * @param providerConfigs bound config objects by provider name; always holds {@link #provider()}
+ * @param origin where the settings came from (a file path, or a description)
+ */
+public record ResolvedConfig(
+        String provider,
+        Path stateDirectory,
+        String owner,
+        RepositoryDefaults repository,
+        Timeouts timeouts,
+        Map<String, Object> providerConfigs,
+        String origin) {
+
+    public ResolvedConfig {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(stateDirectory, "stateDirectory");
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(repository, "repository");
+        Objects.requireNonNull(timeouts, "timeouts");
+        providerConfigs = Map.copyOf(providerConfigs);
+        Objects.requireNonNull(origin, "origin");
+        if (!providerConfigs.containsKey(provider)) {
+            throw new IllegalArgumentException("No bound configuration for the selected provider '" + provider + "'.");
+        }
+    }
+
+    /** The selected provider's bound config object. */
+    public Object providerConfig() {
+        return providerConfigs.get(provider);
+    }
+
+    /** The bound config of provider {@code name}, if its section was configured or it is the selected one. */
+    public <C> Optional<C> providerConfig(String name, Class<C> type) {
+        return Optional.ofNullable(providerConfigs.get(name)).map(type::cast);
+    }
+}

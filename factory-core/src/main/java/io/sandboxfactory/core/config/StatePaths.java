@@ -1,0 +1,30 @@
+package io.sandboxfactory.core.config;
+
+import io.sandboxfactory.core.FactoryConfigurationException;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/** Turns a configured directory string into an absolute path: {@code ~} expands to home, relative resolves against a base. */
+final class StatePaths {
+
+    private StatePaths() {
+    }
+
+    static Path resolve(String text, Path home, Path base) {
+        try {
+            Path path;
+            if (text.equals("~")) {
+                path = home;
+            } else if (text.startsWith("~/")) {
+                path = home.resolve(text.substring(2));
+            } else {
+                path = base.resolve(text);
+            }
+            return path.toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new FactoryConfigurationException(ConfigErrors.CODE, "State directory '" + text + "' is not a valid path: "
+                    + e.getReason() + ".", e);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.api.MastraSandbox;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What this process holds for one session: its sandbox instance, the working directory once
+ * resolved, the session's own repository and the repositories materialized in the sandbox.
+ *
+ * <p>Thread-safe. The working directory and the own repository are set at most once (the first
+ * value wins and is returned to every later caller), because concurrent resolvers of the same
+ * session must all agree on one answer.
+ */
+public final class SessionEntry {
+
+    private final String sessionId;
+    private final MastraSandbox<?> sandbox;
+    private final AtomicReference<String> workdir = new AtomicReference<>();
+    private final AtomicReference<String> ownRepo = new AtomicReference<>();
+    private final Set<String> repos = ConcurrentHashMap.newKeySet();
+
+    SessionEntry(String sessionId, MastraSandbox<?> sandbox) {
+        this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+        this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** The session's sandbox; the same instance for the whole life of the entry. */
+    public MastraSandbox<?> sandbox() {
+        return sandbox;
+    }
+
+    /** The working directory inside the sandbox, once resolved. */
+    public Optional<String> workdir() {
+        return Optional.ofNullable(workdir.get());
+    }
+
+    /** Records {@code resolved} unless a working directory is already recorded; returns the one in effect. */
+    public String resolveWorkdir(String resolved) {
+        Objects.requireNonNull(resolved, "resolved");
+        return workdir.compareAndSet(null, resolved) ? resolved : workdir.get();
+    }
+
+    /** The repository this session was opened for, once known. */
+    public Optional<String> ownRepo() {
+        return Optional.ofNullable(ownRepo.get());
+    }
+
+    /** Records the session's own repository unless one is recorded; returns the one in effect. */
+    public String claimOwnRepo(String repo) {
+        Objects.requireNonNull(repo, "repo");
+        return ownRepo.compareAndSet(null, repo) ? repo : ownRepo.get();
+    }
+
+    /** A snapshot of the repositories materialized in this sandbox. */
+    public Set<String> repos() {
+        return Set.copyOf(repos);
+    }
+
+    /** Records that {@code repo} is materialized in this sandbox; false when it already was. */
+    public boolean addRepo(String repo) {
+        return repos.add(Objects.requireNonNull(repo, "repo"));
+    }
+
+    @Override
+    public String toString() {
+        return "SessionEntry[sessionId=" + sessionId + ", sandbox=" + sandbox + ", workdir=" + workdir.get() + "]";
+    }
+}

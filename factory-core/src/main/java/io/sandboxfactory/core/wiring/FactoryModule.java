@@ -1,0 +1,72 @@
+package io.sandboxfactory.core.wiring;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Scopes;
+import com.google.inject.Singleton;
+import com.google.inject.TypeLiteral;
+import com.google.inject.multibindings.MapBinder;
+import com.google.inject.util.Providers;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.session.SessionMemo;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The bindings of one factory. Explicit bindings only, no circular proxies, no I/O: everything it
+ * binds was discovered and resolved before. Discovered providers feed a {@code MapBinder<String,
+ * SandboxProvider<?>>}; the {@link FactorySandbox} is selected from that map by the configured name
+ * and opened by injection, so selecting a provider is just asking the injector for a
+ * {@code FactorySandbox}. Meant for {@code Stage.PRODUCTION}, where singletons (the opened provider,
+ * the memo) are made when the injector is.
+ */
+public final class FactoryModule extends AbstractModule {
+
+    private final DiscoveredProviders providers;
+    private final ResolvedConfig config;
+    private final HostObjects hostObjects;
+
+    public FactoryModule(DiscoveredProviders providers, ResolvedConfig config, HostObjects hostObjects) {
+        this.providers = Objects.requireNonNull(providers, "providers");
+        this.config = Objects.requireNonNull(config, "config");
+        this.hostObjects = Objects.requireNonNull(hostObjects, "hostObjects");
+    }
+
+    @Override
+    protected void configure() {
+        binder().requireExplicitBindings();
+        binder().disableCircularProxies();
+
+        bind(DiscoveredProviders.class).toInstance(providers);
+        bind(ResolvedConfig.class).toInstance(config);
+        bind(HostObjects.class).toInstance(hostObjects);
+        bind(FactoryProviderContext.class).in(Scopes.SINGLETON);
+        bind(ProviderContext.class).to(FactoryProviderContext.class);
+        bind(SessionMemo.class).in(Scopes.SINGLETON);
+
+        MapBinder<String, SandboxProvider<?>> byName = MapBinder.newMapBinder(binder(),
+                new TypeLiteral<String>() { }, new TypeLiteral<SandboxProvider<?>>() { });
+        for (DiscoveredProvider provider : providers.all()) {
+            // Through a provider, not toInstance: Guice must not inject into third-party objects.
+            byName.addBinding(provider.name()).toProvider(Providers.of(provider.provider()));
+        }
+    }
+
+    @Provides
+    @Singleton
+    FactorySandbox selectedFactorySandbox(Map<String, SandboxProvider<?>> byName, DiscoveredProviders discovered,
+                                          ResolvedConfig resolved, ProviderContext context) {
+        String name = resolved.provider();
+        SandboxProvider<?> provider = byName.get(name);
+        if (provider == null) {
+            discovered.require(name);
+        }
+        return ProviderOpener.open(name, provider, resolved.providerConfig(), context);
+    }
+}

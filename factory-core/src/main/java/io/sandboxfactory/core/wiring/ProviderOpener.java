@@ -1,0 +1,73 @@
+package io.sandboxfactory.core.wiring;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.core.FactoryConfigurationException;
+
+import java.util.Set;
+
+/**
+ * Opens the selected provider with its bound config and checks what it returned: a factory that
+ * names itself after the provider and declares the capabilities sessions need. Any failure is a
+ * {@link FactoryConfigurationException} whose message names the provider; a factory that fails the
+ * checks is closed before the exception leaves.
+ */
+final class ProviderOpener {
+
+    private ProviderOpener() {
+    }
+
+    static FactorySandbox open(String name, SandboxProvider<?> provider, Object config, ProviderContext context) {
+        FactorySandbox opened;
+        try {
+            opened = openTyped(provider, config, context);
+        } catch (FactoryConfigurationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage());
+            String code = e instanceof SandboxException sandbox ? sandbox.code() : "PROVIDER_OPEN_FAILED";
+            throw new FactoryConfigurationException(code, message.contains("'" + name + "'") ? message
+                    : "Sandbox provider '" + name + "' could not be opened: " + message, e);
+        }
+        if (opened == null) {
+            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+                    + provider.getClass().getName() + ") returned no FactorySandbox from open().");
+        }
+        try {
+            check(name, provider, opened);
+        } catch (RuntimeException e) {
+            closeQuietly(opened, e);
+            throw e;
+        }
+        return opened;
+    }
+
+    private static <C> FactorySandbox openTyped(SandboxProvider<C> provider, Object config, ProviderContext context) {
+        return provider.open(provider.configType().cast(config), context);
+    }
+
+    private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
+        if (!name.equals(opened.provider())) {
+            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+                    + provider.getClass().getName() + ") opened a FactorySandbox whose provider() is '" + opened.provider()
+                    + "'; it must be '" + name + "'.");
+        }
+        Set<SandboxCapability> capabilities = opened.capabilities();
+        if (capabilities == null || !capabilities.contains(SandboxCapability.EXEC)) {
+            // Same sentence as Sandboxes.requireExec, raised before any session exists.
+            throw new FactoryConfigurationException("CAPABILITY_MISSING", "Sandbox provider '" + name
+                    + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
+        }
+    }
+
+    private static void closeQuietly(FactorySandbox opened, RuntimeException failure) {
+        try {
+            opened.close();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

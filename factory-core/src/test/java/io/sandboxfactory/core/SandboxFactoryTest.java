@@ -1,0 +1,204 @@
+package io.sandboxfactory.core;
+
+import com.google.inject.ConfigurationException;
+import com.google.inject.Injector;
+import com.google.inject.Key;
+import com.google.inject.Stage;
+import com.google.inject.TypeLiteral;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.testing.MemorySandbox;
+import io.sandboxfactory.core.testing.MemorySandboxProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SandboxFactoryTest {
+
+    @TempDir
+    Path tmp;
+
+    /** A class nobody binds: with explicit bindings Guice must refuse to make one just in time. */
+    static final class Unbound {
+        Unbound() {
+        }
+    }
+
+    private SandboxFactory.Builder memoryFactory() {
+        return SandboxFactory.builder()
+                .provider("test-memory")
+                .environment(Map.of())
+                .stateDirectory(tmp.resolve("state"));
+    }
+
+    @Test
+    void theInjectorIsProductionStageWithExplicitBindingsOnly() {
+        try (SandboxFactory factory = memoryFactory().build()) {
+            Injector injector = factory.injector();
+
+            assertThat(injector.getInstance(Stage.class)).isEqualTo(Stage.PRODUCTION);
+            assertThatThrownBy(() -> injector.getInstance(Unbound.class))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("Explicit bindings are required");
+        }
+    }
+
+    @Test
+    void selectingTheProviderIsInjectionFromTheProviderMap() {
+        try (SandboxFactory factory = memoryFactory().build()) {
+            Injector injector = factory.injector();
+            Map<String, SandboxProvider<?>> byName = injector.getInstance(
+                    Key.get(new TypeLiteral<Map<String, SandboxProvider<?>>>() { }));
+
+            assertThat(byName.keySet()).containsAll(List.of("custom", "test-memory", "test-noexec"));
+            assertThat(byName.keySet()).containsExactlyInAnyOrderElementsOf(
+                    factory.providers().stream().map(p -> p.name()).toList());
+            assertThat(injector.getInstance(FactorySandbox.class)).isSameAs(factory.factorySandbox());
+            assertThat(factory.providerName()).isEqualTo("test-memory");
+            assertThat(factory.factorySandbox().provider()).isEqualTo("test-memory");
+        }
+    }
+
+    @Test
+    void twoFactoriesShareNothing() {
+        try (SandboxFactory one = memoryFactory().build(); SandboxFactory two = memoryFactory().build()) {
+            assertThat(one.injector()).isNotSameAs(two.injector());
+            assertThat(one.memo()).isNotSameAs(two.memo());
+            assertThat(one.injector().getInstance(SessionMemo.class)).isSameAs(one.memo());
+            assertThat(one.factorySandbox()).isNotSameAs(two.factorySandbox());
+
+            MastraSandbox<?> fromOne = one.sandbox(FactorySandboxContext.of("s"));
+
+            assertThat(one.memo().peek("s")).isPresent();
+            assertThat(two.memo().peek("s")).isEmpty();
+            assertThat(two.sandbox(FactorySandboxContext.of("s"))).isNotSameAs(fromOne);
+        }
+    }
+
+    @Test
+    void sandboxGetsOrCreatesThroughTheMemo() {
+        try (SandboxFactory factory = memoryFactory().build()) {
+            FactorySandboxContext ctx = FactorySandboxContext.builder("s-1").repoFullName("acme/widgets").build();
+
+            MastraSandbox<?> first = factory.sandbox(ctx);
+            MastraSandbox<?> again = factory.sandbox(FactorySandboxContext.of("s-1"));
+
+            assertThat(again).isSameAs(first);
+            assertThat(first.id()).isEqualTo("s-1");
+            assertThat(factory.memo().peek("s-1")).get().satisfies(entry -> {
+                assertThat(entry.sandbox()).isSameAs(first);
+                assertThat(entry.ownRepo()).contains("acme/widgets");
+            });
+            assertThat(first.executeCommand("true", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("memory:true");
+        }
+    }
+
+    @Test
+    void theProviderIsOpenedWithItsBoundConfigAndAContextOfHostObjects() throws IOException {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), """
+                provider: test-memory
+                owner: team-a
+                providers:
+                  test-memory:
+                    label: configured
+                """);
+        try (SandboxFactory factory = SandboxFactory.builder()
+                .config(config)
+                .environment(Map.of())
+                .stateDirectory(tmp.resolve("state"))
+                .hostObject(StringBuilder.class, new StringBuilder("from host"))
+                .build()) {
+            MemorySandboxProvider.Factory opened = (MemorySandboxProvider.Factory) factory.factorySandbox();
+            ProviderContext context = opened.context();
+
+            assertThat(opened.config().label()).isEqualTo("configured");
+            assertThat(context.lookup(StringBuilder.class)).get().hasToString("from host");
+            assertThat(context.lookup(String.class)).isEmpty();
+            assertThat(context.stateDirectory()).isEqualTo(tmp.resolve("state")).isDirectory();
+            assertThat(context.owner()).isEqualTo("team-a");
+            assertThat(factory.stateDirectory()).isEqualTo(tmp.resolve("state"));
+            assertThat(factory.config().origin()).isEqualTo(config.toString());
+        }
+    }
+
+    @Test
+    void providerSelectionPrecedenceIsBuilderOverEnvironmentOverFile() throws IOException {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-noexec\n");
+        SandboxFactory.Builder builder = SandboxFactory.builder()
+                .config(config)
+                .stateDirectory(tmp.resolve("state"))
+                .callback(ctx -> new MemorySandbox(ctx.sessionId(), "host", "host"));
+
+        assertThatThrownBy(() -> builder.environment(Map.of()).build()).hasMessageContaining("'test-noexec'");
+        try (SandboxFactory fromEnv = builder.environment(Map.of("FACTORY_PROVIDER", "test-memory")).build()) {
+            assertThat(fromEnv.providerName()).isEqualTo("test-memory");
+        }
+        try (SandboxFactory fromBuilder = builder.provider("custom").build()) {
+            assertThat(fromBuilder.providerName()).isEqualTo("custom");
+        }
+    }
+
+    @Test
+    void aProviderWithoutExecIsRefusedBeforeTheStateDirectoryExists() {
+        assertThatThrownBy(() -> memoryFactory().provider("test-noexec").build())
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Sandbox provider 'test-noexec' does not support executeCommand, which is required to run git and"
+                        + " filesystem operations in a session.")
+                .extracting(e -> ((FactoryConfigurationException) e).code()).isEqualTo("CAPABILITY_MISSING");
+        assertThat(tmp.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void aProviderThatRefusesToOpenIsReportedByNameBeforeTheStateDirectoryExists() {
+        assertThatThrownBy(() -> memoryFactory()
+                .environment(Map.of("FACTORY_PROVIDERS_TEST_MEMORY_FAIL_OPEN", "true"))
+                .build())
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Sandbox provider 'test-memory' could not be opened: the memory pool is unavailable");
+        assertThat(tmp.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void badConfigIsRefusedBeforeTheStateDirectoryExists() throws IOException {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "providers:\n  test-memory:\n    lable: x\n");
+
+        assertThatThrownBy(() -> memoryFactory().config(config).build())
+                .hasMessageStartingWith("Unknown configuration key 'providers.test-memory.lable' in " + config);
+        assertThat(tmp.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void anUnknownProviderNameListsWhatIsAvailable() {
+        assertThatThrownBy(() -> memoryFactory().provider("nope").build())
+                .hasMessageStartingWith("Unknown sandbox provider 'nope'; available: [")
+                .hasMessageContaining("custom, ")
+                .hasMessageContaining("test-memory, test-noexec");
+    }
+
+    @Test
+    void closeClosesTheProviderOnceAndRefusesNewSandboxes() {
+        SandboxFactory factory = memoryFactory().build();
+        MemorySandboxProvider.Factory opened = (MemorySandboxProvider.Factory) factory.factorySandbox();
+
+        factory.close();
+        factory.close();
+
+        assertThat(opened.isClosed()).isTrue();
+        assertThatThrownBy(() -> factory.sandbox(FactorySandboxContext.of("s")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("This SandboxFactory is closed.");
+    }
+}

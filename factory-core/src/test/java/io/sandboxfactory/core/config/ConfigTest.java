@@ -1,0 +1,301 @@
+package io.sandboxfactory.core.config;
+
+import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.testing.MemoryConfig;
+import io.sandboxfactory.core.testing.MemorySandboxProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path home() throws IOException {
+        return Files.createDirectories(tmp.resolve("home"));
+    }
+
+    private static DiscoveredProvider memory(String name) {
+        MemorySandboxProvider provider = new MemorySandboxProvider(name);
+        return new DiscoveredProvider(name, provider, MemorySandboxProvider.class, MemoryConfig.class, "test", "");
+    }
+
+    /** Providers named like the real ones plus the test one, so the default ({@code local}) resolves. */
+    private static DiscoveredProviders providers() {
+        return new DiscoveredProviders(List.of(memory("local"), memory("docker"), memory("custom"), memory("test-memory")));
+    }
+
+    private FactoryConfig load(Path file) throws IOException {
+        return new FactoryConfigLoader(home()).load(file);
+    }
+
+    private ResolvedConfig resolve(FactoryConfig config, Map<String, String> env, ConfigOverrides overrides) throws IOException {
+        return new ConfigResolver(home(), "tester").resolve(config, "the test", env, overrides, providers());
+    }
+
+    private ResolvedConfig resolveFile(Path file, Map<String, String> env) throws IOException {
+        return new ConfigResolver(home(), "tester").resolve(load(file), file.toString(), env, ConfigOverrides.none(), providers());
+    }
+
+    private Path write(String name, String content) throws IOException {
+        return Files.writeString(tmp.resolve(name), content);
+    }
+
+    @Test
+    void yamlAndJsonWithTheSameSettingsBindToEqualObjects() throws IOException {
+        Path yaml = write("factory.yaml", """
+                provider: test-memory
+                stateDir: state
+                owner: team-a
+                repository:
+                  cloneUrlTemplate: "file:///srv/git/{owner}/{name}.git"
+                  defaultBaseBranch: develop
+                  setup: ["npm ci", "make build"]
+                  teardown: ["make clean"]
+                timeouts:
+                  setup: PT20M
+                  command: 30s
+                providers:
+                  test-memory:
+                    label: lab
+                    networkMode: host
+                    slots: 4
+                    idle: 90s
+                    verbose: true
+                    tags: [a, b]
+                """);
+        Path json = write("factory.json", """
+                {
+                  "provider": "test-memory",
+                  "stateDir": "state",
+                  "owner": "team-a",
+                  "repository": {
+                    "cloneUrlTemplate": "file:///srv/git/{owner}/{name}.git",
+                    "defaultBaseBranch": "develop",
+                    "setup": ["npm ci", "make build"],
+                    "teardown": ["make clean"]
+                  },
+                  "timeouts": {"setup": "20m", "command": "PT30S"},
+                  "providers": {
+                    "test-memory": {"label": "lab", "networkMode": "host", "slots": 4, "idle": "90s", "verbose": true, "tags": ["a", "b"]}
+                  }
+                }
+                """);
+
+        FactoryConfig fromYaml = load(yaml);
+        FactoryConfig fromJson = load(json);
+        ResolvedConfig resolvedYaml = resolveFile(yaml, Map.of());
+        ResolvedConfig resolvedJson = resolveFile(json, Map.of());
+
+        assertThat(fromYaml).isEqualTo(fromJson);
+        assertThat(fromYaml.stateDir()).contains(tmp.resolve("state"));
+        assertThat(fromYaml.timeouts()).isEqualTo(new Timeouts(Duration.ofMinutes(20), Optional.of(Duration.ofSeconds(30))));
+        assertThat(fromYaml.repository().cloneUrl("acme", "widgets")).isEqualTo("file:///srv/git/acme/widgets.git");
+        assertThat(resolvedYaml.providerConfig()).isEqualTo(resolvedJson.providerConfig())
+                .isEqualTo(new MemoryConfig("lab", "host", 4, Duration.ofSeconds(90), true, List.of("a", "b"), false));
+        assertThat(resolvedYaml).usingRecursiveComparison().ignoringFields("origin").isEqualTo(resolvedJson);
+    }
+
+    @Test
+    void withoutAnySettingsTheDefaultsApply() throws IOException {
+        ResolvedConfig resolved = resolve(FactoryConfig.defaults(), Map.of(), ConfigOverrides.none());
+
+        assertThat(resolved.provider()).isEqualTo("local");
+        assertThat(resolved.stateDirectory()).isEqualTo(home().resolve(".sandbox-factory"));
+        assertThat(resolved.owner()).isEqualTo("tester");
+        assertThat(resolved.repository()).isEqualTo(new RepositoryDefaults("https://github.com/{owner}/{name}.git", "main", List.of(), List.of()));
+        assertThat(resolved.timeouts().setup()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(resolved.timeouts().command()).isEmpty();
+        assertThat(resolved.providerConfig()).as("a missing section binds as {}")
+                .isEqualTo(new MemoryConfig(null, null, null, null, null, null, null));
+    }
+
+    @Test
+    void anEmptyFileMeansEveryDefault() throws IOException {
+        assertThat(load(write("empty.yaml", ""))).isEqualTo(FactoryConfig.defaults());
+    }
+
+    @Test
+    void anUnknownTopLevelKeyFailsNamingKeyAndFile() throws IOException {
+        Path file = write("factory.yaml", "provder: local\n");
+
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Unknown configuration key 'provder' in " + file
+                        + "; known keys there: [owner, provider, providers, repository, stateDir, timeouts].");
+    }
+
+    @Test
+    void anUnknownNestedKeyFailsNamingItsFullPath() throws IOException {
+        Path file = write("factory.json", "{\"repository\": {\"defaultBranch\": \"main\"}}");
+
+        assertThatThrownBy(() -> load(file))
+                .hasMessageStartingWith("Unknown configuration key 'repository.defaultBranch' in " + file + "; known keys there: [");
+    }
+
+    @Test
+    void anUnknownKeyInAProviderSectionFailsNamingItsFullPathAndFile() throws IOException {
+        Path file = write("factory.yaml", """
+                providers:
+                  test-memory:
+                    networkMod: host
+                """);
+
+        assertThatThrownBy(() -> resolveFile(file, Map.of()))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Unknown configuration key 'providers.test-memory.networkMod' in " + file
+                        + "; known keys there: [failOpen, idle, label, networkMode, slots, tags, verbose].");
+    }
+
+    @Test
+    void aSectionForAProviderThatWasNotDiscoveredFails() throws IOException {
+        Path file = write("factory.yaml", "providers:\n  podman:\n    socket: /run/podman.sock\n");
+
+        assertThatThrownBy(() -> resolveFile(file, Map.of()))
+                .hasMessage("Configuration section 'providers.podman' in " + file
+                        + " names a sandbox provider that was not discovered; available: [custom, docker, local, test-memory].");
+    }
+
+    @Test
+    void badValuesFailNamingKeyAndFile() throws IOException {
+        Path duration = write("d.yaml", "timeouts:\n  setup: fifteen minutes\n");
+        Path slots = write("s.yaml", "providers:\n  test-memory:\n    slots: 0\n");
+        Path type = write("t.yaml", "providers:\n  test-memory:\n    slots: many\n");
+
+        assertThatThrownBy(() -> load(duration))
+                .hasMessageStartingWith("Invalid value for configuration key 'timeouts.setup' in " + duration
+                        + ": Duration 'fifteen minutes' is invalid; write it as ISO-8601 (PT15M)");
+        assertThatThrownBy(() -> resolveFile(slots, Map.of()))
+                .hasMessage("Invalid configuration at 'providers.test-memory' in " + slots + ": slots 0 is invalid; it must be at least 1.");
+        assertThatThrownBy(() -> resolveFile(type, Map.of()))
+                .hasMessage("Invalid value 'many' for configuration key 'providers.test-memory.slots' in " + type + "; expected Integer.");
+    }
+
+    @Test
+    void aFileWithAnotherExtensionIsRefused() throws IOException {
+        Path file = write("factory.toml", "provider = 'local'\n");
+
+        assertThatThrownBy(() -> load(file))
+                .hasMessage("Config file " + file + " has an unsupported extension; use .yaml, .yml or .json.");
+    }
+
+    @Test
+    void environmentOverridesWinOverTheFile() throws IOException {
+        Path file = write("factory.yaml", """
+                provider: docker
+                owner: from-file
+                stateDir: /from/file
+                timeouts:
+                  setup: 5m
+                providers:
+                  test-memory:
+                    networkMode: none
+                    label: keep-me
+                """);
+        Map<String, String> env = Map.of(
+                "FACTORY_PROVIDER", "test-memory",
+                "FACTORY_OWNER", "from-env",
+                "FACTORY_STATE_DIR", "~/env-state",
+                "FACTORY_TIMEOUTS_SETUP", "PT7M",
+                "FACTORY_PROVIDERS_TEST_MEMORY_NETWORK_MODE", "host",
+                "FACTORY_PROVIDERS_TEST_MEMORY_SLOTS", "8",
+                "FACTORY_PROVIDERS_TEST_MEMORY_VERBOSE", "true",
+                "FACTORY_PROVIDERS_TEST_MEMORY_TAGS", "[x, y]",
+                "FACTORY_PROVIDERS_DOCKER_IDLE", "2h",
+                "UNRELATED", "ignored");
+
+        ResolvedConfig resolved = resolveFile(file, env);
+
+        assertThat(resolved.provider()).isEqualTo("test-memory");
+        assertThat(resolved.owner()).isEqualTo("from-env");
+        assertThat(resolved.stateDirectory()).isEqualTo(home().resolve("env-state"));
+        assertThat(resolved.timeouts().setup()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(resolved.providerConfig()).isEqualTo(
+                new MemoryConfig("keep-me", "host", 8, Duration.ofMinutes(5), true, List.of("x", "y"), false));
+        assertThat(resolved.providerConfig("docker", MemoryConfig.class)).get()
+                .extracting(MemoryConfig::idle).isEqualTo(Duration.ofHours(2));
+    }
+
+    @Test
+    void anOverrideNamingAnUnknownKeyFailsNamingTheVariable() {
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_PROVIDERS_TEST_MEMORY_NETWORK_MOD", "host"),
+                ConfigOverrides.none()))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Unknown configuration key 'providers.test-memory.NETWORK_MOD' from environment variable"
+                        + " FACTORY_PROVIDERS_TEST_MEMORY_NETWORK_MOD; known keys there: [failOpen, idle, label, networkMode, slots, tags, verbose].");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_PROVIDERS_PODMAN_SOCKET", "/x"),
+                ConfigOverrides.none()))
+                .hasMessage("Environment variable FACTORY_PROVIDERS_PODMAN_SOCKET names no discovered sandbox provider after"
+                        + " FACTORY_PROVIDERS_; available: [custom, docker, local, test-memory].");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_TIMEOUTS_BUILD", "5m"), ConfigOverrides.none()))
+                .hasMessageStartingWith("Unknown configuration key from environment variable FACTORY_TIMEOUTS_BUILD; known variables there: [");
+    }
+
+    @Test
+    void aBadOverrideValueFailsNamingTheVariable() {
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_PROVIDERS_TEST_MEMORY_SLOTS", "lots"),
+                ConfigOverrides.none()))
+                .hasMessage("Invalid value 'lots' for configuration key 'providers.test-memory.slots' from environment variable"
+                        + " FACTORY_PROVIDERS_TEST_MEMORY_SLOTS; expected Integer.");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_TIMEOUTS_COMMAND", "soon"), ConfigOverrides.none()))
+                .hasMessageStartingWith("Invalid value from environment variable FACTORY_TIMEOUTS_COMMAND: Duration 'soon' is invalid;");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_OWNER", "two words"), ConfigOverrides.none()))
+                .hasMessage("Owner 'two words' from environment variable FACTORY_OWNER is invalid; it must match "
+                        + ConfigResolver.OWNER.pattern() + ".");
+    }
+
+    @Test
+    void providerSelectionPrecedenceIsBuilderThenEnvironmentThenFileThenDefault() throws IOException {
+        FactoryConfig file = FactoryConfig.builder().provider("docker").build();
+        Map<String, String> env = Map.of("FACTORY_PROVIDER", "custom");
+        ConfigOverrides builder = new ConfigOverrides(Optional.of("test-memory"), Optional.empty(), Optional.empty());
+
+        assertThat(resolve(FactoryConfig.defaults(), Map.of(), ConfigOverrides.none()).provider()).isEqualTo("local");
+        assertThat(resolve(file, Map.of(), ConfigOverrides.none()).provider()).isEqualTo("docker");
+        assertThat(resolve(file, env, ConfigOverrides.none()).provider()).isEqualTo("custom");
+        assertThat(resolve(file, env, builder).provider()).isEqualTo("test-memory");
+    }
+
+    @Test
+    void stateDirectoryAndOwnerFollowTheSamePrecedence() throws IOException {
+        FactoryConfig file = FactoryConfig.builder().stateDir(tmp.resolve("file")).owner("file-owner").build();
+        Map<String, String> env = Map.of("FACTORY_STATE_DIR", tmp.resolve("env").toString(), "FACTORY_OWNER", "env-owner");
+        ConfigOverrides builder = new ConfigOverrides(Optional.empty(), Optional.of(tmp.resolve("builder")), Optional.of("builder-owner"));
+
+        ResolvedConfig fromFile = resolve(file, Map.of(), ConfigOverrides.none());
+        ResolvedConfig fromEnv = resolve(file, env, ConfigOverrides.none());
+        ResolvedConfig fromBuilder = resolve(file, env, builder);
+
+        assertThat(List.of(fromFile.stateDirectory(), fromEnv.stateDirectory(), fromBuilder.stateDirectory()))
+                .containsExactly(tmp.resolve("file"), tmp.resolve("env"), tmp.resolve("builder"));
+        assertThat(List.of(fromFile.owner(), fromEnv.owner(), fromBuilder.owner()))
+                .containsExactly("file-owner", "env-owner", "builder-owner");
+    }
+
+    @Test
+    void aConfigBuiltInCodeBindsItsProviderSectionsLikeAFile() throws IOException {
+        FactoryConfig config = FactoryConfig.builder()
+                .provider("test-memory")
+                .providerSection("test-memory", Map.of("label", "coded", "idle", "10s"))
+                .build();
+
+        assertThat(resolve(config, Map.of(), ConfigOverrides.none()).providerConfig())
+                .isEqualTo(new MemoryConfig("coded", null, null, Duration.ofSeconds(10), null, null, null));
+        assertThatThrownBy(() -> resolve(FactoryConfig.builder().providerSection("test-memory", Map.of("colour", "red")).build(),
+                Map.of(), ConfigOverrides.none()))
+                .hasMessageStartingWith("Unknown configuration key 'providers.test-memory.colour' in the test;");
+    }
+}

@@ -1,0 +1,27 @@
+package io.sandboxfactory.core.config;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DurationFormatTest {
+
+    @ParameterizedTest
+    @CsvSource({"PT15M,900000", "pt30s,30000", "15m,900000", "30s,30000", "500ms,500", "2h,7200000", "1d,86400000", "1h30m,5400000"})
+    void acceptsIsoAndUnitForms(String text, long millis) {
+        assertThat(DurationFormat.parse(text)).isEqualTo(Duration.ofMillis(millis));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"15", "m", "15 m", "fifteen", "PTX", ""})
+    void rejectsAnythingElseNamingTheValue(String text) {
+        assertThatThrownBy(() -> DurationFormat.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Duration '" + text + "' is invalid;");
+    }
+}

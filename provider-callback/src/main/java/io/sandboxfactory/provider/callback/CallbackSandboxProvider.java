@@ -1,0 +1,45 @@
+package io.sandboxfactory.provider.callback;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxProvider;
+
+/**
+ * The {@code custom} provider: sessions run on sandboxes the host builds itself, through a {@link
+ * SandboxCallback} registered with {@code SandboxFactory.builder().callback(ctx -> ...)}.
+ *
+ * <p>Capabilities: always {@code EXEC}, plus whatever the host declares with an optional {@link
+ * CallbackCapabilities} host object. Opening without a registered callback fails with a sentence
+ * telling the host how to register one.
+ */
+public final class CallbackSandboxProvider implements SandboxProvider<CallbackConfig> {
+
+    /** The name users select: {@code provider: custom}. */
+    public static final String NAME = "custom";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Class<CallbackConfig> configType() {
+        return CallbackConfig.class;
+    }
+
+    @Override
+    public FactorySandbox open(CallbackConfig config, ProviderContext context) {
+        SandboxCallback callback = context.lookup(SandboxCallback.class).orElseThrow(() -> new SandboxException(
+                "CALLBACK_MISSING", "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
+                        + " registered; register one with SandboxFactory.builder().callback(ctx -> ...)."));
+        CallbackCapabilities declared = context.lookup(CallbackCapabilities.class).orElse(CallbackCapabilities.of());
+        return new CallbackFactorySandbox(callback, declared.withExec());
+    }
+
+    @Override
+    public String description() {
+        return "Sandboxes built by a function the host registers (SandboxFactory.builder().callback(...)).";
+    }
+}
