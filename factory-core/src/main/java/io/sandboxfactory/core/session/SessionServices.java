@@ -3,6 +3,8 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionStore;
 
+import org.slf4j.LoggerFactory;
+
 import java.util.Objects;
 
 /**
@@ -24,5 +26,14 @@ public record SessionServices(SessionStore store, SessionLeases leases, InFlight
         Objects.requireNonNull(inFlight, "inFlight");
         listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
         Objects.requireNonNull(defaults, "defaults");
+    }
+
+    /** Tells the listener about a phase; a failing listener is logged, never fatal. */
+    public void phase(String sessionId, SessionPhase phase, String detail) {
+        try {
+            listener.onPhase(sessionId, phase, detail);
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(SessionServices.class).debug("Session listener failed: {}", e.toString());
+        }
     }
 }

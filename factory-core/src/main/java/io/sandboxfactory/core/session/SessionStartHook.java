@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -49,17 +50,10 @@ public final class SessionStartHook implements SandboxStartHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionStartHook.class);
 
-    /** Where the resolved workdir is memoized: on the session's memo entry. */
-    public interface WorkdirSlot {
-        Optional<String> get();
-
-        void set(String workdir);
-    }
-
-    private final SessionPlan plan;
+    private final SessionPlan initialPlan;
     private final SessionServices services;
     private final long generation;
-    private final WorkdirSlot workdir;
+    private final Supplier<Optional<SessionEntry>> entry;
     private final Optional<String> requestedWorkdir;
     private final WorkspaceProbe probe;
     private final RepositoryMaterializer materializer;
@@ -67,15 +61,18 @@ public final class SessionStartHook implements SandboxStartHook {
     private final SetupGate gate;
 
     /**
+     * @param plan what to prepare, unless the memo entry carries a newer plan
      * @param generation the session's generation when this sandbox instance was made
+     * @param entry the sandbox's memo entry, where the plan is read and the resolved workdir memoized;
+     *     empty once the entry was evicted
      * @param requestedWorkdir the session root to use when the sandbox reports none (else {@code pwd})
      */
-    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, WorkdirSlot workdir,
+    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
                             Optional<String> requestedWorkdir) {
-        this.plan = Objects.requireNonNull(plan, "plan");
+        this.initialPlan = Objects.requireNonNull(plan, "plan");
         this.services = Objects.requireNonNull(services, "services");
         this.generation = generation;
-        this.workdir = Objects.requireNonNull(workdir, "workdir");
+        this.entry = Objects.requireNonNull(entry, "entry");
         this.requestedWorkdir = Objects.requireNonNull(requestedWorkdir, "requestedWorkdir");
         SessionTimeouts timeouts = services.defaults().timeouts();
         this.probe = new WorkspaceProbe(timeouts.probe());
@@ -93,17 +90,18 @@ public final class SessionStartHook implements SandboxStartHook {
     }
 
     private String id() {
-        return plan.sessionId();
+        return initialPlan.sessionId();
     }
 
     @Override
     public void onStart(SandboxStartEvent event) {
+        SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
         CommandExecutor exec = observed(event.exec());
         try (InFlightStarts.Registration registration = services.inFlight().register(id())) {
             try (SessionLeases.Lease lease = services.leases().acquire(id(),
                     attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
                 requireCurrentGeneration();
-                run(event, exec);
+                run(plan, event, exec);
                 requireCurrentGeneration();
             } catch (RuntimeException e) {
                 if (registration.cancelled() || retired()) {
@@ -115,7 +113,7 @@ public final class SessionStartHook implements SandboxStartHook {
         phase(SessionPhase.READY, "");
     }
 
-    private void run(SandboxStartEvent event, CommandExecutor exec) {
+    private void run(SessionPlan plan, SandboxStartEvent event, CommandExecutor exec) {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         UnaryOperator<String> redact = redactor(access);
@@ -124,11 +122,12 @@ public final class SessionStartHook implements SandboxStartHook {
         }
 
         phase(SessionPhase.PROBE, "");
-        Optional<String> knownRoot = workdir.get().or(() -> event.sandbox().workingDirectory()).or(() -> requestedWorkdir);
+        Optional<String> knownRoot = entry.get().flatMap(SessionEntry::workdir).or(() -> event.sandbox().workingDirectory())
+                .or(() -> requestedWorkdir);
         List<String> repoDirs = plan.repositories().stream().map(r -> RepositoryLocator.repoDir(r.repository())).toList();
         WorkspaceProbe.Result seen = probe.probe(exec, knownRoot, repoDirs);
         RepositoryMaterializer.requireGit(seen.gitVersion(), id());
-        workdir.set(seen.root());
+        entry.get().ifPresent(e -> e.resolveWorkdir(seen.root()));
         SessionLayout layout = plan.layout(seen.root());
 
         for (int i = 0; i < plan.repositories().size(); i++) {
@@ -146,12 +145,12 @@ public final class SessionStartHook implements SandboxStartHook {
         }
         requireCurrentGeneration();
 
-        runSetup(exec, seen, layout, redact);
+        runSetup(plan, exec, seen, layout, redact);
 
         services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
     }
 
-    private void runSetup(CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {
+    private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {
         Set<String> failedBefore = services.store().failedSetupCommands(id());
         SetupMarkers markers = layout.markers();
         List<String> markerWrites = new ArrayList<>();
@@ -167,7 +166,7 @@ public final class SessionStartHook implements SandboxStartHook {
                     && seen.marker(markerName).filter(setup.markerContent()::equals).isPresent()
                     && !(plan.environment() && seen.setupFailed().contains(checkout.repoDir()));
             String label = plan.environment() ? "setup of " + checkout.repoDir() : "setup";
-            SetupGate.Outcome outcome = runUnit(exec, new SetupGate.Unit(label, setup, checkout.path(), done), failedBefore, redact);
+            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit(label, setup, checkout.path(), done), failedBefore, redact);
             switch (outcome.status()) {
                 case SUCCEEDED -> {
                     markerWrites.add(SetupMarkers.writeScript(markers.directory() + "/" + markerName, setup.markerContent()));
@@ -184,7 +183,7 @@ public final class SessionStartHook implements SandboxStartHook {
             SetupCommands workspace = plan.workspaceSetup();
             boolean done = allCheckoutsExisted
                     && seen.marker(SetupMarkers.WORKSPACE_SETUP).filter(workspace.markerContent()::equals).isPresent();
-            SetupGate.Outcome outcome = runUnit(exec, new SetupGate.Unit("workspace setup", workspace, layout.root(), done),
+            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit("workspace setup", workspace, layout.root(), done),
                     failedBefore, redact);
             if (outcome.status() == SetupGate.Status.SUCCEEDED) {
                 markerWrites.add(SetupMarkers.writeScript(markers.workspaceSetup(), workspace.markerContent()));
@@ -203,7 +202,7 @@ public final class SessionStartHook implements SandboxStartHook {
         }
     }
 
-    private SetupGate.Outcome runUnit(CommandExecutor exec, SetupGate.Unit unit, Set<String> failedBefore, UnaryOperator<String> redact) {
+    private SetupGate.Outcome runUnit(SessionPlan plan, CommandExecutor exec, SetupGate.Unit unit, Set<String> failedBefore, UnaryOperator<String> redact) {
         if (!unit.commands().isEmpty() && !unit.done()) {
             boolean skip = failedBefore.contains(unit.commands().text());
             phase(skip ? SessionPhase.SETUP_SKIPPED : unit.label().equals("workspace setup") ? SessionPhase.WORKSPACE_SETUP
@@ -268,11 +267,7 @@ public final class SessionStartHook implements SandboxStartHook {
     }
 
     private void phase(SessionPhase phase, String detail) {
-        try {
-            services.listener().onPhase(id(), phase, detail);
-        } catch (RuntimeException e) {
-            LOG.debug("Session listener failed: {}", e.toString());
-        }
+        services.phase(id(), phase, detail);
     }
 
     private static UnaryOperator<String> redactor(List<RepositoryAccess> access) {

@@ -46,7 +46,7 @@ class MaterializeAndSetupTest {
     void freshOpenClonesAndBranchesThenLaterOpensReuseTheCheckoutAndGateTheSetup() throws Exception {
         Path checkout;
         try (SessionHarness factory = new SessionHarness(state)) {
-            MastraSandbox<?> sandbox = factory.open(spec(setupCommand("first")));
+            MastraSandbox<?> sandbox = factory.open(spec(setupCommand("first"))).sandbox();
             checkout = factory.sessionDirectory("s1").resolve("project");
             assertThat(Git.run(checkout, "symbolic-ref", "--short", "HEAD")).isEqualTo("feature/one");
             assertThat(Git.revParse(checkout, "HEAD")).isEqualTo(Git.revParse(remote, "main"));

@@ -1,8 +1,9 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.core.git.RetryPolicy;
+import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SqliteSessionStore;
@@ -14,12 +15,13 @@ import io.sandboxfactory.provider.local.LocalSandboxProvider;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
- * One "factory" worth of real parts for tests: the local provider rooted in the state directory,
- * the SQLite store, leases, in-flight registry and a recording listener. Two harnesses on one state
- * directory behave like two processes.
+ * One factory's worth of the session machinery built from real parts with explicit constructors:
+ * the local provider rooted in the state directory, the SQLite store, leases, memo, opener and
+ * retirement coordinator, plus a recording listener. Two harnesses on one state directory behave
+ * like two processes.
  */
 final class SessionHarness implements AutoCloseable {
 
@@ -28,54 +30,47 @@ final class SessionHarness implements AutoCloseable {
     final SessionLeases leases;
     final InFlightStarts inFlight = new InFlightStarts();
     final RecordingListener listener = new RecordingListener();
-    final LocalFactorySandbox provider;
+    final LocalFactorySandbox local;
+    final SessionMemo memo = new SessionMemo();
     final SessionServices services;
+    final SessionOpener opener;
+    final SessionRetirementCoordinator coordinator;
 
     SessionHarness(Path state) {
-        this(state, SessionDefaults.defaults().withRetry(new RetryPolicy(2, Duration.ZERO)));
+        this(state, UnaryOperator.identity());
     }
 
-    SessionHarness(Path state, SessionDefaults defaults) {
+    SessionHarness(Path state, UnaryOperator<FactorySandbox> wrapProvider) {
+        this(state, SessionDefaults.defaults().withRetry(new RetryPolicy(2, Duration.ZERO)), wrapProvider);
+    }
+
+    SessionHarness(Path state, SessionDefaults defaults, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
-        this.provider = (LocalFactorySandbox) new LocalSandboxProvider()
+        this.local = (LocalFactorySandbox) new LocalSandboxProvider()
                 .open(LocalProviderConfig.withRoot(state.resolve("sessions").toString()), new TestProviderContext(state, "test"));
+        FactorySandbox provider = wrapProvider.apply(local);
         this.services = new SessionServices(store, leases, inFlight, listener, defaults);
+        this.opener = new SessionOpener(provider, memo, services);
+        this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
     }
 
     Path sessionDirectory(String sessionId) {
-        return provider.root().resolve(sessionId);
+        return local.root().resolve(sessionId);
     }
 
-    /** A new sandbox instance for {@code spec} with the session hook attached; not started. */
-    MastraSandbox<?> prepare(SessionSpec spec) {
-        SessionPlan plan = SessionPlan.of(spec, services.defaults());
-        store.register(plan.definition(java.util.Optional.of("local")));
-        MastraSandbox<?> sandbox = provider.create(FactorySandboxContext.builder(spec.sessionId()).repoFullName(spec.repositories().get(0)).build());
-        AtomicReference<String> workdir = new AtomicReference<>();
-        new SessionStartHook(plan, services, store.generation(spec.sessionId()), new SessionStartHook.WorkdirSlot() {
-            @Override
-            public java.util.Optional<String> get() {
-                return java.util.Optional.ofNullable(workdir.get());
-            }
-
-            @Override
-            public void set(String value) {
-                workdir.compareAndSet(null, value);
-            }
-        }, spec.workingDirectory()).attachTo(sandbox);
-        return sandbox;
+    SessionHandle open(SessionSpec spec) {
+        return opener.open(spec);
     }
 
-    MastraSandbox<?> open(SessionSpec spec) {
-        MastraSandbox<?> sandbox = prepare(spec);
-        sandbox.start();
-        return sandbox;
+    void retire(String sessionId, RetireMode mode) {
+        coordinator.retire(sessionId, mode.deletesSession());
     }
 
     @Override
     public void close() {
+        opener.close();
         leases.close();
         store.close();
     }
