@@ -341,6 +341,13 @@ public final class SandboxFactory implements AutoCloseable {
                 throw new FactoryConfigurationException("STATE_DIRECTORY_FAILED", "State directory " + resolved.stateDirectory()
                         + " could not be created: " + e.getMessage() + ".", e);
             }
+            try {
+                factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo,
+                        Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken));
+            } catch (RuntimeException e) {
+                factory.close();
+                throw e;
+            }
             LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
                     discovered.require(resolved.provider()).location(), resolved.stateDirectory(), origin);
             return factory;

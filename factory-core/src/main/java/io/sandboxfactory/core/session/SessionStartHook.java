@@ -257,8 +257,10 @@ public final class SessionStartHook implements SandboxStartHook {
 
     private CommandExecutor observed(CommandExecutor exec) {
         return (command, args, options) -> {
+            String line = Sandboxes.join(command, args);
+            LOG.debug("Session '{}' runs: {}", id(), LogText.abbreviate(line));
             try {
-                services.listener().onCommand(id(), Sandboxes.join(command, args));
+                services.listener().onCommand(id(), line);
             } catch (RuntimeException e) {
                 LOG.debug("Session listener failed: {}", e.toString());
             }
