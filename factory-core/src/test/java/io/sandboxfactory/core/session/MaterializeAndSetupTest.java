@@ -3,6 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,6 +6,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

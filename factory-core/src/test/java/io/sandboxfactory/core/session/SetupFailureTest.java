@@ -6,6 +6,7 @@ import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.CapturedLogs;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

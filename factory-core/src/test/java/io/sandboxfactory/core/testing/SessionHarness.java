@@ -1,14 +1,19 @@
-package io.sandboxfactory.core.session;
+package io.sandboxfactory.core.testing;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
+import io.sandboxfactory.core.session.InFlightStarts;
+import io.sandboxfactory.core.session.SessionDefaults;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionOpener;
+import io.sandboxfactory.core.session.SessionServices;
+import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SqliteSessionStore;
-import io.sandboxfactory.core.testing.RecordingListener;
-import io.sandboxfactory.core.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalFactorySandbox;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
@@ -23,28 +28,28 @@ import java.util.function.UnaryOperator;
  * retirement coordinator, plus a recording listener. Two harnesses on one state directory behave
  * like two processes.
  */
-final class SessionHarness implements AutoCloseable {
+public final class SessionHarness implements AutoCloseable {
 
-    final Path state;
-    final SqliteSessionStore store;
-    final SessionLeases leases;
-    final InFlightStarts inFlight = new InFlightStarts();
-    final RecordingListener listener = new RecordingListener();
-    final LocalFactorySandbox local;
-    final SessionMemo memo = new SessionMemo();
-    final SessionServices services;
-    final SessionOpener opener;
-    final SessionRetirementCoordinator coordinator;
+    public final Path state;
+    public final SqliteSessionStore store;
+    public final SessionLeases leases;
+    public final InFlightStarts inFlight = new InFlightStarts();
+    public final RecordingListener listener = new RecordingListener();
+    public final LocalFactorySandbox local;
+    public final SessionMemo memo = new SessionMemo();
+    public final SessionServices services;
+    public final SessionOpener opener;
+    public final SessionRetirementCoordinator coordinator;
 
-    SessionHarness(Path state) {
+    public SessionHarness(Path state) {
         this(state, UnaryOperator.identity());
     }
 
-    SessionHarness(Path state, UnaryOperator<FactorySandbox> wrapProvider) {
+    public SessionHarness(Path state, UnaryOperator<FactorySandbox> wrapProvider) {
         this(state, SessionDefaults.defaults().withRetry(new RetryPolicy(2, Duration.ZERO)), wrapProvider);
     }
 
-    SessionHarness(Path state, SessionDefaults defaults, UnaryOperator<FactorySandbox> wrapProvider) {
+    public SessionHarness(Path state, SessionDefaults defaults, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
@@ -56,15 +61,15 @@ final class SessionHarness implements AutoCloseable {
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
     }
 
-    Path sessionDirectory(String sessionId) {
+    public Path sessionDirectory(String sessionId) {
         return local.root().resolve(sessionId);
     }
 
-    SessionHandle open(SessionSpec spec) {
+    public SessionHandle open(SessionSpec spec) {
         return opener.open(spec);
     }
 
-    void retire(String sessionId, RetireMode mode) {
+    public void retire(String sessionId, RetireMode mode) {
         coordinator.retire(sessionId, mode.deletesSession());
     }
 
