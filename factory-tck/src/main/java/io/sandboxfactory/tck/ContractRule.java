@@ -67,8 +67,14 @@ enum ContractRule {
             "Declare SandboxCapability.INVENTORY exactly when the FactorySandbox implements SandboxInventory."),
     INVENTORY_LISTING("inventory lists and removes what the provider made",
             "List every physical sandbox this provider instance made in listSandboxes(), with its session id and the same sandboxId the sandbox reports, and make removeSandbox() delete it (idempotently)."),
-    SESSION_LIFECYCLE("a session works end to end on the provider",
-            "Make sure git and a POSIX shell are available in the sandbox and that the earlier rules hold: the session machinery relies on them.");
+    CONFIG_BINDS("the config type binds from a config file",
+            "Make the config type a record (or another Jackson-bindable type) of plain values (strings, numbers, booleans, lists, maps) that supplies defaults for absent fields: the framework binds the providers.<name> section to it."),
+    SESSION_MATERIALIZE("a session materializes its repository on the provider",
+            "The session machinery drives git and a POSIX shell through executeCommand: install git in the sandbox, honour the cwd of each command, and let the sandbox reach the repository (override ProviderUnderTest.cloneUrl() when it cannot see the host's files)."),
+    SESSION_SETUP_ONCE("setup runs at most once per sandbox",
+            "Keep a running sandbox's files between commands and starts, and make every instance of a session reach the same sandbox, so the setup marker is found on later starts."),
+    SESSION_WARM_RESTART("a warm restart reconnects and skips setup",
+            "After stop(), a new factory must reconnect to the same sandbox (find() by session id or ctx.sandboxId()) with its files, so the checkout and setup marker are found and setup is skipped.");
 
     private final String title;
     private final String fix;

@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  * says which rule was broken and what to fix. Cases that need a capability the provider does not
  * declare ({@code EXEC}, {@code FILES_SURVIVE_STOP}, {@code RECONNECT_ACROSS_PROCESSES}, {@code
  * INVENTORY}) are skipped with a message; a provider without {@code EXEC} is checked to refuse
- * commands. The session machinery on top of the provider is covered by {@code SessionContractTest}.
+ * commands. The {@code Sessions} group runs whole sessions through {@code
+ * SandboxFactory.openSession} (clone, branch, setup once, warm restart) on the provider; it needs
+ * {@code git} in the sandbox and a provider registered in {@code META-INF/services}.
  *
  * <p>The command cases need a POSIX shell with {@code printf}, {@code cat}, {@code sleep}, {@code
  * kill} and {@code mkdir} in the sandbox. Every test is bounded by a generous timeout so that a
@@ -42,6 +44,7 @@ public abstract class ProviderContractTest<C> {
     Path tempDirectory;
 
     private ContractBench bench;
+    private SessionBench sessions;
 
     /** The provider under test and its configuration. */
     protected abstract ProviderUnderTest<C> providerUnderTest();
@@ -49,12 +52,19 @@ public abstract class ProviderContractTest<C> {
     @BeforeEach
     void openBench() {
         bench = new ContractBench(providerUnderTest(), tempDirectory);
+        sessions = new SessionBench(bench);
     }
 
     @AfterEach
     void closeBench() {
-        if (bench != null) {
-            bench.close();
+        try {
+            if (sessions != null) {
+                sessions.close();
+            }
+        } finally {
+            if (bench != null) {
+                bench.close();
+            }
         }
     }
 
@@ -122,6 +132,20 @@ public abstract class ProviderContractTest<C> {
         @Override
         ContractBench bench() {
             return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("a whole session through SandboxFactory.openSession")
+    class Sessions extends SessionCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+
+        @Override
+        SessionBench sessions() {
+            return ProviderContractTest.this.sessions;
         }
     }
 

@@ -38,6 +38,16 @@ public interface ProviderUnderTest<C> {
         return Map.of();
     }
 
+    /**
+     * The repository a session sandbox clones, given the kit's fixture repository on the host (a
+     * bare repository with one commit on {@code main}). The default, the host path, suits sandboxes
+     * that see the host's files; override it for sandboxes that do not, for example to serve the
+     * repository over {@code git://} on loopback to a container with host networking.
+     */
+    default String cloneUrl(Path hostRepository) {
+        return hostRepository.toString();
+    }
+
     /** The common case: a provider and a config made from the test's directory, no host objects. */
     static <C> ProviderUnderTest<C> of(SandboxProvider<C> provider, Function<Path, C> config) {
         Objects.requireNonNull(provider, "provider");

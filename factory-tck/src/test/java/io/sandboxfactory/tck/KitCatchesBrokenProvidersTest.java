@@ -41,7 +41,8 @@ class KitCatchesBrokenProvidersTest {
         assertThat(outcome.containerFailures()).isEmpty();
         assertThat(outcome.failed()).containsOnlyKeys("IdKeyed.twoInstancesReachOneSandbox", "IdKeyed.aFreshInstanceReconnectsAfterStop",
                 "IdKeyed.aFreshlyOpenedProviderReconnects", "IdKeyed.filesSurviveStop", "StopAndDestroy.stopIsIdempotent",
-                "StopAndDestroy.aVanishedSandboxSaysSo");
+                "StopAndDestroy.aVanishedSandboxSaysSo", "Sessions.aStoppedSessionReopensWithoutSetup",
+                "Sessions.aWarmRestartInANewFactorySkipsSetup");
         assertEveryFailureNamesItsRule(outcome);
         assertThat(outcome.failed().get("IdKeyed.twoInstancesReachOneSandbox"))
                 .contains("Rule 'id-keyed get-or-create' broken: two sandboxes for session 'tck-same-")
@@ -51,6 +52,9 @@ class KitCatchesBrokenProvidersTest {
                 .contains("Rule 'a vanished sandbox surfaces as SandboxDestroyedException' broken: a command on a sandbox that another"
                         + " instance destroyed succeeded, expected SandboxDestroyedException.");
         assertThat(outcome.failed().get("IdKeyed.aFreshlyOpenedProviderReconnects")).contains("Rule 'reconnect across processes' broken");
+        assertThat(outcome.failed().get("Sessions.aWarmRestartInANewFactorySkipsSetup"))
+                .contains("Rule 'a warm restart reconnects and skips setup' broken: the start outcome of the session in a new factory"
+                        + " was CREATED, expected CONNECTED.");
     }
 
     private static void assertEveryFailureNamesItsRule(KitOutcome outcome) {
