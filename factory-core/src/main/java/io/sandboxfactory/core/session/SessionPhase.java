@@ -14,6 +14,8 @@ public enum SessionPhase {
     FETCH,
     /** Checking out the session branch. */
     CHECKOUT,
+    /** Uncommitted work would have been overwritten: the checkout stays on its current branch (detail says which). */
+    BRANCH_KEPT,
     /** Running a setup command. */
     SETUP,
     /** A setup command is skipped because it already failed in this session. */
@@ -23,5 +25,10 @@ public enum SessionPhase {
     /** Running teardown commands. */
     TEARDOWN,
     /** The sandbox is ready. */
-    READY
+    READY;
+
+    /** Whether the output of this phase's commands is shown to listeners (it is the user's to read). */
+    public boolean showsOutput() {
+        return this == CLONE || this == FETCH || this == SETUP || this == WORKSPACE_SETUP || this == TEARDOWN;
+    }
 }
