@@ -9,10 +9,7 @@ import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.retire.RetireMode;
-import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.lib.PersonIdent;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -87,18 +84,7 @@ final class SessionBench implements AutoCloseable {
     /** The clone URL of the fixture repository: one commit on {@code main} with a README. */
     synchronized String repository() throws Exception {
         if (repository == null) {
-            Path root = bench.stateDirectory().resolve("remote");
-            Path seed = Files.createDirectories(root.resolve("seed"));
-            try (Git git = Git.init().setDirectory(seed.toFile()).setInitialBranch("main").call()) {
-                Files.writeString(seed.resolve("README.md"), "tck fixture\n");
-                git.add().addFilepattern("README.md").call();
-                PersonIdent author = new PersonIdent("TCK", "tck@example.invalid");
-                git.commit().setMessage("initial").setAuthor(author).setCommitter(author).setSign(false).call();
-            }
-            Path bare = root.resolve("app.git");
-            try (Git ignored = Git.cloneRepository().setURI(seed.toUri().toString()).setDirectory(bare.toFile()).setBare(true).call()) {
-                repository = bare;
-            }
+            repository = FixtureRepository.create(bench.stateDirectory().resolve("remote"));
         }
         return bench.underTest().cloneUrl(repository);
     }

@@ -146,7 +146,7 @@ abstract class SessionCases {
         SESSION_MATERIALIZE.require(checkout != null, () -> "session '" + handle.sessionId() + "' reports no checkout after an eager open");
         SESSION_MATERIALIZE.requireEquals(BRANCH, branchOf(handle.sandbox(), checkout), "the branch checked out in session '"
                 + handle.sessionId() + "'");
-        SESSION_MATERIALIZE.requireEquals("tck fixture\n", probe(SESSION_MATERIALIZE, handle.sandbox(), "cat "
+        SESSION_MATERIALIZE.requireEquals(FixtureRepository.README, probe(SESSION_MATERIALIZE, handle.sandbox(), "cat "
                 + Sandboxes.quote(checkout + "/README.md")), "README.md of the checkout");
         return checkout;
     }

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from a temporary local repository that holds only this build's artifacts (the parent pom,
  * factory-api, factory-core, factory-tck). Everything else comes from the developer's or CI's
  * Maven cache, served as a read-only file repository, with Maven Central behind it. The example's
- * build runs the kit against its provider; this test then checks the kit's report.
+ * build runs the kit against its provider; this test checks the kit's report, then drops the
+ * example's jar into a plugins directory and runs the real {@code factory} command with it.
  */
 class ThirdPartyExampleIT {
 
@@ -54,7 +55,7 @@ class ThirdPartyExampleIT {
     }
 
     @Test
-    void theExampleProviderBuildsOnItsOwnAndPassesTheKit() throws Exception {
+    void theExampleProviderPassesTheKitAndRunsAsAPluginOfTheCli() throws Exception {
         Path log = temp.resolve("example-build.log");
         int exit = maven(log, "verify");
 
@@ -65,7 +66,60 @@ class ThirdPartyExampleIT {
         assertThat(counts.find()).as("test counts in %s", report).isTrue();
         assertThat(Integer.parseInt(counts.group(1))).as("cases the kit ran").isGreaterThanOrEqualTo(30);
         assertThat(Integer.parseInt(counts.group(2)) + Integer.parseInt(counts.group(4))).as("cases that failed").isZero();
-        assertThat(example.resolve("target/tmpdir-sandbox-provider-1.0.0-SNAPSHOT.jar")).isRegularFile();
+        Path jar = example.resolve("target/tmpdir-sandbox-provider-1.0.0-SNAPSHOT.jar");
+        assertThat(jar).isRegularFile();
+
+        Path plugins = Files.createDirectories(temp.resolve("plugins"));
+        Files.copy(jar, plugins.resolve(jar.getFileName()));
+        CliResult providers = factory(plugins, "providers");
+        assertThat(providers.exitCode()).as(providers.toString()).isZero();
+        assertThat(providers.stdout()).as(providers.toString())
+                .contains("tmpdir  Every session in its own directory under a temporary root")
+                .contains("class:  com.example.tmpdir.TmpdirSandboxProvider")
+                .contains("jar:    " + plugins.resolve(jar.getFileName()))
+                .contains("config: root, env");
+
+        Path sessions = temp.resolve("tmpdir-sessions");
+        Path config = Files.writeString(temp.resolve("factory.yaml"), "providers:\n  tmpdir:\n    root: " + sessions + "\n");
+        Path remote = FixtureRepository.create(temp.resolve("remote"));
+        CliResult run = factory(plugins, "--config", config.toString(), "run", "--provider", "tmpdir", "--session", "cli-run",
+                "--keep", "--repo", remote.toString(), "--branch", "demo", "--setup", "echo set up > ../setup.txt",
+                "--", "sh", "-c", "cat README.md; pwd; git rev-parse --abbrev-ref HEAD; exit 7");
+        assertThat(run.exitCode()).as("the command's own exit code; %s", run).isEqualTo(7);
+        assertThat(run.stdout()).as(run.toString())
+                .contains(FixtureRepository.README)
+                .contains(sessions.resolve("cli-run").toString())
+                .contains("demo\n");
+        assertThat(sessions.resolve("cli-run/setup.txt")).as("the setup ran in the tmpdir provider's session directory")
+                .hasContent("set up");
+    }
+
+    /** What one run of the factory command did. */
+    private record CliResult(int exitCode, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "factory exited " + exitCode + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
+        }
+    }
+
+    /** Runs the CLI jar the reactor built, as ./factory does, with {@code plugins} as FACTORY_PLUGINS. */
+    private CliResult factory(Path plugins, String... args) throws IOException, InterruptedException {
+        Path cli = root.resolve("factory-cli/target/factory.jar");
+        assertThat(cli).as("the CLI jar; build the reactor first (./mvnw -pl factory-tck -am verify)").isRegularFile();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                cli.toString(), "--state-dir", temp.resolve("state").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile())
+                .redirectOutput(temp.resolve("cli.out").toFile()).redirectError(temp.resolve("cli.err").toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("FACTORY_"));
+        builder.environment().put("FACTORY_PLUGINS", plugins.toString());
+        Process process = builder.start();
+        process.getOutputStream().close();
+        if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("factory " + String.join(" ", args) + " did not finish within 2 minutes");
+        }
+        return new CliResult(process.exitValue(), Files.readString(temp.resolve("cli.out")), Files.readString(temp.resolve("cli.err")));
     }
 
     /** Runs the reactor's Maven wrapper on the example with the temporary repository; returns its exit code. */
