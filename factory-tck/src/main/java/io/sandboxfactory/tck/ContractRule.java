@@ -84,10 +84,6 @@ enum ContractRule {
         this.fix = fix;
     }
 
-    String title() {
-        return title;
-    }
-
     /** The failure for this rule: what happened, then the default fix. */
     AssertionFailedError broken(String whatHappened) {
         return broken(whatHappened, null);

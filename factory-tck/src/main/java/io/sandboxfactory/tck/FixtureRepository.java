@@ -27,8 +27,7 @@ final class FixtureRepository {
             git.commit().setMessage("initial").setAuthor(author).setCommitter(author).setSign(false).call();
         }
         Path bare = directory.resolve("app.git");
-        try (Git ignored = Git.cloneRepository().setURI(seed.toUri().toString()).setDirectory(bare.toFile()).setBare(true).call()) {
-            return bare;
-        }
+        Git.cloneRepository().setURI(seed.toUri().toString()).setDirectory(bare.toFile()).setBare(true).call().close();
+        return bare;
     }
 }

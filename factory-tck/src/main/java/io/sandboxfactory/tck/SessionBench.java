@@ -36,6 +36,7 @@ final class SessionBench implements AutoCloseable {
     }
 
     /** A new factory on this test's state directory, as a new process would build it. */
+    @SuppressWarnings("rawtypes")
     SandboxFactory openFactory() {
         String name = bench.providerName();
         SandboxProvider<?> provider = bench.provider();
