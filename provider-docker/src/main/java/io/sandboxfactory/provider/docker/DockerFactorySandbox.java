@@ -88,7 +88,8 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 workingDirectory,
                 cpus.map(c -> Math.round(c * 1_000_000_000d)),
                 memory,
-                config.init());
+                config.init(),
+                config.bindMounts());
         return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env());
     }
 
