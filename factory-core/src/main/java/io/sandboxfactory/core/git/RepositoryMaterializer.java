@@ -103,7 +103,8 @@ public final class RepositoryMaterializer {
             MaterializeException failure = failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
             if (output(result).contains("does not exist") && isHostDirectory(url)) {
                 // The repository is on the host, but the path is read inside the sandbox, which need not share the host's files.
-                throw new MaterializeException(failure.code(), failure.getMessage() + " " + hostPathHint(url));
+                String message = failure.getMessage();
+                throw new MaterializeException(failure.code(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url));
             }
             throw failure;
         }

@@ -153,7 +153,7 @@ class DockerSessionLifecycleIT {
             assertThatThrownBy(() -> factory.openSession(rig.spec(id).build()))
                     .isInstanceOfSatisfying(MaterializeException.class,
                             e -> assertThat(e.code()).isEqualTo(MaterializeException.CLONE_FAILED))
-                    .hasMessageContaining("repository '" + rig.remote() + "' does not exist")
+                    .hasMessageContaining("repository '" + rig.remote() + "' does not exist. The repository is at")
                     .hasMessageEndingWith("The repository is at " + rig.remote() + " on this host, but the sandbox does not see"
                             + " that path; a sandbox that does not share the host's files sees it only when its directory is"
                             + " mounted there at the same path (docker: providers.docker.volumes: [\"" + dir + ":" + dir + ":ro\"]).");
