@@ -9,6 +9,9 @@ import io.sandboxfactory.api.Sandboxes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,8 +100,30 @@ public final class RepositoryMaterializer {
                 + Sandboxes.quote(url) + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
-            throw failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            MaterializeException failure = failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            if (output(result).contains("does not exist") && isHostDirectory(url)) {
+                // The repository is on the host, but the path is read inside the sandbox, which need not share the host's files.
+                String message = failure.getMessage();
+                throw new MaterializeException(failure.code(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url));
+            }
+            throw failure;
         }
+    }
+
+    private static boolean isHostDirectory(String url) {
+        try {
+            return url.startsWith("/") && Files.isDirectory(Path.of(url));
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** What to do when a repository at a host path is missing inside the sandbox. */
+    static String hostPathHint(String path) {
+        String dir = parentOf(path);
+        return "The repository is at " + path + " on this host, but the sandbox does not see that path; a sandbox that"
+                + " does not share the host's files sees it only when its directory is mounted there at the same path"
+                + " (docker: providers.docker.volumes: [\"" + dir + ":" + dir + ":ro\"]).";
     }
 
     private void fetch(CommandExecutor exec, String checkout, GitCredentials credentials, String url) {

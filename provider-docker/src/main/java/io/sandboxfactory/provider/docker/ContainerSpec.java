@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param nanoCpus CPU limit in billionths of a CPU, when limited
  * @param memoryBytes memory limit, when limited
  * @param init whether Docker's init runs as PID 1
+ * @param mounts host directories mounted into the container
  */
 record ContainerSpec(
         String name,
@@ -25,7 +27,8 @@ record ContainerSpec(
         String workingDirectory,
         Optional<Long> nanoCpus,
         Optional<Long> memoryBytes,
-        boolean init) {
+        boolean init,
+        List<BindMount> mounts) {
 
     ContainerSpec {
         Objects.requireNonNull(name, "name");
@@ -35,5 +38,6 @@ record ContainerSpec(
         Objects.requireNonNull(workingDirectory, "workingDirectory");
         Objects.requireNonNull(nanoCpus, "nanoCpus");
         Objects.requireNonNull(memoryBytes, "memoryBytes");
+        mounts = List.copyOf(mounts);
     }
 }

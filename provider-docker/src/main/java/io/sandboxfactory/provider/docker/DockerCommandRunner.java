@@ -153,7 +153,7 @@ final class DockerCommandRunner {
 
     private SandboxDestroyedException gone(Throwable e) {
         return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed or not running ("
-                + DockerFailures.message(e) + "); start a new sandbox instance to get a fresh container.", e);
+                + DockerFailures.message(e) + "); the next start restarts it or makes a fresh one.", e);
     }
 
     private void stopCommand(DockerClient client, String containerId, String token, ExecStream stream) {

@@ -3,10 +3,8 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
-import com.github.dockerjava.core.RemoteApiVersion;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -88,7 +86,8 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 workingDirectory,
                 cpus.map(c -> Math.round(c * 1_000_000_000d)),
                 memory,
-                config.init());
+                config.init(),
+                config.bindMounts());
         return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env());
     }
 

@@ -3,10 +3,13 @@ package io.sandboxfactory.provider.docker;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
@@ -44,6 +47,12 @@ import java.util.regex.Pattern;
  *     image's own environment is below them all)
  * @param init run Docker's init process as PID 1 so orphaned processes are reaped. Default true;
  *     turn off for engines without {@code docker-init}
+ * @param volumes host directories mounted into every new container, in Docker's {@code -v}
+ *     spelling {@code /host/path:/container/path[:ro|:rw]} (both absolute, default {@code rw}, one
+ *     mount per container path). None by default. A sandbox has no network by default, so a
+ *     repository named by a host path is cloned through such a mount: mount the directory that
+ *     holds it at the same path, read-only ({@code /srv/git:/srv/git:ro}). Mounts are decided when
+ *     a container is created; a container that already exists keeps the mounts it was made with.
  */
 public record DockerProviderConfig(
         String host,
@@ -56,7 +65,8 @@ public record DockerProviderConfig(
         String apiVersion,
         Boolean useEnvironment,
         Map<String, String> env,
-        Boolean init) {
+        Boolean init,
+        List<String> volumes) {
 
     public static final String DEFAULT_HOST = "unix:///var/run/docker.sock";
     public static final String DEFAULT_IMAGE = "sandbox-factory/test-base:latest";
@@ -81,6 +91,7 @@ public record DockerProviderConfig(
         useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
         env = checkedCopy(env, (name, value) -> checkEnv(name, value, FIELD + "env"));
         init = Objects.requireNonNullElse(init, Boolean.TRUE);
+        volumes = checkedVolumes(volumes);
 
         checkHost(host);
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
@@ -105,6 +116,13 @@ public record DockerProviderConfig(
         }
     }
 
+    /** The config as it was before {@code volumes}: no mounts. */
+    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
+                                Map<String, String> labels, String workingDirectory, String apiVersion,
+                                Boolean useEnvironment, Map<String, String> env, Boolean init) {
+        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init, null);
+    }
+
     /** Every field at its default. */
     public static DockerProviderConfig defaults() {
         return builder().build();
@@ -118,12 +136,17 @@ public record DockerProviderConfig(
     public Builder toBuilder() {
         return new Builder().host(host).image(image).cpus(cpus).memory(memory).networkMode(networkMode)
                 .labels(labels).workingDirectory(workingDirectory).apiVersion(apiVersion)
-                .useEnvironment(useEnvironment).env(env).init(init);
+                .useEnvironment(useEnvironment).env(env).init(init).volumes(volumes);
     }
 
     /** The memory limit in bytes, when configured. */
     public Optional<Long> memoryBytes() {
         return Optional.ofNullable(memory).map(m -> MemorySize.parse(m, FIELD + "memory"));
+    }
+
+    /** The parsed {@link #volumes()}. */
+    List<BindMount> bindMounts() {
+        return volumes.stream().map(v -> BindMount.parse(v, FIELD + "volumes")).toList();
     }
 
     /** The pinned API version; empty means negotiate. */
@@ -142,7 +165,7 @@ public record DockerProviderConfig(
         return "DockerProviderConfig[host=" + host + ", image=" + image + ", cpus=" + cpus + ", memory=" + memory
                 + ", networkMode=" + networkMode + ", labels=" + labels + ", workingDirectory=" + workingDirectory
                 + ", apiVersion=" + (apiVersion == null ? "<negotiated>" : apiVersion) + ", useEnvironment="
-                + useEnvironment + ", envKeys=" + env.keySet() + ", init=" + init + "]";
+                + useEnvironment + ", envKeys=" + env.keySet() + ", init=" + init + ", volumes=" + volumes + "]";
     }
 
     static void checkWorkingDirectory(String dir, String what) {
@@ -194,6 +217,21 @@ public record DockerProviderConfig(
         return Collections.unmodifiableMap(copy);
     }
 
+    private static List<String> checkedVolumes(List<String> volumes) {
+        if (volumes == null) {
+            return List.of();
+        }
+        Set<String> containerPaths = new HashSet<>();
+        for (String volume : volumes) {
+            BindMount mount = BindMount.parse(volume, FIELD + "volumes");
+            if (!containerPaths.add(mount.containerPath().replaceFirst("/+$", ""))) {
+                throw new IllegalArgumentException(FIELD + "volumes mounts two directories at " + mount.containerPath()
+                        + "; each container path may be mounted once.");
+            }
+        }
+        return List.copyOf(volumes);
+    }
+
     private static void checkLabel(String key, String value) {
         if (key == null || key.isBlank() || key.indexOf('\0') >= 0) {
             throw new IllegalArgumentException(FIELD + "labels key '" + key + "' is invalid; it must be non-blank.");
@@ -220,6 +258,7 @@ public record DockerProviderConfig(
         private Boolean useEnvironment;
         private Map<String, String> env;
         private Boolean init;
+        private List<String> volumes;
 
         private Builder() {
         }
@@ -279,9 +318,15 @@ public record DockerProviderConfig(
             return this;
         }
 
+        /** Host directories to mount, each {@code /host/path:/container/path[:ro|:rw]}. */
+        public Builder volumes(List<String> volumes) {
+            this.volumes = volumes;
+            return this;
+        }
+
         public DockerProviderConfig build() {
             return new DockerProviderConfig(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion,
-                    useEnvironment, env, init);
+                    useEnvironment, env, init, volumes);
         }
     }
 }

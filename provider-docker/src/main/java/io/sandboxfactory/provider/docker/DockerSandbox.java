@@ -7,8 +7,10 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
+import io.sandboxfactory.api.SandboxStatus;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,9 +31,12 @@ import java.util.Optional;
  *
  * <p>The container runs a small {@code /bin/sh} loop that exits at once on {@code SIGTERM}, under
  * Docker's init unless configured off, with the configured network, CPU and memory limits, {@code
- * Tty=false} and its working directory created. {@link #stop()} stops it (files stay); {@link
- * #destroy()} removes it with its anonymous volumes. Commands run as described in {@link
- * DockerCommandRunner}.
+ * Tty=false}, its working directory created and the configured host directories mounted. {@link
+ * #stop()} stops it (files stay); {@link #destroy()} removes it with its anonymous volumes.
+ * Commands run as described in {@link DockerCommandRunner}. A command that finds the container
+ * removed or stopped from outside fails with {@link SandboxDestroyedException} and leaves a running
+ * instance {@code STOPPED}, so its next start (an {@code executeCommand}, or {@code start()})
+ * reconnects to a stopped container or creates a fresh one.
  */
 public final class DockerSandbox extends MastraSandbox<String> {
 
@@ -150,6 +155,9 @@ public final class DockerSandbox extends MastraSandbox<String> {
                 .withInit(spec.init());
         spec.nanoCpus().ifPresent(hostConfig::withNanoCPUs);
         spec.memoryBytes().ifPresent(hostConfig::withMemory);
+        if (!spec.mounts().isEmpty()) {
+            hostConfig.withBinds(spec.mounts().stream().map(BindMount::toBind).toList());
+        }
         return client.createContainerCmd(spec.image())
                 .withName(spec.name())
                 .withLabels(spec.labels())
@@ -205,7 +213,30 @@ public final class DockerSandbox extends MastraSandbox<String> {
     protected CommandResult doExecute(CommandRequest request) {
         String containerId = handle().orElseThrow(() -> new SandboxNotReadyException(
                 "Sandbox '" + id() + "' has no container yet; start it first."));
-        return runner.run(containerId, request);
+        try {
+            return runner.run(containerId, request);
+        } catch (SandboxDestroyedException gone) {
+            noteContainerGone(gone);
+            throw gone;
+        }
+    }
+
+    /**
+     * The container was removed or stopped behind this instance's back. A running instance would
+     * otherwise stay {@code RUNNING} on a dead handle, and every later command and start (which
+     * returns at once when running) would fail the same way for the rest of the process; stopping
+     * it here lets the next start find the container again or create a fresh one, with the start
+     * hooks. During a start or stop the transition in progress already ends the running state.
+     */
+    private void noteContainerGone(SandboxDestroyedException gone) {
+        if (status() != SandboxStatus.RUNNING) {
+            return;
+        }
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            gone.addSuppressed(e);
+        }
     }
 
     private Optional<InspectContainerResponse> inspect(DockerClient client, String idOrName) {

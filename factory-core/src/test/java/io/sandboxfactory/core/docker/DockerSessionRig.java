@@ -1,0 +1,200 @@
+package io.sandboxfactory.core.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.provider.docker.DockerFactorySandbox;
+import io.sandboxfactory.provider.docker.DockerProviderConfig;
+import io.sandboxfactory.provider.docker.DockerSandboxProvider;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What a session-on-docker test needs, one per test: a bare repository on the host, a state
+ * directory, {@link SandboxFactory factories} on the {@code docker} provider whose containers carry
+ * a unique owner and a per-run label and have no network, the repository's directory bind-mounted
+ * read-only at the same path (so the host path is also the clone URL inside the container), an
+ * admin client for looking at the engine from outside, and cleanup that removes every container
+ * of the run and closes every factory.
+ */
+final class DockerSessionRig implements AutoCloseable {
+
+    /** Label every container of a test run carries, for cleanup and counting. */
+    static final String RUN_LABEL = "sandbox-factory.test-run";
+    /** The setup command appends a line here inside the container, so its runs can be counted. */
+    static final String SETUP_COUNT_FILE = "/workspace/setup-count";
+    static final String SETUP_COMMAND = "echo ran >> " + SETUP_COUNT_FILE;
+    static final String BRANCH = "b";
+
+    static final String SESSION_LABEL = "io.sandboxfactory.session";
+    static final String PROVIDER_LABEL = "io.sandboxfactory.provider";
+    static final String OWNER_LABEL = "io.sandboxfactory.owner";
+
+    private final String runId = UUID.randomUUID().toString();
+    private final String owner = "it-core-" + runId;
+    private final Path remote;
+    private final Path state;
+    private final DockerFactorySandbox admin;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    DockerSessionRig(Path tmp) throws IOException {
+        this.remote = Git.bareRepository(tmp.resolve("remote/app.git"));
+        this.state = tmp.resolve("state");
+        this.admin = new DockerSandboxProvider().open(DockerProviderConfig.defaults(), new TestProviderContext(tmp, "admin"));
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    String runId() {
+        return runId;
+    }
+
+    /** The bare repository on the host; its path is also its path inside every container. */
+    Path remote() {
+        return remote;
+    }
+
+    Path state() {
+        return state;
+    }
+
+    /** A session id unique to this run (container names are global on the engine). */
+    String sessionId(String hint) {
+        return hint + "-" + runId;
+    }
+
+    /** The {@code providers.docker} section: no network, the run label, the repository mounted read-only. */
+    Map<String, Object> dockerSection() {
+        String mounted = remote.getParent().toString();
+        return Map.of("networkMode", "none",
+                "labels", Map.of(RUN_LABEL, runId),
+                "volumes", List.of(mounted + ":" + mounted + ":ro"));
+    }
+
+    /** The same config as a YAML file, the way a user writes it. */
+    Path writeConfigFile(Path file) throws IOException {
+        String mounted = remote.getParent().toString();
+        Files.writeString(file, """
+                provider: docker
+                owner: %s
+                providers:
+                  docker:
+                    networkMode: none
+                    labels:
+                      %s: "%s"
+                    volumes:
+                      - "%s:%s:ro"
+                """.formatted(owner, RUN_LABEL, runId, mounted, mounted));
+        return file;
+    }
+
+    SandboxFactory factory() {
+        return factory(SessionListener.NONE);
+    }
+
+    /** A new factory on the shared state directory, as a new process would build it. */
+    SandboxFactory factory(SessionListener listener) {
+        return factory(listener, dockerSection());
+    }
+
+    /** A new factory on the shared state directory whose {@code providers.docker} section is {@code section}. */
+    SandboxFactory factory(SessionListener listener, Map<String, Object> section) {
+        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
+                .providerSection("docker", section).build();
+        SandboxFactory factory = SandboxFactory.builder().config(config).environment(Map.of()).stateDirectory(state)
+                .sessionListener(listener).build();
+        synchronized (closeables) {
+            closeables.add(factory);
+        }
+        return factory;
+    }
+
+    /**
+     * The docker provider opened directly (no factory, no store) for {@code owner}, with the rig's
+     * run label and no network; closed with the rig.
+     */
+    DockerFactorySandbox provider(String owner) {
+        DockerFactorySandbox provider = new DockerSandboxProvider().open(DockerProviderConfig.builder().networkMode("none")
+                .labels(Map.of(RUN_LABEL, runId)).build(), new TestProviderContext(state, owner));
+        synchronized (closeables) {
+            closeables.add(provider);
+        }
+        return provider;
+    }
+
+    /** A session on the rig's repository, branch {@value #BRANCH}, with the counting setup command. */
+    SessionSpec.Builder spec(String sessionId) {
+        return SessionSpec.builder(sessionId).repository(remote.toString()).branch(BRANCH).setupCommands(SETUP_COMMAND);
+    }
+
+    /** How many times the setup command ran in {@code sandbox}'s container. */
+    static int setupRuns(MastraSandbox<?> sandbox) {
+        CommandResult result = sandbox.executeCommand("cat " + SETUP_COUNT_FILE + " 2>/dev/null || true");
+        return (int) result.stdout().lines().filter("ran"::equals).count();
+    }
+
+    /** The engine, seen from outside the provider. */
+    DockerClient engine() {
+        return admin.dockerClient();
+    }
+
+    /** Containers of this run labelled with session {@code sessionId}, in any state. */
+    List<Container> containersOfSession(String sessionId) {
+        return engine().listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(RUN_LABEL, runId, SESSION_LABEL, sessionId))
+                .exec();
+    }
+
+    /** The container {@code idOrName} as the engine reports it, if it exists. */
+    Optional<InspectContainerResponse> inspect(String idOrName) {
+        try {
+            return Optional.of(engine().inspectContainerCmd(idOrName).exec());
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Removes every container of this run and closes the factories and providers. */
+    @Override
+    public void close() {
+        try {
+            for (Container c : engine().listContainersCmd().withShowAll(true).withLabelFilter(Map.of(RUN_LABEL, runId)).exec()) {
+                try {
+                    engine().removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
+                } catch (NotFoundException | ConflictException gone) {
+                    // Removed meanwhile, or a removal is already under way.
+                }
+            }
+        } finally {
+            synchronized (closeables) {
+                for (AutoCloseable closeable : closeables) {
+                    try {
+                        closeable.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("Could not close " + closeable, e);
+                    }
+                }
+            }
+            admin.close();
+        }
+    }
+}
