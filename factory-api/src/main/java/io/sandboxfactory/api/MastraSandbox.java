@@ -516,13 +516,34 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             throw Sandboxes.execUnsupported(provider);
         }
         ActiveHook hook = activeHook;
-        if (hook == null || !hook.onCurrentThread()) {
-            ensureRunning();
-        } else if (!hook.canExec()) {
-            throw new SandboxNotReadyException("Sandbox '" + id + "' was not running when its " + hook.name()
-                    + " hook began, so the hook cannot run commands in it.");
+        if (hook != null && hook.onCurrentThread()) {
+            if (!hook.canExec()) {
+                throw new SandboxNotReadyException("Sandbox '" + id + "' was not running when its " + hook.name()
+                        + " hook began, so the hook cannot run commands in it.");
+            }
+            return doExecute(request(command, args, options));
         }
-        return doExecute(request(command, args, options));
+        ensureRunning();
+        try {
+            return doExecute(request(command, args, options));
+        } catch (SandboxDestroyedException gone) {
+            forgetVanishedSandbox();
+            throw gone;
+        }
+    }
+
+    /**
+     * The physical sandbox vanished under a running instance (a container removed from outside, a
+     * deleted session directory): the instance stops counting as running, so the next command or
+     * {@code start()} acquires a fresh one through the start hooks instead of failing forever.
+     */
+    private void forgetVanishedSandbox() {
+        synchronized (lock) {
+            if (status == SandboxStatus.RUNNING && transition == null) {
+                status = SandboxStatus.ERROR;
+                handle = null;
+            }
+        }
     }
 
     private CommandResult executeDuringStart(String command, List<String> args, CommandOptions options) {

@@ -155,6 +155,22 @@ class LocalLifecycleTest {
     }
 
     @Test
+    void afterItsDirectoryVanishedTheNextCommandStartsAFreshSandbox() throws Exception {
+        LocalSandbox sandbox = bed.sandbox("reborn");
+        run(sandbox, "echo x > file.txt");
+        Directories.deleteRecursively(sandbox.directory());
+        assertThatThrownBy(() -> run(sandbox, "true")).isInstanceOf(SandboxDestroyedException.class);
+
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.ERROR);
+        CommandResult result = run(sandbox, "ls -A");
+
+        assertThat(result.stdout()).doesNotContain("file.txt");
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.RUNNING);
+        assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CREATED);
+        assertThat(sandbox.directory().resolve(LocalSandbox.OWNER_MARKER)).isRegularFile();
+    }
+
+    @Test
     void twoInstancesForOneSessionShareTheDirectory() {
         LocalSandbox first = bed.sandbox("shared");
         LocalSandbox second = bed.sandbox("shared");
