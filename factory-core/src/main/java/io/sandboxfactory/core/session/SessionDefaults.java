@@ -45,8 +45,13 @@ public record SessionDefaults(String baseBranch, List<String> setupCommands, Lis
         return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
     }
 
-    /** The access source of {@code repository} unless the session supplied {@code explicit}. */
+    /**
+     * The access source of {@code repository} unless the session supplied {@code explicit}. Either
+     * way the repository must pass the locator (its rules and allowed file roots) first, so a
+     * refused repository fails before anything is created.
+     */
     RepositoryAccessSource accessFor(String repository, Optional<RepositoryAccessSource> explicit) {
+        locator.cloneUrl(repository);
         return explicit.orElseGet(() -> locator.defaultSource(repository, token));
     }
 }
