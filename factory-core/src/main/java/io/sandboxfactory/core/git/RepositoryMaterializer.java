@@ -22,8 +22,8 @@ import java.util.Optional;
  * user's work is never reset. A checkout this framework cloned earlier from another URL is removed
  * and cloned again, but only when it provably holds no work (no uncommitted or untracked changes,
  * no unpushed commits, no stash). Anything else in a non-empty directory is left untouched and
- * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with backoff on
- * transient transport failures only; the token reaches git through {@link GitCredentials}.
+ * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with
+ * backoff on transient transport failures only; the token reaches git through {@link GitCredentials}.
  */
 public final class RepositoryMaterializer {
 

@@ -2,7 +2,6 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.RepositoryAccess;
 import io.sandboxfactory.api.RepositoryAccessSource;
-
 import io.sandboxfactory.core.input.InputText;
 
 import java.io.IOException;
@@ -173,9 +172,17 @@ public final class RepositoryLocator {
             boolean sshLogin = scheme.contains("ssh") && url.substring(authorityStart, authorityStart + at).indexOf(':') < 0;
             return sshLogin ? -1 : authorityStart + at;
         }
-        // A password holding '/', '?' or '#' ends the authority early ("user:pa/ss@host"); hide up to the last '@'.
+        // A password holding '/', '?' or '#' ends the authority early ("user:pa/ss@host"): that leaves
+        // a port that is not a number, and an '@' further on. Hide everything up to the last '@'
+        // (the rule RepositoryAccess applies too; an '@' in the path of an ordinary URL is fine).
         int lastAt = url.lastIndexOf('@');
-        return lastAt > authorityEnd ? lastAt : -1;
+        return lastAt > authorityEnd && !hasNumericPortOrNone(url.substring(authorityStart, authorityEnd)) ? lastAt : -1;
+    }
+
+    private static boolean hasNumericPortOrNone(String hostPort) {
+        int hostEnd = hostPort.startsWith("[") ? Math.max(hostPort.indexOf(']'), 0) : 0;
+        int colon = hostPort.indexOf(':', hostEnd);
+        return colon < 0 || hostPort.substring(colon + 1).chars().allMatch(c -> c >= '0' && c <= '9');
     }
 
     /** {@code value} for a message: escaped, with any credentials of a URL replaced by {@code ***}. */

@@ -49,6 +49,8 @@ public record SessionSpec(
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = 200;
+    /** Longest accepted session id in UTF-8 bytes: one file name on Linux. */
+    public static final int MAX_SESSION_ID_BYTES = 255;
 
     public SessionSpec {
         requireValidSessionId(sessionId);
@@ -88,9 +90,6 @@ public record SessionSpec(
                     + " each repository of the environment or to the workspace setup, not to the session.");
         }
     }
-
-    /** Longest accepted session id in UTF-8 bytes: one file name on Linux. */
-    public static final int MAX_SESSION_ID_BYTES = 255;
 
     /**
      * Fails with one sentence naming the id (escaped) and the rule, unless {@code sessionId} is
