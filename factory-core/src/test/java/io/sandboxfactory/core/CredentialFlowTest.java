@@ -180,6 +180,7 @@ class CredentialFlowTest {
             factory.retire("leaky-setup", RetireMode.DESTROY);
 
             processes.close();
+            assertThat(processes.sweeps()).as("passes over /proc").isPositive();
             assertThat(processes.commandLines()).as("the sampler saw git at work")
                     .anyMatch(line -> line.contains("git") && (line.contains("clone") || line.contains("fetch") || line.contains("remote-http")));
             List<String> argv = Files.readAllLines(argvLog);
