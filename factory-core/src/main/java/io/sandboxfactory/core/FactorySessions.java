@@ -6,7 +6,6 @@ import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.session.InFlightStarts;
-import io.sandboxfactory.core.session.RepositoryLocator;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
@@ -53,7 +52,7 @@ final class FactorySessions implements AutoCloseable {
         SessionTimeouts timeouts = new SessionTimeouts(Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(5),
                 config.timeouts().setup(), Duration.ofMinutes(5));
         SessionDefaults defaults = new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(),
-                config.repository().teardown(), new RepositoryLocator(config.repository().cloneUrlTemplate()), token, timeouts,
+                config.repository().teardown(), config.repository().locator(), token, timeouts,
                 RetryPolicy.defaults());
         SessionServices services = new SessionServices(store, leases, new InFlightStarts(), listener, defaults);
         return new FactorySessions(store, hostStore.isEmpty(), leases, new SessionOpener(provider, memo, services),

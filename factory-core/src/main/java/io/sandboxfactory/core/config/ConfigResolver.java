@@ -11,7 +11,9 @@ import io.sandboxfactory.core.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -37,6 +39,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code FACTORY_OWNER}</td><td>{@code owner}</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_CLONE_URL_TEMPLATE}</td><td>{@code repository.cloneUrlTemplate}</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_DEFAULT_BASE_BRANCH}</td><td>{@code repository.defaultBaseBranch}</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_ALLOWED_FILE_ROOTS}</td><td>{@code repository.allowedFileRoots} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_SETUP}</td><td>{@code timeouts.setup}</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
  *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
@@ -153,13 +156,20 @@ public final class ConfigResolver {
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
             result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown()));
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots()));
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    base.get(), current.setup(), current.teardown()));
+                    base.get(), current.setup(), current.teardown(), current.allowedFileRoots()));
+        }
+        Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
+        if (roots.isPresent()) {
+            RepositoryDefaults current = result;
+            List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
+            result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), list));
         }
         return result;
     }

@@ -25,11 +25,13 @@ final class EnvironmentOverrides {
     static final String OWNER = "FACTORY_OWNER";
     static final String CLONE_URL_TEMPLATE = "FACTORY_REPOSITORY_CLONE_URL_TEMPLATE";
     static final String DEFAULT_BASE_BRANCH = "FACTORY_REPOSITORY_DEFAULT_BASE_BRANCH";
+    static final String ALLOWED_FILE_ROOTS = "FACTORY_REPOSITORY_ALLOWED_FILE_ROOTS";
     static final String SETUP_TIMEOUT = "FACTORY_TIMEOUTS_SETUP";
     static final String COMMAND_TIMEOUT = "FACTORY_TIMEOUTS_COMMAND";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
-    private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, SETUP_TIMEOUT, COMMAND_TIMEOUT);
+    private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, ALLOWED_FILE_ROOTS, SETUP_TIMEOUT,
+            COMMAND_TIMEOUT);
     private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_");
 
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */

@@ -55,6 +55,14 @@ public record FactoryConfig(
         return copy(providers);
     }
 
+    /** Shows provider section names only: a section may hold secrets (a provider's {@code env}). */
+    @Override
+    public String toString() {
+        return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
+                + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
+                + ", providerSections=" + providers.keySet() + "]";
+    }
+
     /** No settings at all: every default applies. */
     public static FactoryConfig defaults() {
         return builder().build();

@@ -1,19 +1,31 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.core.git.GitRefs;
+import io.sandboxfactory.core.input.InputText;
+import io.sandboxfactory.core.session.RepositoryLocator;
+import io.sandboxfactory.core.setup.SetupCommands;
+
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The {@code repository:} section: how to reach a repository named {@code owner/name} and what to
- * run in a fresh checkout.
+ * The {@code repository:} section: how to reach a repository named {@code owner/name}, which local
+ * repositories sessions may clone, and what to run in a fresh checkout. Every value is validated on
+ * construction with one sentence naming the value and the rule, so bad config fails while the
+ * config is read, before the factory creates anything.
  *
- * @param cloneUrlTemplate clone URL with {@code {owner}} and {@code {name}} placeholders; default
+ * @param cloneUrlTemplate clone URL with {@code {owner}} and {@code {name}} (or {@code {repo}})
+ *     placeholders; it must expand to a URL with an allowed scheme, without credentials; default
  *     {@code https://github.com/{owner}/{name}.git}
- * @param defaultBaseBranch the branch new session branches start from; default {@code main}
- * @param setup commands run once per sandbox after the checkout (blank ones dropped)
- * @param teardown commands run when a session is retired (blank ones dropped)
+ * @param defaultBaseBranch the branch new session branches start from; a valid branch name; default {@code main}
+ * @param setup commands run once per sandbox after the checkout (blank ones dropped; no NUL characters)
+ * @param teardown commands run when a session is retired (blank ones dropped; no NUL characters)
+ * @param allowedFileRoots absolute host directories that local repository paths and {@code file://}
+ *     URLs must lie under; empty (the default) allows every local repository
  */
-public record RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown) {
+public record RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown,
+                                 List<String> allowedFileRoots) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
     public static final String DEFAULT_BASE_BRANCH = "main";
@@ -21,28 +33,42 @@ public record RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBran
     public RepositoryDefaults {
         cloneUrlTemplate = cloneUrlTemplate == null ? DEFAULT_CLONE_URL_TEMPLATE : cloneUrlTemplate.trim();
         defaultBaseBranch = defaultBaseBranch == null ? DEFAULT_BASE_BRANCH : defaultBaseBranch.trim();
-        setup = nonBlank(setup);
-        teardown = nonBlank(teardown);
-        if (!cloneUrlTemplate.contains("{name}")) {
-            throw new IllegalArgumentException("Clone URL template '" + cloneUrlTemplate
-                    + "' is invalid; it must contain {name} (and usually {owner}).");
-        }
-        if (defaultBaseBranch.isEmpty()) {
-            throw new IllegalArgumentException("Default base branch must not be blank.");
-        }
+        setup = SetupCommands.requireRunnable(nonBlank(setup), "Setup command");
+        teardown = SetupCommands.requireRunnable(nonBlank(teardown), "Teardown command");
+        allowedFileRoots = allowedFileRoots == null ? List.of() : allowedFileRoots.stream().map(RepositoryDefaults::requireRoot).toList();
+        RepositoryLocator.requireValidTemplate(cloneUrlTemplate);
+        GitRefs.requireValid(defaultBaseBranch, "Default base branch");
+    }
+
+    /** The section without allowed file roots: every local repository may be cloned. */
+    public RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown) {
+        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, List.of());
     }
 
     private static List<String> nonBlank(List<String> commands) {
         return commands == null ? List.of() : commands.stream().filter(Objects::nonNull).filter(c -> !c.isBlank()).toList();
     }
 
-    /** Every default: GitHub over HTTPS, base branch {@code main}, no setup or teardown. */
+    private static String requireRoot(String root) {
+        if (root == null || !root.startsWith("/") || InputText.containsHidden(root)) {
+            throw new IllegalArgumentException("Allowed file root '" + InputText.shown(root)
+                    + "' is invalid; it must be an absolute path without control characters.");
+        }
+        return root;
+    }
+
+    /** Every default: GitHub over HTTPS, base branch {@code main}, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
-        return new RepositoryDefaults(null, null, null, null);
+        return new RepositoryDefaults(null, null, null, null, null);
     }
 
     /** The clone URL of {@code owner/name} from the template. */
     public String cloneUrl(String owner, String name) {
         return cloneUrlTemplate.replace("{owner}", owner).replace("{name}", name);
+    }
+
+    /** The locator expanding slugs through the template and enforcing the allowed file roots. */
+    public RepositoryLocator locator() {
+        return new RepositoryLocator(cloneUrlTemplate, allowedFileRoots.stream().map(Path::of).toList());
     }
 }

@@ -40,6 +40,16 @@ public record ResolvedConfig(
         }
     }
 
+    /**
+     * Shows provider config names only: a bound provider config may hold secrets (a provider's
+     * {@code env}), and third-party config records render every field.
+     */
+    @Override
+    public String toString() {
+        return "ResolvedConfig[provider=" + provider + ", stateDirectory=" + stateDirectory + ", owner=" + owner + ", repository="
+                + repository + ", timeouts=" + timeouts + ", providerConfigs=" + providerConfigs.keySet() + ", origin=" + origin + "]";
+    }
+
     /** The selected provider's bound config object. */
     public Object providerConfig() {
         return providerConfigs.get(provider);

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Hands a repository token to git without it touching disk or argv (design §5.5). The token lives
@@ -98,6 +99,19 @@ public final class GitCredentials {
     public static Set<String> overlayVariables() {
         return Set.of(TOKEN_VARIABLE, USERNAME_VARIABLE, "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
                 "GIT_CONFIG_VALUE_0", "GIT_CONFIG_KEY_1", "GIT_CONFIG_VALUE_1");
+    }
+
+    /**
+     * Replaces the token a sandbox's environment overlay holds ({@value #TOKEN_VARIABLE}) with
+     * {@code ***} in text, for output of commands run outside a start (teardown at retirement),
+     * where the token in effect is the one last put in the overlay (minted or refreshed).
+     */
+    public static UnaryOperator<String> redaction(Map<String, String> overlay) {
+        String token = overlay.get(TOKEN_VARIABLE);
+        if (token == null || token.isEmpty()) {
+            return UnaryOperator.identity();
+        }
+        return text -> text == null ? null : text.replace(token, "***");
     }
 
     /** {@code scheme://host[:port]} of an http(s) URL. */

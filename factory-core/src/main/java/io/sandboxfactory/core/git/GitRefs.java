@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.git;
 
+import io.sandboxfactory.core.input.InputText;
+
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -34,7 +36,7 @@ public final class GitRefs {
     public static String requireValid(String name, String what) {
         Optional<String> problem = problem(name);
         if (problem.isPresent()) {
-            throw new IllegalArgumentException(what + " '" + printable(name) + "' is not a valid git branch name: " + problem.get() + ".");
+            throw new IllegalArgumentException(what + " '" + InputText.shown(name) + "' is not a valid git branch name: " + problem.get() + ".");
         }
         return name;
     }
@@ -80,21 +82,5 @@ public final class GitRefs {
             }
         }
         return Optional.empty();
-    }
-
-    private static String printable(String name) {
-        if (name == null) {
-            return "null";
-        }
-        String shown = name.length() > 80 ? name.substring(0, 80) + "…" : name;
-        StringBuilder out = new StringBuilder();
-        shown.codePoints().forEach(cp -> {
-            if (Character.isISOControl(cp)) {
-                out.append(String.format("\\u%04x", cp));
-            } else {
-                out.appendCodePoint(cp);
-            }
-        });
-        return out.toString();
     }
 }

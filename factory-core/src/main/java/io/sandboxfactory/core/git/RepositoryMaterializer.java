@@ -23,9 +23,10 @@ import java.util.Optional;
  * Gets a repository into a directory of the sandbox with the sandbox's own {@code git} (design
  * §5.5). An existing checkout whose {@code origin} is the expected URL is kept and fetched — the
  * user's work is never reset. A checkout this framework cloned earlier from another URL is removed
- * and cloned again. Anything else in a non-empty directory is left untouched and reported as
- * {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with backoff on
- * transient transport failures only; the token reaches git through {@link GitCredentials}.
+ * and cloned again, but only when it provably holds no work (no uncommitted or untracked changes,
+ * no unpushed commits, no stash). Anything else in a non-empty directory is left untouched and
+ * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with
+ * backoff on transient transport failures only; the token reaches git through {@link GitCredentials}.
  */
 public final class RepositoryMaterializer {
 
@@ -80,11 +81,33 @@ public final class RepositoryMaterializer {
                     + " already holds files that are not a checkout of " + url + " (origin: "
                     + state.originUrl().orElse("none") + "); it was left untouched — remove it or move it away to use this repository.");
         }
+        if (wipe && !provablyClean(exec, checkout)) {
+            throw new MaterializeException(MaterializeException.CHECKOUT_CONFLICT, "Directory " + checkout + " holds a checkout of "
+                    + state.originUrl().orElse("another repository") + " with uncommitted changes, unpushed commits or stashes"
+                    + " (or its state could not be read); it was left untouched — push or move that work away, or remove the"
+                    + " directory, to use " + url + ".");
+        }
         if (wipe) {
             LOG.info("Checkout {} was cloned from {}; cloning {} in its place.", checkout, state.originUrl().orElse("?"), url);
         }
         clone(exec, checkout, credentials, url, wipe);
         return Outcome.CLONED;
+    }
+
+    /**
+     * Whether the checkout at {@code checkout} provably holds nothing that removing it would lose:
+     * no changes to tracked files, no untracked (non-ignored) files, no commits missing from every
+     * remote-tracking branch, no stash. Anything unreadable counts as work.
+     */
+    private boolean provablyClean(CommandExecutor exec, String checkout) {
+        String script = "cd " + Sandboxes.quote(checkout) + " || exit 2\n"
+                + "s=$(git status --porcelain --untracked-files=normal) || exit 2\n"
+                + "c=$(git rev-list -n 1 --branches --not --remotes) || exit 2\n"
+                + "t=$(git stash list -n 1) || exit 2\n"
+                + "[ -z \"$s$c$t\" ]";
+        CommandResult result = exec.executeCommand(script, List.of(), CommandOptions.builder().timeout(networkTimeout)
+                .maxRetainedBytes(64 * 1024).build());
+        return result.exitCode() == 0;
     }
 
     /** Whether {@link #materialize} keeps (and fetches) the checkout in {@code state} rather than cloning. */

@@ -4,6 +4,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionMemo;
 import io.sandboxfactory.core.session.SessionPhase;
@@ -23,7 +24,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.UnaryOperator;
 
 /**
  * Retires sessions (design §5.8). Calls for one session are serialized: a second call waits for
@@ -131,8 +131,9 @@ public final class SessionRetirementCoordinator {
         }
         services.phase(entry.sessionId(), SessionPhase.TEARDOWN, entry.workdir().get());
         String directory = plan.get().teardownDirectory(plan.get().layout(entry.workdir().get()));
+        // Teardown output may echo the session's token (it is in the command environment): redact it.
         TeardownRunner.run(sandbox, entry.sessionId(), plan.get().teardown(), directory,
-                services.defaults().timeouts().teardown(), UnaryOperator.identity());
+                services.defaults().timeouts().teardown(), GitCredentials.redaction(sandbox.getEnv()));
     }
 
     /** A fresh instance whose stop/destroy acts on the physical sandbox the provider finds, if any. */

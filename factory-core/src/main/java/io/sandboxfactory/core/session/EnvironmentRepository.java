@@ -2,6 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.RepositoryAccessSource;
 import io.sandboxfactory.core.git.GitRefs;
+import io.sandboxfactory.core.setup.SetupCommands;
 
 import java.util.List;
 import java.util.Objects;
@@ -23,7 +24,8 @@ public record EnvironmentRepository(String repository, Optional<String> baseBran
     public EnvironmentRepository {
         RepositoryLocator.requireValid(repository);
         Objects.requireNonNull(baseBranch, "baseBranch").ifPresent(b -> GitRefs.requireValid(b, "Base branch of " + repository));
-        setupCommands = List.copyOf(Objects.requireNonNull(setupCommands, "setupCommands"));
+        setupCommands = SetupCommands.requireRunnable(List.copyOf(Objects.requireNonNull(setupCommands, "setupCommands")),
+                "Setup command of " + repository);
         Objects.requireNonNull(repositoryAccess, "repositoryAccess");
     }
 

@@ -34,6 +34,14 @@ public record SessionDefaults(String baseBranch, List<String> setupCommands, Lis
         Objects.requireNonNull(retry, "retry");
     }
 
+    /** Never shows the token supplier: a host's supplier may print the token it holds. */
+    @Override
+    public String toString() {
+        return "SessionDefaults[baseBranch=" + baseBranch + ", setupCommands=" + setupCommands + ", teardownCommands="
+                + teardownCommands + ", token=" + (token.isPresent() ? "<supplied>" : "none") + ", timeouts=" + timeouts
+                + ", retry=" + retry + "]";
+    }
+
     /** Base {@code main}, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
     public static SessionDefaults defaults() {
         return new SessionDefaults("main", List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
@@ -45,8 +53,13 @@ public record SessionDefaults(String baseBranch, List<String> setupCommands, Lis
         return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
     }
 
-    /** The access source of {@code repository} unless the session supplied {@code explicit}. */
+    /**
+     * The access source of {@code repository} unless the session supplied {@code explicit}. Either
+     * way the repository must pass the locator (its rules and allowed file roots) first, so a
+     * refused repository fails before anything is created.
+     */
     RepositoryAccessSource accessFor(String repository, Optional<RepositoryAccessSource> explicit) {
+        locator.cloneUrl(repository);
         return explicit.orElseGet(() -> locator.defaultSource(repository, token));
     }
 }

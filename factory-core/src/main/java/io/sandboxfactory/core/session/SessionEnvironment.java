@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.core.setup.SetupCommands;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +19,8 @@ public record SessionEnvironment(List<EnvironmentRepository> repositories, List<
 
     public SessionEnvironment {
         repositories = List.copyOf(Objects.requireNonNull(repositories, "repositories"));
-        workspaceSetupCommands = List.copyOf(Objects.requireNonNull(workspaceSetupCommands, "workspaceSetupCommands"));
+        workspaceSetupCommands = SetupCommands.requireRunnable(
+                List.copyOf(Objects.requireNonNull(workspaceSetupCommands, "workspaceSetupCommands")), "Workspace setup command");
         if (repositories.isEmpty()) {
             throw new IllegalArgumentException("A session environment needs at least one repository.");
         }

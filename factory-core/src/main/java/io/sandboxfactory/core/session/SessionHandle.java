@@ -1,42 +1,58 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * An open session: its sandbox and, once a start resolved it, its working directory and layout.
  * After an {@link StartMode#EAGER eager} open both are present; after a lazy or background open
  * they appear when the first start finishes ({@link #awaitStarted()} waits for it).
+ *
+ * <p>{@link #executeCommand} survives a dead sandbox: when a command fails because the sandbox
+ * itself is gone (see {@link DeadSandboxes}) — a removed container, a transport that failed before
+ * the command was created, a session directory deleted under the running session — the handle drops
+ * the dead instance, starts a fresh one through the normal open path (materialize, branch, setup
+ * gate) and replays the command once; from then on the handle and the factory's memo point at the
+ * fresh sandbox. A command that may have started (any exit code, a timeout, a transport failure
+ * after the command was opened) is never replayed. A retired session is never revived.
  */
-public final class SessionHandle {
+public final class SessionHandle implements CommandExecutor {
 
-    private final SessionEntry entry;
+    private final AtomicReference<SessionEntry> entry;
     private final StartMode startMode;
+    private final SessionRevival revival;
 
-    SessionHandle(SessionEntry entry, StartMode startMode) {
-        this.entry = Objects.requireNonNull(entry, "entry");
+    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival) {
+        this.entry = new AtomicReference<>(Objects.requireNonNull(entry, "entry"));
         this.startMode = Objects.requireNonNull(startMode, "startMode");
+        this.revival = Objects.requireNonNull(revival, "revival");
     }
 
     public String sessionId() {
-        return entry.sessionId();
+        return entry().sessionId();
     }
 
-    /** The session's sandbox; run commands with {@code executeCommand}, which starts it if needed. */
+    /** The session's sandbox; after a revival the fresh one. Prefer {@link #executeCommand}, which survives a dead sandbox. */
     public MastraSandbox<?> sandbox() {
-        return entry.sandbox();
+        return entry().sandbox();
     }
 
     /** The session root inside the sandbox, once resolved. */
     public Optional<String> workdir() {
-        return entry.workdir();
+        return entry().workdir();
     }
 
     /** Where the checkouts and markers are, once the workdir is resolved. */
     public Optional<SessionLayout> layout() {
-        return entry.workdir().flatMap(root -> entry.plan().map(plan -> plan.layout(root)));
+        SessionEntry current = entry();
+        return current.workdir().flatMap(root -> current.plan().map(plan -> plan.layout(root)));
     }
 
     /** The checkout of the session's own repository inside the sandbox, once resolved. */
@@ -53,8 +69,86 @@ public final class SessionHandle {
      * session machinery's own exception (for example a {@code SetupCommandException}).
      */
     public SessionHandle awaitStarted() {
-        StartFailures.start(entry.sandbox());
+        StartFailures.start(sandbox());
         return this;
+    }
+
+    /**
+     * Runs a command in the session's sandbox (starting it first if needed; a failed start throws
+     * the session machinery's own exception). When the sandbox turns out to be gone, the command is
+     * replayed once on a fresh sandbox, as the class documentation describes; the replay's own
+     * failure, or a failure to start the fresh sandbox, is thrown as it is.
+     */
+    @Override
+    public CommandResult executeCommand(String command, List<String> args, CommandOptions options) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(args, "args");
+        Objects.requireNonNull(options, "options");
+        SessionEntry current = entry();
+        try {
+            return run(current, command, args, options);
+        } catch (RuntimeException failure) {
+            if (!sandboxIsGone(current, failure, options)) {
+                throw failure;
+            }
+            return run(revival.revive(current, failure), command, args, options);
+        }
+    }
+
+    private static CommandResult run(SessionEntry target, String command, List<String> args, CommandOptions options) {
+        StartFailures.start(target.sandbox());
+        return target.sandbox().executeCommand(command, args, options);
+    }
+
+    /**
+     * A dead sandbox ({@link DeadSandboxes#isDeadSandboxError}), or a refusal over a missing working
+     * directory when a probe shows that the session's own directory holding it is gone.
+     */
+    private static boolean sandboxIsGone(SessionEntry current, RuntimeException failure, CommandOptions options) {
+        if (DeadSandboxes.isDeadSandboxError(failure)) {
+            return true;
+        }
+        Optional<String> owned = sessionDirectoryOf(current, options.cwd());
+        return owned.isPresent() && DeadSandboxes.isMissingWorkdirError(failure, current.sandbox(), owned.get());
+    }
+
+    /**
+     * The session directory (a checkout, else the root) that {@code cwd} lies in; the root when no
+     * cwd is given. Empty for a cwd outside the session's directories, whose absence says nothing
+     * about the sandbox.
+     */
+    private static Optional<String> sessionDirectoryOf(SessionEntry current, Optional<String> cwd) {
+        Optional<String> root = current.workdir();
+        if (root.isEmpty()) {
+            return Optional.empty();
+        }
+        if (cwd.isEmpty()) {
+            return root;
+        }
+        String path = cwd.get().startsWith("/") ? cwd.get() : root.get().replaceFirst("/+$", "") + "/" + cwd.get();
+        List<String> owned = current.plan().map(plan -> plan.layout(root.get()).repositories().stream()
+                .map(SessionLayout.Checkout::path).toList()).orElse(List.of());
+        for (String directory : owned) {
+            if (within(path, directory)) {
+                return Optional.of(directory);
+            }
+        }
+        return within(path, root.get()) ? root : Optional.empty();
+    }
+
+    private static boolean within(String path, String directory) {
+        String dir = directory.replaceFirst("/+$", "");
+        return path.equals(dir) || path.startsWith(dir + "/");
+    }
+
+    /** The entry this handle works on: after a revival (through any handle of the session) the fresh one. */
+    SessionEntry entry() {
+        SessionEntry held = entry.get();
+        SessionEntry live = revival.follow(held);
+        if (live != held) {
+            entry.compareAndSet(held, live);
+        }
+        return live;
     }
 
     @Override

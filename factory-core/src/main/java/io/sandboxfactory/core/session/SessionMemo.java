@@ -110,6 +110,29 @@ public final class SessionMemo {
         return evicted;
     }
 
+    /**
+     * Drops the entry of {@code sessionId} only while it is still {@code expected} (by identity),
+     * then notifies listeners as {@link #evict(String)} does. Returns whether it dropped it; an entry
+     * replaced meanwhile is left alone.
+     */
+    public boolean evict(String sessionId, SessionEntry expected) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(expected, "expected");
+        Slot slot = slots.get(sessionId);
+        if (slot == null) {
+            return false;
+        }
+        synchronized (slot) {
+            if (slot.dropped || slot.entry != expected) {
+                return false;
+            }
+            slot.dropped = true;
+            slots.remove(sessionId, slot);
+        }
+        notifyListeners(sessionId, Optional.of(expected));
+        return true;
+    }
+
     private void notifyListeners(String sessionId, Optional<SessionEntry> evicted) {
         RuntimeException failure = null;
         for (SessionEvictionListener listener : listeners) {

@@ -26,7 +26,8 @@ import java.util.concurrent.Executors;
  * the {@link StartMode}. Eager and background starts hold the session's lease around the whole
  * start, so across processes sharing a store only one of them provisions the sandbox and runs the
  * setup; the hook holds it too, which covers lazy starts. An open that a retirement overtakes
- * fails with {@link SessionRetiredException} instead of returning a live sandbox.
+ * fails with {@link SessionRetiredException} instead of returning a live sandbox. Handles it returns
+ * revive a dead sandbox through this opener (see {@link SessionHandle#executeCommand}).
  */
 public final class SessionOpener implements AutoCloseable {
 
@@ -36,6 +37,7 @@ public final class SessionOpener implements AutoCloseable {
     private final SessionMemo memo;
     private final SessionServices services;
     private final ExecutorService background;
+    private final SessionRevival revival;
     /** Sandbox instances that carry the session hook (identity; weak, so evicted instances go away). */
     private final Set<MastraSandbox<?>> hooked = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
@@ -48,6 +50,7 @@ public final class SessionOpener implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.revival = new SessionRevival(memo, services, this::open);
     }
 
     /** Opens {@code spec}'s session and starts it as its start mode says. */
@@ -64,7 +67,8 @@ public final class SessionOpener implements AutoCloseable {
         entry.plan(plan);
         entry.claimOwnRepo(plan.repositories().get(0).repository());
         plan.repositories().forEach(r -> entry.addRepo(r.repository()));
-        SessionHandle handle = new SessionHandle(entry, spec.startMode());
+        revival.remember(entry, spec, generation);
+        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival);
 
         switch (spec.startMode()) {
             case EAGER -> {
@@ -87,7 +91,7 @@ public final class SessionOpener implements AutoCloseable {
 
     /** The open session {@code sessionId} if this process holds it; never constructs or starts anything. */
     public Optional<SessionHandle> session(String sessionId) {
-        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY));
+        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival));
     }
 
     /**

@@ -24,6 +24,8 @@ public enum SessionPhase {
     WORKSPACE_SETUP,
     /** Running teardown commands. */
     TEARDOWN,
+    /** The session's sandbox was found gone; a fresh one is started and the failed command replayed once (detail says why). */
+    REVIVE,
     /** The sandbox is ready. */
     READY;
 

@@ -3,7 +3,10 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.RepositoryAccessSource;
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.core.git.GitRefs;
+import io.sandboxfactory.core.input.InputText;
+import io.sandboxfactory.core.setup.SetupCommands;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -46,14 +49,18 @@ public record SessionSpec(
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = 200;
+    /** Longest accepted session id in UTF-8 bytes: one file name on Linux. */
+    public static final int MAX_SESSION_ID_BYTES = 255;
 
     public SessionSpec {
         requireValidSessionId(sessionId);
         Objects.requireNonNull(repository, "repository");
         GitRefs.requireValid(branch, "Branch");
         Objects.requireNonNull(baseBranch, "baseBranch").ifPresent(b -> GitRefs.requireValid(b, "Base branch"));
-        setupCommands = Objects.requireNonNull(setupCommands, "setupCommands").map(List::copyOf);
-        teardownCommands = Objects.requireNonNull(teardownCommands, "teardownCommands").map(List::copyOf);
+        setupCommands = Objects.requireNonNull(setupCommands, "setupCommands").map(List::copyOf)
+                .map(c -> SetupCommands.requireRunnable(c, "Setup command"));
+        teardownCommands = Objects.requireNonNull(teardownCommands, "teardownCommands").map(List::copyOf)
+                .map(c -> SetupCommands.requireRunnable(c, "Teardown command"));
         Objects.requireNonNull(environment, "environment");
         startMode = Objects.requireNonNullElse(startMode, StartMode.EAGER);
         Objects.requireNonNull(repositoryAccess, "repositoryAccess");
@@ -65,7 +72,12 @@ public record SessionSpec(
         resources = Objects.requireNonNullElse(resources, SandboxResources.none());
         Objects.requireNonNull(workingDirectory, "workingDirectory").ifPresent(w -> {
             if (!w.startsWith("/")) {
-                throw new IllegalArgumentException("Working directory '" + w + "' is invalid; it must be an absolute path inside the sandbox.");
+                throw new IllegalArgumentException("Working directory '" + InputText.shown(w)
+                        + "' is invalid; it must be an absolute path inside the sandbox.");
+            }
+            if (InputText.containsHidden(w)) {
+                throw new IllegalArgumentException("Working directory '" + InputText.shown(w)
+                        + "' is invalid; it must not contain control or invisible formatting characters.");
             }
         });
         if (repository.isPresent() == environment.isPresent()) {
@@ -79,27 +91,38 @@ public record SessionSpec(
         }
     }
 
-    /** Fails with one sentence unless {@code sessionId} is 1–200 characters without control characters, path separators or a leading dot. */
+    /**
+     * Fails with one sentence naming the id (escaped) and the rule, unless {@code sessionId} is
+     * 1–200 characters and at most 255 UTF-8 bytes of valid Unicode, without control or invisible
+     * formatting characters, without {@code /} or {@code \}, not starting with {@code .} (which
+     * rules out {@code .} and {@code ..}) or {@code -} (it would read as an option where the id
+     * becomes an argument), and without leading or trailing whitespace. The id names a directory, a
+     * container and CLI arguments, so these rules keep it one inert name everywhere. Windows device
+     * names ({@code CON}, {@code NUL}, ...) are accepted: sandboxes run on Linux hosts and containers.
+     */
     public static String requireValidSessionId(String sessionId) {
         String problem = null;
         if (sessionId == null || sessionId.isBlank()) {
             problem = "it must not be blank";
         } else if (sessionId.length() > MAX_SESSION_ID_LENGTH) {
             problem = "it must be at most " + MAX_SESSION_ID_LENGTH + " characters long";
-        } else if (sessionId.chars().anyMatch(Character::isISOControl)) {
-            problem = "it must not contain control characters";
+        } else if (InputText.containsUnpairedSurrogate(sessionId)) {
+            problem = "it must be valid Unicode text (it holds an unpaired surrogate)";
+        } else if (InputText.containsHidden(sessionId)) {
+            problem = "it must not contain control or invisible formatting characters";
         } else if (sessionId.contains("/") || sessionId.contains("\\")) {
             problem = "it must not contain '/' or '\\'";
         } else if (sessionId.startsWith(".")) {
             problem = "it must not start with '.'";
+        } else if (sessionId.startsWith("-")) {
+            problem = "it must not start with '-'";
         } else if (!sessionId.strip().equals(sessionId)) {
             problem = "it must not start or end with whitespace";
+        } else if (sessionId.getBytes(StandardCharsets.UTF_8).length > MAX_SESSION_ID_BYTES) {
+            problem = "it must be at most " + MAX_SESSION_ID_BYTES + " bytes long in UTF-8";
         }
         if (problem != null) {
-            String shown = sessionId == null ? "null" : sessionId.chars().anyMatch(Character::isISOControl)
-                    ? sessionId.replaceAll("\\p{Cntrl}", "?") : sessionId;
-            throw new IllegalArgumentException("Session id '" + (shown.length() > 80 ? shown.substring(0, 80) + "…" : shown)
-                    + "' is invalid: " + problem + ".");
+            throw new IllegalArgumentException("Session id '" + InputText.shown(sessionId) + "' is invalid: " + problem + ".");
         }
         return sessionId;
     }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.setup;
 
 import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.core.input.InputText;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -28,6 +29,24 @@ public final class SetupCommands {
     public static SetupCommands of(List<String> commands) {
         Objects.requireNonNull(commands, "commands");
         return new SetupCommands(commands.stream().filter(Objects::nonNull).filter(c -> !c.isBlank()).toList());
+    }
+
+    /**
+     * Returns {@code commands} unless one holds a NUL character, which no process argument can carry
+     * (the command would be cut short or refused after the sandbox exists); then fails with one
+     * sentence naming the command (escaped) and the rule.
+     *
+     * @param what how to call one command in the message, e.g. {@code "Setup command"}
+     */
+    public static List<String> requireRunnable(List<String> commands, String what) {
+        Objects.requireNonNull(commands, "commands");
+        for (String command : commands) {
+            if (command != null && command.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException(what + " '" + InputText.shown(command)
+                        + "' is invalid: it must not contain NUL characters, which no process argument can hold.");
+            }
+        }
+        return commands;
     }
 
     /** Whether there is nothing to run. */

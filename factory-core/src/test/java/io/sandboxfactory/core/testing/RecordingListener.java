@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** Records every command line and phase the session machinery reports. Thread-safe. */
+/** Records every command line, phase and output chunk the session machinery reports. Thread-safe. */
 public final class RecordingListener implements SessionListener {
 
     private final List<String> commands = Collections.synchronizedList(new ArrayList<>());
     private final List<SessionPhase> phases = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> outputs = Collections.synchronizedList(new ArrayList<>());
 
     @Override
     public void onCommand(String sessionId, String commandLine) {
@@ -21,6 +22,18 @@ public final class RecordingListener implements SessionListener {
     @Override
     public void onPhase(String sessionId, SessionPhase phase, String detail) {
         phases.add(phase);
+    }
+
+    @Override
+    public void onOutput(String sessionId, SessionPhase phase, String chunk) {
+        outputs.add(chunk);
+    }
+
+    /** Every output chunk the machinery streamed (clone progress, setup output). */
+    public List<String> outputs() {
+        synchronized (outputs) {
+            return List.copyOf(outputs);
+        }
     }
 
     public List<String> commands() {
@@ -38,5 +51,6 @@ public final class RecordingListener implements SessionListener {
     public void clear() {
         commands.clear();
         phases.clear();
+        outputs.clear();
     }
 }

@@ -21,6 +21,13 @@ public record LocalProviderConfig(String root, List<String> passEnv, Boolean inh
         env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
     }
 
+    /** Shows env keys only: values may hold secrets. */
+    @Override
+    public String toString() {
+        return "LocalProviderConfig[root=" + root + ", passEnv=" + passEnv + ", inheritEnvironment=" + inheritEnvironment
+                + ", envKeys=" + env.keySet() + "]";
+    }
+
     /** All defaults. */
     public static LocalProviderConfig defaults() {
         return new LocalProviderConfig(null, null, null, null);
