@@ -32,6 +32,7 @@ final class CommandRunner {
                 console.err().flush();
             });
         }
-        return session.sandbox().executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
+        // Through the handle: a sandbox that vanished is replaced and the command replayed once.
+        return session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
     }
 }
