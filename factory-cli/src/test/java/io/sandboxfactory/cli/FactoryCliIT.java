@@ -59,6 +59,17 @@ class FactoryCliIT {
     }
 
     @Test
+    void execRevivesASessionWhoseDirectoryWasDeletedFromOutside() throws Exception {
+        assertThat(cli.run("open", "phoenix", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        GitRepos.deleteRecursively(state.resolve("sessions/phoenix"));
+
+        CliProcess.Result exec = cli.run("exec", "phoenix", "--", "cat", "README.md");
+
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+        assertThat(exec.stdout()).isEqualTo("hello from app\n");
+    }
+
+    @Test
     void setupRunsOnceAcrossProcesses() throws Exception {
         assertThat(cli.run("open", "once", "--repo", bare.toString(), "--branch", "b", "--setup", "echo ran >> ../setup.log").exitCode()).isZero();
         assertThat(cli.run("exec", "once", "--", "true").exitCode()).isZero();

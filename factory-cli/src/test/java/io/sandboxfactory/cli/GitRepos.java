@@ -24,6 +24,13 @@ final class GitRepos {
         return bare;
     }
 
+    static void deleteRecursively(Path dir) {
+        CliProcess.Result result = CliProcess.exec(List.of("rm", "-rf", dir.toString()), dir.getParent(), Map.of());
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException("rm -rf " + dir + " failed: " + result);
+        }
+    }
+
     static String git(Path cwd, String... args) {
         List<String> command = new ArrayList<>();
         command.add("git");
