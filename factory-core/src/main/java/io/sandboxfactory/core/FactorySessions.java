@@ -31,10 +31,11 @@ import java.util.function.Supplier;
  */
 final class FactorySessions implements AutoCloseable {
 
-    private final SessionStore store;
-    private final boolean ownsStore;
+    /** How often running starts check whether another process retired their session. */
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
 
+    private final SessionStore store;
+    private final boolean ownsStore;
     private final SessionLeases leases;
     private final InFlightStarts inFlight;
     private final SessionOpener opener;

@@ -33,8 +33,9 @@ import java.util.function.UnaryOperator;
  *   <li>bumps the session's generation, so work that captured the old one — an open in flight,
  *       here or in another process — fails with {@code Session '<id>' was retired during workspace
  *       materialization}, and cancels starts of the session running in this factory;</li>
- *   <li>takes the session's lease for the remaining steps, so it waits for an open in flight in
- *       another process to give up (it watches the generation) before it ends the sandbox;</li>
+ *   <li>takes the session's lease exclusively for the remaining steps: it waits for an open in
+ *       flight, here or in another process, to give up (it watches the generation) before it ends
+ *       the sandbox, and opens that come after it wait until it is done;</li>
  *   <li>if this process holds the sandbox: runs the teardown when the workdir is resolved and the
  *       sandbox is running (failures logged), <em>evicts first</em>, then stops or destroys it;
  *       otherwise stops or destroys the physical sandbox the provider finds, provisioning nothing;</li>
@@ -103,12 +104,13 @@ public final class SessionRetirementCoordinator {
         if (cancelled > 0) {
             LOG.info("Cancelled {} start(s) of session '{}' in flight", cancelled, sessionId);
         }
-        // An open in flight in another process holds the lease; it sees the new generation and gives
-        // up soon. Ending the sandbox before that would let its commands (a clone's mkdir -p) bring
-        // the session directory back after the destroy. Within this factory the lease is shared.
+        // An open in flight holds the lease; it sees the new generation (or, here, its cancellation)
+        // and gives up soon. Ending the sandbox before that would let its commands (a clone's mkdir -p)
+        // bring the session directory back after the destroy, or a new open here work in a directory
+        // being deleted; exclusively, so opens here that come after wait for the end of this.
         SessionLeases.Lease lease = null;
         try {
-            lease = services.leases().acquire(sessionId,
+            lease = services.leases().acquireExclusive(sessionId,
                     attempt -> services.phase(sessionId, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()));
         } catch (RuntimeException e) {
             LOG.warn("Retiring session '{}' without its lease: {}", sessionId, LogText.abbreviate(String.valueOf(e.getMessage())));

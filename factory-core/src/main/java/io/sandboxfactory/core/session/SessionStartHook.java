@@ -104,7 +104,8 @@ public final class SessionStartHook implements SandboxStartHook {
         CommandExecutor exec = observed(event.exec());
         try (InFlightStarts.Registration registration = services.inFlight().register(id(), generation)) {
             try (SessionLeases.Lease lease = services.leases().acquire(id(),
-                    attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
+                    attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()),
+                    () -> giveUpIfOvertaken(registration))) {
                 requireCurrentGeneration();
                 if (services.store().find(id()).isEmpty()) {
                     // A retirement deleted the record after this open registered it and read the new
@@ -257,6 +258,16 @@ public final class SessionStartHook implements SandboxStartHook {
 
     private static Optional<String> sandboxIdOf(SandboxStartEvent event) {
         return event.sandbox() instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
+    }
+
+    /**
+     * While waiting for the lease: a retirement cancelled this start or evicted its sandbox (it
+     * holds the lease to end that very sandbox, and would wait for this start forever).
+     */
+    private void giveUpIfOvertaken(InFlightStarts.Registration registration) {
+        if (registration.cancelled() || entry.get().isEmpty()) {
+            throw new SessionRetiredException(id());
+        }
     }
 
     private boolean retired() {

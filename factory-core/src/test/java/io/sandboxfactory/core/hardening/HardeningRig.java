@@ -70,6 +70,11 @@ final class HardeningRig {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
+    /** A command that parks at gate {@code name}, then succeeds. */
+    String parkingCommand(String name) {
+        return park(name).strip();
+    }
+
     /** A setup command that logs {@code start}, parks at the {@code setup} gate, then logs {@code done}. */
     String setupCommand() {
         return "echo start >> '" + setupLog + "'; " + park("setup").strip() + "; echo done >> '" + setupLog + "'";

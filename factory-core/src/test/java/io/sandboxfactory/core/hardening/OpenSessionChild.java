@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.hardening;
 
+import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
@@ -29,12 +30,13 @@ import java.util.concurrent.TimeUnit;
  * (optional), {@code threads} (default 1), {@code await} (a file to wait for before opening, so
  * several processes open at once), {@code block} (a {@link SessionPhase} at which the listener
  * stops the open forever, so the parent can kill it there), {@code hold} (keep the factory open
- * until stdin closes) and any number of {@code env.NAME=value} for {@code providers.local.env}.
+ * until stdin closes), {@code run} (a command to run in the session after the open) and any number
+ * of {@code env.NAME=value} for {@code providers.local.env}.
  *
  * <p>Stdout lines: {@code PHASE <phase>} as the machinery reports it, {@code BLOCKED <phase>} once
  * the open is parked, then {@code RESULT opens=<n> failed=<n> instances=<n> created=<n>} (how many
  * distinct sandbox instances the threads got and how many of those were {@code CREATED}), and
- * {@code FAILED <exception>: <message>} per failed open.
+ * {@code FAILED <exception>: <message>} per failed open, and {@code RAN exit=<code>} after {@code run}.
  */
 public final class OpenSessionChild {
 
@@ -60,16 +62,18 @@ public final class OpenSessionChild {
         try (SandboxFactory factory = SandboxFactory.builder().config(config).provider("local")
                 .stateDirectory(Path.of(options.get("state"))).environment(Map.of())
                 .sessionListener(new PrintingListener(block)).build()) {
-            options.computeIfPresent("await", (k, file) -> {
-                awaitFile(Path.of(file));
-                return file;
-            });
+            if (options.containsKey("await")) {
+                awaitFile(Path.of(options.get("await")));
+            }
             SessionSpec.Builder spec = SessionSpec.builder(options.get("session")).repository(options.get("repo"))
                     .branch(options.getOrDefault("branch", "work")).baseBranch(options.getOrDefault("base", "main"));
             if (options.containsKey("setup")) {
                 spec.setupCommands(options.get("setup"));
             }
-            open(factory, spec.build(), threads);
+            MastraSandbox<?> sandbox = open(factory, spec.build(), threads);
+            if (options.containsKey("run")) {
+                say("RAN exit=" + sandbox.executeCommand(options.get("run"), List.of(), CommandOptions.defaults()).exitCode());
+            }
             if (Boolean.parseBoolean(options.getOrDefault("hold", "false"))) {
                 say("HOLDING");
                 System.in.read();
@@ -77,7 +81,8 @@ public final class OpenSessionChild {
         }
     }
 
-    private static void open(SandboxFactory factory, SessionSpec spec, int threads) throws Exception {
+    /** Opens from {@code threads} threads at once; returns one of the sandboxes they got. */
+    private static MastraSandbox<?> open(SandboxFactory factory, SessionSpec spec, int threads) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<CompletableFuture<MastraSandbox<?>>> opens = new ArrayList<>();
@@ -96,6 +101,7 @@ public final class OpenSessionChild {
             }
             long created = instances.stream().filter(s -> s.lastStartOutcome().orElse(null) == StartOutcome.CREATED).count();
             say("RESULT opens=" + threads + " failed=" + failed + " instances=" + instances.size() + " created=" + created);
+            return instances.stream().findFirst().orElse(null);
         } finally {
             pool.shutdownNow();
         }

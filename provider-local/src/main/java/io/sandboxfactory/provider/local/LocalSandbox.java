@@ -18,11 +18,11 @@ import java.util.stream.Stream;
 
 /**
  * A session as a directory on the host: {@code <root>/<sessionId>}. Commands run with {@code
- * /bin/sh -c} in that directory, each in its own process group, and are recorded there while they
- * run ({@link RunningCommands}). A start ends the commands a dead host process left running. Stop
- * kills running commands — this instance's, what they left running in the background, and those
- * other processes recorded — and keeps the files; destroy also deletes the directory. A directory removed from outside makes the next command throw {@link
- * SandboxDestroyedException}.
+ * /bin/sh -c} in that directory, each in its own process group, and are recorded while they run
+ * ({@link RunningCommands}). A start ends the commands a dead host process left running. Stop kills
+ * running commands — this instance's, what they left running in the background, and those other
+ * processes recorded — and keeps the files; destroy also deletes the directory. A directory removed
+ * from outside makes the next command throw {@link SandboxDestroyedException}.
  */
 public final class LocalSandbox extends MastraSandbox<Path> {
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,7 +55,11 @@ final class RunningCommands {
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 Files.createDirectories(records);
-                Files.writeString(records.resolve(Long.toString(leader.pid())), text, StandardCharsets.UTF_8);
+                // Written whole, then renamed: a reaper never reads half a record.
+                Path partial = records.resolve(leader.pid() + ".partial");
+                Files.writeString(partial, text, StandardCharsets.UTF_8);
+                Files.move(partial, records.resolve(Long.toString(leader.pid())), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
                 return;
             } catch (IOException e) {
                 // Once more: a reaper may have removed the (then empty) directory in between. After
@@ -72,21 +77,25 @@ final class RunningCommands {
         }
     }
 
-    /** Ends the recorded commands whose host process is provably gone; returns how many were still running. */
-    int reapOrphans() {
-        return end(false);
+    /** Ends the recorded commands whose host process is provably gone. */
+    void reapOrphans() {
+        end(false);
     }
 
-    /** Ends every recorded command, whoever started it; returns how many were still running. */
-    int killAll() {
-        return end(true);
+    /** Ends every recorded command, whoever started it. */
+    void killAll() {
+        end(true);
     }
 
-    private int end(boolean all) {
+    private void end(boolean all) {
+        List<Path> recorded = list();
+        if (recorded.isEmpty()) {
+            return;
+        }
         List<ProcessHandle> victims = new ArrayList<>();
         List<Path> done = new ArrayList<>();
         Optional<List<ProcessTable.Entry>> table = ProcessTable.snapshot();
-        for (Path record : list()) {
+        for (Path record : recorded) {
             Optional<Record> parsed = Record.read(record);
             if (parsed.isEmpty()) {
                 done.add(record);
@@ -113,7 +122,6 @@ final class RunningCommands {
         } catch (IOException e) {
             // Not empty: a command is still running (or just started); its record stays.
         }
-        return (int) victims.stream().map(ProcessHandle::pid).distinct().count();
     }
 
     private List<Path> list() {
@@ -121,7 +129,7 @@ final class RunningCommands {
             return List.of();
         }
         List<Path> found = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(records)) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(records, f -> f.getFileName().toString().matches("\\d+"))) {
             files.forEach(found::add);
         } catch (IOException e) {
             return List.of();
