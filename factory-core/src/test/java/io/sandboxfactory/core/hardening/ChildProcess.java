@@ -135,9 +135,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            kill();
-        }
+    public void close() {
+        process.destroyForcibly();
     }
 }
