@@ -59,10 +59,13 @@ final class HardeningRig {
                 + "\n\tclean = cat\n\trequired = true\n");
     }
 
-    /** Shell code that parks while {@code gate/block-<name>} exists, recording its pid. */
+    /**
+     * Shell code that parks while {@code gate/block-<name>} exists, recording its pid. It also goes
+     * on once the gate directory is gone, so nothing parked outlives the test's temporary directory.
+     */
     private String park(String name) {
         return "if [ -f '" + gate.resolve("block-" + name) + "' ]; then echo $$ >> '" + gate.resolve("reached") + "'; "
-                + "while [ ! -f '" + gate.resolve("release") + "' ]; do sleep 0.05; done; fi\n";
+                + "while [ ! -f '" + gate.resolve("release") + "' ] && [ -d '" + gate + "' ]; do sleep 0.05; done; fi\n";
     }
 
     private static void script(Path file, String text) throws IOException {
@@ -121,10 +124,18 @@ final class HardeningRig {
         }
     }
 
-    /** Lets everything still parked go on (cleanup). */
-    void release() throws IOException {
+    /** Lets everything still parked go on, and ends what has not within a few seconds (cleanup). */
+    void release() throws IOException, InterruptedException {
         unblockAll();
         Files.writeString(gate.resolve("release"), "");
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (long pid : parkedPids()) {
+            Optional<ProcessHandle> parked = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+            while (parked.isPresent() && parked.get().isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            parked.filter(ProcessHandle::isAlive).ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     /** Pids of the sandbox shells that reached a gate. */
