@@ -30,17 +30,22 @@ import java.util.function.Supplier;
  */
 final class FactorySessions implements AutoCloseable {
 
+    /** How often running starts check whether another process retired their session. */
+    private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
+
     private final SessionStore store;
     private final boolean ownsStore;
     private final SessionLeases leases;
+    private final InFlightStarts inFlight;
     private final SessionOpener opener;
     private final SessionRetirementCoordinator coordinator;
 
-    private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, SessionOpener opener,
+    private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight, SessionOpener opener,
                             SessionRetirementCoordinator coordinator) {
         this.store = store;
         this.ownsStore = ownsStore;
         this.leases = leases;
+        this.inFlight = inFlight;
         this.opener = opener;
         this.coordinator = coordinator;
     }
@@ -54,8 +59,11 @@ final class FactorySessions implements AutoCloseable {
         SessionDefaults defaults = new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(),
                 config.repository().teardown(), config.repository().locator(), token, timeouts,
                 RetryPolicy.defaults());
-        SessionServices services = new SessionServices(store, leases, new InFlightStarts(), listener, defaults);
-        return new FactorySessions(store, hostStore.isEmpty(), leases, new SessionOpener(provider, memo, services),
+        InFlightStarts inFlight = new InFlightStarts();
+        // Cut a start here short soon after another process retires its session.
+        inFlight.watchRetirements(store, RETIREMENT_WATCH);
+        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults);
+        return new FactorySessions(store, hostStore.isEmpty(), leases, inFlight, new SessionOpener(provider, memo, services),
                 new SessionRetirementCoordinator(memo, provider, services));
     }
 
@@ -86,6 +94,7 @@ final class FactorySessions implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        inFlight.close();
         leases.close();
         if (ownsStore) {
             store.close();

@@ -176,7 +176,10 @@ public final class SandboxFactory implements AutoCloseable {
 
     /**
      * Removes the selected provider's orphaned sandboxes: those whose session the store does not
-     * know. Live sessions, and sessions another process is opening, are never touched.
+     * know, and those whose first open crashed (never handed to a user, its lease left behind by a
+     * dead or expired owner). Live sessions — held here or by another live process, being opened,
+     * or ever handed to a user (even stopped, or after a failed setup) — are never touched. See
+     * {@link OrphanSweeper}.
      */
     public List<SandboxListing> sweep() {
         requireOpen();

@@ -25,7 +25,8 @@ import java.util.Optional;
  * user's work is never reset. A checkout this framework cloned earlier from another URL is removed
  * and cloned again, but only when it provably holds no work (no uncommitted or untracked changes,
  * no unpushed commits, no stash). Anything else in a non-empty directory is left untouched and
- * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with
+ * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. A clone appears at the checkout path
+ * only once it is complete (it is made beside it and renamed). Clone and fetch are retried with
  * backoff on transient transport failures only; the token reaches git through {@link GitCredentials}.
  */
 public final class RepositoryMaterializer {
@@ -115,12 +116,21 @@ public final class RepositoryMaterializer {
         return state.gitDirectory() && state.originUrl().filter(cloneUrl::equals).isPresent();
     }
 
+    /**
+     * Clones into a hidden sibling and renames it into place, so a clone cut short — its host
+     * killed, the sandbox's git killed — never leaves a half-written checkout where the next start
+     * would take it for the user's work (a working tree missing files reads as uncommitted
+     * deletions, which are never clobbered). What such a clone left is removed before cloning again.
+     */
     private void clone(CommandExecutor exec, String checkout, GitCredentials credentials, String url, boolean wipe) {
         String parent = parentOf(checkout);
-        String script = "mkdir -p " + Sandboxes.quote(parent)
-                + (wipe ? " && rm -rf " + Sandboxes.quote(checkout) : "")
+        String partial = Sandboxes.quote(partialCloneOf(checkout));
+        String script = "mkdir -p " + Sandboxes.quote(parent) + " && rm -rf " + partial
+                // The checkout is absent, empty (rmdir refuses anything else) or one of ours being replaced.
+                + " && { " + (wipe ? "rm -rf " + Sandboxes.quote(checkout) : "[ ! -e " + Sandboxes.quote(checkout) + " ] || rmdir "
+                + Sandboxes.quote(checkout)) + "; }"
                 + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --progress -- "
-                + Sandboxes.quote(url) + " " + Sandboxes.quote(checkout);
+                + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
             MaterializeException failure = failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
@@ -194,6 +204,12 @@ public final class RepositoryMaterializer {
 
     static String output(CommandResult result) {
         return result.stderr().isBlank() ? result.stdout() : result.stderr();
+    }
+
+    /** Where {@code checkout} is cloned before it is renamed into place: a hidden sibling no repoDir can name. */
+    static String partialCloneOf(String checkout) {
+        int slash = checkout.lastIndexOf('/');
+        return checkout.substring(0, slash + 1) + "." + checkout.substring(slash + 1) + ".partial-clone";
     }
 
     static String parentOf(String path) {

@@ -18,11 +18,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Removes orphaned sandboxes: those the provider lists whose session the store does not know (it
- * was destroyed, or an open crashed before it registered). Live sessions are never touched: a
- * session with a record, one this process holds, and one whose lease another process holds (an
- * open in flight) are all skipped. The sweeper takes the session's lease while it removes, so an
- * open cannot race it.
+ * Removes orphaned sandboxes: those the provider lists that no live session owns. A sandbox is an
+ * orphan when
+ * <ul>
+ *   <li>the store does not know its session (for this provider): it was destroyed, or its record lost; or</li>
+ *   <li>its session's first open crashed: no start ever handed the sandbox to a user (the record has
+ *       no {@link SessionRecord#materializedAt()}) and the session's lease was left behind by an owner
+ *       that expired or is provably gone. A failed setup does hand the sandbox over (it stays usable),
+ *       and a failed open releases its lease, so neither of those is swept.</li>
+ * </ul>
+ * Never touched: a session this process holds, a session whose lease a live process holds (an open
+ * in flight), and any session that a start ever handed to a user — opened and stopped, or held by
+ * another live process — even if a later reopen of it crashed. The sweeper holds the session's lease
+ * while it decides and removes, so an open cannot race it; the crashed owner's lease is released
+ * with it. The session record of a crashed open is kept: the next open of that id reuses it.
  */
 public final class OrphanSweeper {
 
@@ -48,35 +57,50 @@ public final class OrphanSweeper {
         }
         List<SandboxListing> removed = new ArrayList<>();
         for (SandboxListing listing : inventory.listSandboxes()) {
-            if (isLive(listing.sessionId())) {
+            String sessionId = listing.sessionId();
+            if (memo.peek(sessionId).isPresent() || handedToAUser(sessionId)) {
                 continue;
             }
-            LeaseAttempt lease = store.tryAcquireLease(listing.sessionId(), owner, LEASE);
+            LeaseAttempt lease = store.tryAcquireLease(sessionId, owner, LEASE);
             if (!lease.acquired()) {
-                LOG.info("Not sweeping sandbox {} of session '{}': an open holds its lease until {}.", listing.sandboxId(),
-                        listing.sessionId(), lease.expiresAt());
+                LOG.info("Not sweeping sandbox {} of session '{}': {} holds its lease until {}.", listing.sandboxId(),
+                        sessionId, lease.holder(), lease.expiresAt());
                 continue;
             }
             try {
-                // Checked again under the lease: an open that registered meanwhile makes it live.
-                if (isLive(listing.sessionId())) {
+                // Decided under the lease: an open that registered or finished meanwhile makes it live.
+                Optional<String> why = orphaned(sessionId, lease);
+                if (why.isEmpty() || memo.peek(sessionId).isPresent()) {
                     continue;
                 }
                 inventory.removeSandbox(listing);
                 removed.add(listing);
-                LOG.info("Swept orphaned sandbox {} of session '{}'.", listing.sandboxId(), listing.sessionId());
+                LOG.info("Swept orphaned sandbox {} of session '{}': {}.", listing.sandboxId(), sessionId, why.get());
             } finally {
-                store.releaseLease(listing.sessionId(), owner.id());
+                store.releaseLease(sessionId, owner.id());
             }
         }
         return removed;
     }
 
-    private boolean isLive(String sessionId) {
-        if (memo.peek(sessionId).isPresent()) {
-            return true;
+    /** Whether a start of this provider ever handed the session's sandbox to a user. */
+    private boolean handedToAUser(String sessionId) {
+        return ownRecord(sessionId).flatMap(SessionRecord::materializedAt).isPresent();
+    }
+
+    /** Why the session's sandbox is an orphan, if it is one. */
+    private Optional<String> orphaned(String sessionId, LeaseAttempt lease) {
+        Optional<SessionRecord> record = ownRecord(sessionId);
+        if (record.isEmpty()) {
+            return Optional.of("the store does not know its session");
         }
-        Optional<SessionRecord> record = store.find(sessionId);
-        return record.isPresent() && record.get().definition().provider().map(factorySandbox.provider()::equals).orElse(true);
+        if (record.get().materializedAt().isPresent()) {
+            return Optional.empty();
+        }
+        return lease.replaced().map(crashed -> "its first open crashed (" + crashed + " left its lease behind)");
+    }
+
+    private Optional<SessionRecord> ownRecord(String sessionId) {
+        return store.find(sessionId).filter(r -> r.definition().provider().map(factorySandbox.provider()::equals).orElse(true));
     }
 }

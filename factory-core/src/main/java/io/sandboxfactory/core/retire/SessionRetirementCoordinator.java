@@ -13,6 +13,7 @@ import io.sandboxfactory.core.session.SessionServices;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.setup.LogText;
 import io.sandboxfactory.core.setup.TeardownRunner;
+import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>bumps the session's generation, so work that captured the old one — an open in flight,
  *       here or in another process — fails with {@code Session '<id>' was retired during workspace
  *       materialization}, and cancels starts of the session running in this factory;</li>
+ *   <li>takes the session's lease exclusively for the remaining steps: it waits for an open in
+ *       flight, here or in another process, to give up (it watches the generation) before it ends
+ *       the sandbox, and opens that come after it wait until it is done;</li>
  *   <li>if this process holds the sandbox: runs the teardown when the workdir is resolved and the
  *       sandbox is running (failures logged), <em>evicts first</em>, then stops or destroys it;
  *       otherwise stops or destroys the physical sandbox the provider finds, provisioning nothing;</li>
@@ -100,6 +104,27 @@ public final class SessionRetirementCoordinator {
         if (cancelled > 0) {
             LOG.info("Cancelled {} start(s) of session '{}' in flight", cancelled, sessionId);
         }
+        // An open in flight holds the lease; it sees the new generation (or, here, its cancellation)
+        // and gives up soon. Ending the sandbox before that would let its commands (a clone's mkdir -p)
+        // bring the session directory back after the destroy, or a new open here work in a directory
+        // being deleted; exclusively, so opens here that come after wait for the end of this.
+        SessionLeases.Lease lease = null;
+        try {
+            lease = services.leases().acquireExclusive(sessionId,
+                    attempt -> services.phase(sessionId, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()));
+        } catch (RuntimeException e) {
+            LOG.warn("Retiring session '{}' without its lease: {}", sessionId, LogText.abbreviate(String.valueOf(e.getMessage())));
+        }
+        try {
+            endLocked(sessionId, deleteSession, verb);
+        } finally {
+            if (lease != null) {
+                lease.close();
+            }
+        }
+    }
+
+    private void endLocked(String sessionId, boolean deleteSession, String verb) {
         Optional<SessionEntry> held = memo.peek(sessionId);
         if (held.isPresent()) {
             SessionEntry entry = held.get();

@@ -167,7 +167,13 @@ public final class SessionOpener implements AutoCloseable {
     private void startHoldingLease(SessionEntry entry) {
         String id = entry.sessionId();
         try (SessionLeases.Lease lease = services.leases().acquire(id,
-                attempt -> services.phase(id, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
+                attempt -> services.phase(id, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()),
+                () -> {
+                    // A retirement evicted this entry while we waited: starting it would revive a retired sandbox.
+                    if (memo.peek(id).filter(current -> current == entry).isEmpty()) {
+                        throw new SessionRetiredException(id);
+                    }
+                })) {
             services.phase(id, SessionPhase.START, entry.sandbox().provider());
             StartFailures.start(entry.sandbox());
         }

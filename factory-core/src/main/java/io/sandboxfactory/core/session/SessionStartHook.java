@@ -42,7 +42,8 @@ import java.util.function.UnaryOperator;
  *   <li>probes the workspace in one command, materializes each repository and checks out the session branch;</li>
  *   <li>runs each setup unit the gate does not consider done, writes markers only after success,
  *       and after a failure runs the teardown and throws {@link SetupCommandException};</li>
- *   <li>persists the physical sandbox id and the workdir in the session store.</li>
+ *   <li>persists the physical sandbox id and the workdir in the session store (also after a failed
+ *       setup, which leaves the sandbox usable).</li>
  * </ol>
  * The whole hook holds the session's lease, so processes sharing a store never run it
  * concurrently for one session. All git and shell work goes through the start event's {@code exec()}.
@@ -101,10 +102,16 @@ public final class SessionStartHook implements SandboxStartHook {
     public void onStart(SandboxStartEvent event) {
         SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
         CommandExecutor exec = observed(event.exec());
-        try (InFlightStarts.Registration registration = services.inFlight().register(id())) {
+        try (InFlightStarts.Registration registration = services.inFlight().register(id(), generation)) {
             try (SessionLeases.Lease lease = services.leases().acquire(id(),
-                    attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
+                    attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()),
+                    () -> giveUpIfOvertaken(registration))) {
                 requireCurrentGeneration();
+                if (services.store().find(id()).isEmpty()) {
+                    // A retirement deleted the record after this open registered it and read the new
+                    // generation, then gave the lease up: this open comes after it and needs its record.
+                    services.store().register(plan.definition(Optional.of(event.sandbox().provider())));
+                }
                 run(plan, event, exec);
                 requireCurrentGeneration();
             } catch (RuntimeException e) {
@@ -151,8 +158,14 @@ public final class SessionStartHook implements SandboxStartHook {
         }
         requireCurrentGeneration();
 
-        runSetup(plan, exec, seen, layout, redact);
-
+        try {
+            runSetup(plan, exec, seen, layout, redact);
+        } catch (SetupCommandException e) {
+            // The sandbox stays usable after a failed setup: it is handed to the user all the same,
+            // which is what the record's start state says (and what keeps a sweep away from it).
+            services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
+            throw e;
+        }
         services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
     }
 
@@ -245,6 +258,16 @@ public final class SessionStartHook implements SandboxStartHook {
 
     private static Optional<String> sandboxIdOf(SandboxStartEvent event) {
         return event.sandbox() instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
+    }
+
+    /**
+     * While waiting for the lease: a retirement cancelled this start or evicted its sandbox (it
+     * holds the lease to end that very sandbox, and would wait for this start forever).
+     */
+    private void giveUpIfOvertaken(InFlightStarts.Registration registration) {
+        if (registration.cancelled() || entry.get().isEmpty()) {
+            throw new SessionRetiredException(id());
+        }
     }
 
     private boolean retired() {

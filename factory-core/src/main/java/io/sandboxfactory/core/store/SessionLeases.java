@@ -6,8 +6,10 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -19,9 +21,14 @@ import java.util.function.Consumer;
  * Holds per-session leases in a {@link SessionStore} for one owner (one factory), so two processes
  * — or two factories in one process — never open the same session at the same time. {@link
  * #acquire} waits until the lease is free, then keeps it alive with a heartbeat until the last
- * holder in this owner closes it; a crashed owner's lease frees within one {@code ttl}. Within one
- * owner the lease is shared (counted), because threads of one factory already coordinate through
- * the session memo and the sandbox's single-flight start.
+ * holder in this owner closes it; a crashed owner's lease frees within one {@code ttl}.
+ *
+ * <p>Within one owner the lease is normally <em>shared</em> (counted), because threads of one
+ * factory already coordinate through the session memo and the sandbox's single-flight start. A
+ * retirement takes it {@link #acquireExclusive exclusively}: it waits until no thread of this owner
+ * holds it, and while it holds it new shares wait (a sharer may give up meanwhile, see {@link
+ * #acquire(String, Consumer, Runnable)}). Shares still join one another while an exclusive holder
+ * only waits, so a start that joins another thread's start can never deadlock with a retirement.
  */
 public final class SessionLeases implements AutoCloseable {
 
@@ -38,11 +45,30 @@ public final class SessionLeases implements AutoCloseable {
     private final Duration ttl;
     private final Duration pollInterval;
     private final ScheduledExecutorService heartbeat;
+    /** Sessions whose store lease this owner holds. Guarded by {@code this}. */
     private final Map<String, Held> held = new HashMap<>();
+    /** Sessions for which one thread of this owner is taking the store lease. Guarded by {@code this}. */
+    private final Set<String> acquiring = new HashSet<>();
 
     private static final class Held {
-        int count;
+        final boolean exclusive;
+        /** The holding threads and how many shares each holds. */
+        final Map<Thread, Integer> holders = new HashMap<>();
         ScheduledFuture<?> renewal;
+
+        Held(boolean exclusive) {
+            this.exclusive = exclusive;
+        }
+
+        void add(Thread thread) {
+            holders.merge(thread, 1, Integer::sum);
+        }
+
+        /** Gives one share of {@code thread} back; true when none is left. */
+        boolean remove(Thread thread) {
+            holders.computeIfPresent(thread, (t, n) -> n > 1 ? n - 1 : null);
+            return holders.isEmpty();
+        }
     }
 
     /**
@@ -73,66 +99,128 @@ public final class SessionLeases implements AutoCloseable {
         return owner;
     }
 
-    /** Waits for the session's lease and takes it; see {@link #acquire(String, Consumer)}. */
+    /** Waits for the session's lease and takes a share of it; see {@link #acquire(String, Consumer, Runnable)}. */
     public Lease acquire(String sessionId) {
         return acquire(sessionId, attempt -> { });
     }
 
-    /**
-     * Waits for the session's lease and takes it. While it waits it logs who holds the lease and
-     * tells {@code onWait} (once, with the first refused attempt).
-     */
+    /** Waits for the session's lease and takes a share of it; see {@link #acquire(String, Consumer, Runnable)}. */
     public Lease acquire(String sessionId, Consumer<LeaseAttempt> onWait) {
-        if (share(sessionId)) {
-            return lease(sessionId);
-        }
-        boolean told = false;
+        return acquire(sessionId, onWait, () -> { });
+    }
+
+    /**
+     * Waits for the session's lease and takes a share of it. While it waits it logs who holds the
+     * lease and tells {@code onWait} (once, with the first refused attempt), and runs {@code
+     * whileWaiting} before each new try: an exception it throws ends the wait (the caller gave up).
+     */
+    public Lease acquire(String sessionId, Consumer<LeaseAttempt> onWait, Runnable whileWaiting) {
         while (true) {
-            LeaseAttempt attempt = store.tryAcquireLease(sessionId, owner, ttl);
-            if (attempt.acquired()) {
-                hold(sessionId);
-                return lease(sessionId);
+            synchronized (this) {
+                Held current = held.get(sessionId);
+                if (current != null && (!current.exclusive || current.holders.containsKey(Thread.currentThread()))) {
+                    current.add(Thread.currentThread());
+                    return lease(sessionId);
+                }
+                if (current == null && acquiring.add(sessionId)) {
+                    break;
+                }
             }
-            if (!told) {
-                LOG.info("Session '{}' is being opened by {}; waiting for it (its lease runs until {}).", sessionId,
-                        attempt.holder(), attempt.expiresAt());
-                onWait.accept(attempt);
-                told = true;
+            // Held exclusively here (a retirement), or another thread here is taking it from the store.
+            whileWaiting.run();
+            awaitLocalChange(sessionId);
+        }
+        return fromStore(sessionId, false, onWait, whileWaiting);
+    }
+
+    /**
+     * Waits until no thread of this owner holds the session's lease, then takes it from the store
+     * for this caller alone: shares asked for meanwhile wait until it is closed. A thread that
+     * already holds a share (a retirement asked for from a listener during a start) joins with
+     * another share instead of waiting for itself.
+     */
+    public Lease acquireExclusive(String sessionId, Consumer<LeaseAttempt> onWait) {
+        while (true) {
+            synchronized (this) {
+                Held current = held.get(sessionId);
+                if (current != null && current.holders.containsKey(Thread.currentThread())) {
+                    current.add(Thread.currentThread());
+                    return lease(sessionId);
+                }
+                if (current == null && acquiring.add(sessionId)) {
+                    break;
+                }
             }
-            try {
-                Thread.sleep(pollInterval.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SandboxException("INTERRUPTED", "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
+            awaitLocalChange(sessionId);
+        }
+        return fromStore(sessionId, true, onWait, () -> { });
+    }
+
+    /** Takes the lease from the store; the caller has marked {@code sessionId} as {@link #acquiring}. */
+    private Lease fromStore(String sessionId, boolean exclusive, Consumer<LeaseAttempt> onWait, Runnable whileWaiting) {
+        try {
+            boolean told = false;
+            while (true) {
+                LeaseAttempt attempt = store.tryAcquireLease(sessionId, owner, ttl);
+                if (attempt.acquired()) {
+                    hold(sessionId, exclusive);
+                    return lease(sessionId);
+                }
+                if (!told) {
+                    LOG.info("Session '{}' is being opened by {}; waiting for it (its lease runs until {}).", sessionId,
+                            attempt.holder(), attempt.expiresAt());
+                    onWait.accept(attempt);
+                    told = true;
+                }
+                whileWaiting.run();
+                sleep(sessionId, pollInterval.toMillis());
+            }
+        } finally {
+            synchronized (this) {
+                acquiring.remove(sessionId);
+                notifyAll();
             }
         }
+    }
+
+    private synchronized void awaitLocalChange(String sessionId) {
+        try {
+            wait(pollInterval.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw interrupted(sessionId, e);
+        }
+    }
+
+    private static void sleep(String sessionId, long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw interrupted(sessionId, e);
+        }
+    }
+
+    private static SandboxException interrupted(String sessionId, InterruptedException e) {
+        return new SandboxException("INTERRUPTED", "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
     }
 
     private Lease lease(String sessionId) {
         AtomicBoolean open = new AtomicBoolean(true);
+        Thread holder = Thread.currentThread();
         return () -> {
             if (open.compareAndSet(true, false)) {
-                release(sessionId);
+                release(sessionId, holder);
             }
         };
     }
 
-    private synchronized boolean share(String sessionId) {
-        Held current = held.get(sessionId);
-        if (current == null) {
-            return false;
-        }
-        current.count++;
-        return true;
-    }
-
-    private synchronized void hold(String sessionId) {
-        Held current = held.computeIfAbsent(sessionId, id -> new Held());
-        current.count++;
-        if (current.renewal == null) {
-            long period = Math.max(100, ttl.toMillis() / 3);
-            current.renewal = heartbeat.scheduleAtFixedRate(() -> renew(sessionId), period, period, TimeUnit.MILLISECONDS);
-        }
+    private synchronized void hold(String sessionId, boolean exclusive) {
+        Held current = new Held(exclusive);
+        current.add(Thread.currentThread());
+        long period = Math.max(100, ttl.toMillis() / 3);
+        current.renewal = heartbeat.scheduleAtFixedRate(() -> renew(sessionId), period, period, TimeUnit.MILLISECONDS);
+        held.put(sessionId, current);
     }
 
     private void renew(String sessionId) {
@@ -146,22 +234,26 @@ public final class SessionLeases implements AutoCloseable {
         }
     }
 
-    private void release(String sessionId) {
+    private void release(String sessionId, Thread holder) {
         synchronized (this) {
             Held current = held.get(sessionId);
-            if (current == null) {
+            if (current == null || !current.remove(holder)) {
                 return;
             }
-            if (--current.count > 0) {
-                return;
-            }
+            // Still marked as being acquired while the store lease goes, so no local thread takes it meanwhile.
             held.remove(sessionId);
+            acquiring.add(sessionId);
             current.renewal.cancel(false);
         }
         try {
             store.releaseLease(sessionId, owner.id());
         } catch (RuntimeException e) {
             LOG.warn("Releasing the lease of session '{}' failed (it expires by itself): {}", sessionId, e.getMessage());
+        } finally {
+            synchronized (this) {
+                acquiring.remove(sessionId);
+                notifyAll();
+            }
         }
     }
 

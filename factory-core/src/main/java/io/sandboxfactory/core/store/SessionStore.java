@@ -47,7 +47,9 @@ public interface SessionStore extends AutoCloseable {
 
     /**
      * Takes the session's lease for {@code ttl} when it is free, expired, already {@code owner}'s,
-     * or held by an owner that {@link LeaseOwner#isProvablyGone() is provably gone}.
+     * or held by an owner that {@link LeaseOwner#isProvablyGone() is provably gone}. A lease taken
+     * over from another owner (expired or gone) reports that owner in {@link LeaseAttempt#replaced()}:
+     * it crashed while it held the lease.
      */
     LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl);
 

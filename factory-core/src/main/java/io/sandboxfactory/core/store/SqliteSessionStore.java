@@ -308,6 +308,7 @@ public final class SqliteSessionStore implements SessionStore {
     public LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl) {
         return write(c -> {
             long now = System.currentTimeMillis();
+            Optional<LeaseOwner> replaced = Optional.empty();
             try (PreparedStatement ps = c.prepareStatement(
                     "SELECT owner_id, host, pid, process_start, expires_at FROM session_leases WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
@@ -323,6 +324,7 @@ public final class SqliteSessionStore implements SessionStore {
                         }
                         if (!holder.id().equals(owner.id())) {
                             LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
+                            replaced = Optional.of(holder);
                         }
                     }
                 }
@@ -342,7 +344,7 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setLong(6, expiresAt);
                 ps.executeUpdate();
             }
-            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt));
+            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced);
         });
     }
 

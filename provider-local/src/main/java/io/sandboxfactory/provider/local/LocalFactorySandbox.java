@@ -29,6 +29,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     private final Path root;
     private final Map<String, String> baseEnv;
     private final String setsid;
+    private final HostProcess host = HostProcess.current();
 
     LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid) {
         this.root = root;
@@ -49,7 +50,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         Path directory = SessionIds.sessionDirectory(root, ctx.sessionId());
-        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid);
+        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid, host);
     }
 
     @Override
@@ -85,6 +86,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
             throw new IllegalArgumentException("Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
         }
         try {
+            new RunningCommands(dir, host).killAll();
             Directories.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not remove local session directory " + dir + ": " + e.getMessage(), e);

@@ -18,10 +18,11 @@ import java.util.stream.Stream;
 
 /**
  * A session as a directory on the host: {@code <root>/<sessionId>}. Commands run with {@code
- * /bin/sh -c} in that directory, each in its own process group. Stop kills running commands (and
- * what they left running in the background) and keeps the files; destroy also deletes the
- * directory. A directory removed from outside makes the next command throw {@link
- * SandboxDestroyedException}.
+ * /bin/sh -c} in that directory, each in its own process group, and are recorded while they run
+ * ({@link RunningCommands}). A start ends the commands a dead host process left running. Stop kills
+ * running commands — this instance's, what they left running in the background, and those other
+ * processes recorded — and keeps the files; destroy also deletes the directory. A directory removed
+ * from outside makes the next command throw {@link SandboxDestroyedException}.
  */
 public final class LocalSandbox extends MastraSandbox<Path> {
 
@@ -30,13 +31,15 @@ public final class LocalSandbox extends MastraSandbox<Path> {
 
     private final Path directory;
     private final Map<String, String> baseEnv;
+    private final RunningCommands running;
     private final ProcessGroupRunner runner;
 
-    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid) {
+    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.runner = new ProcessGroupRunner(setsid);
+        this.running = new RunningCommands(directory, host);
+        this.runner = new ProcessGroupRunner(setsid, running);
     }
 
     /** The session directory on the host. */
@@ -56,9 +59,14 @@ public final class LocalSandbox extends MastraSandbox<Path> {
                 ? Optional.of(directory) : Optional.empty();
     }
 
+    /**
+     * A directory needs no connecting, but commands that a host process which died left running in
+     * it (a clone, a checkout, a setup cut short by a crash) are ended first, so they cannot race
+     * the work this start is about to redo; see {@link RunningCommands}.
+     */
     @Override
     protected void connect(Path handle) {
-        // A directory needs no connecting.
+        running.reapOrphans();
     }
 
     /**
@@ -86,14 +94,17 @@ public final class LocalSandbox extends MastraSandbox<Path> {
         }
     }
 
+    /** Kills this instance's commands and what they left in the background, and every command recorded as running here. */
     @Override
     protected void doStop(Path handle) {
         runner.killAll();
+        running.killAll();
     }
 
     @Override
     protected void doDestroy(Path handle) throws IOException {
         runner.killAll();
+        running.killAll();
         Directories.deleteRecursively(handle);
     }
 

@@ -32,10 +32,13 @@ final class ProcessGroupRunner {
     private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
 
     private final String setsid;
+    private final RunningCommands running;
     private final ProcessGroups groups = new ProcessGroups();
 
-    ProcessGroupRunner(String setsid) {
+    /** @param running where each command is recorded while it runs, so it can be ended if this host dies */
+    ProcessGroupRunner(String setsid, RunningCommands running) {
         this.setsid = setsid;
+        this.running = running;
     }
 
     CommandResult run(CommandRequest request, Path cwd, Map<String, String> env) {
@@ -54,6 +57,7 @@ final class ProcessGroupRunner {
                     + "': " + e.getMessage(), false, e);
         }
         groups.add(process);
+        running.started(process);
         closeStdin(process);
         OutputPump out = OutputPump.start(process.getInputStream(), stdout, "stdout");
         OutputPump err = OutputPump.start(process.getErrorStream(), stderr, "stderr");
@@ -77,6 +81,7 @@ final class ProcessGroupRunner {
             Thread.currentThread().interrupt();
             throw new SandboxException("INTERRUPTED", "Command '" + request.commandLine() + "' was interrupted and killed.", e);
         } finally {
+            running.finished(process);
             out.detach();
             err.detach();
             groups.forgetFinished();

@@ -1,0 +1,206 @@
+package io.sandboxfactory.provider.local;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * The commands running in one session directory, recorded on disk while they run — one file per
+ * command, named by the pid of its shell (which leads its own session and process group), under
+ * {@code <root>/}{@value #DIRECTORY}{@code /<sessionId>/}, outside the workspace — so that another
+ * host process can find them after the one that started them died.
+ *
+ * <p>Why: a command's processes do not die with the host JVM that started it. When a host is
+ * killed (SIGKILL, OOM) during an open, its clone, checkout or setup keeps running in the session
+ * directory — holding git's {@code index.lock}, or finishing a setup whose marker will never be
+ * written — while the next open works in the same directory. {@link #reapOrphans()} ends them:
+ * SIGTERM first (git then removes its lock files), SIGKILL after a grace period. Commands of a live
+ * host, and processes a finished command left in the background on purpose, are never touched by
+ * it; {@link #killAll()} (stop, destroy, sweep) ends every recorded command whoever started it.
+ *
+ * <p>Recording is best effort: a host killed between starting a command and recording it leaves
+ * that command unrecorded.
+ */
+final class RunningCommands {
+
+    /** The directory, under the sessions root, holding one directory of records per session. */
+    static final String DIRECTORY = ".sandbox-factory-running";
+
+    private static final Duration TERM_GRACE = Duration.ofSeconds(3);
+    private static final Duration KILL_GRACE = Duration.ofSeconds(2);
+
+    private final Path records;
+    private final HostProcess self;
+
+    /** @param sessionDirectory {@code <root>/<sessionId>} */
+    RunningCommands(Path sessionDirectory, HostProcess self) {
+        this.records = sessionDirectory.resolveSibling(DIRECTORY).resolve(sessionDirectory.getFileName());
+        this.self = self;
+    }
+
+    /** Records that {@code leader}, just started by this host, runs a command. */
+    void started(Process leader) {
+        String text = "leaderStart=" + leader.info().startInstant().map(Instant::toEpochMilli).orElse(-1L) + "\n"
+                + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n";
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                Files.createDirectories(records);
+                // Written whole, then renamed: a reaper never reads half a record.
+                Path partial = records.resolve(leader.pid() + ".partial");
+                Files.writeString(partial, text, StandardCharsets.UTF_8);
+                Files.move(partial, records.resolve(Long.toString(leader.pid())), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+                return;
+            } catch (IOException e) {
+                // Once more: a reaper may have removed the (then empty) directory in between. After
+                // that, best effort: an unrecorded command only cannot be reaped after this host dies.
+            }
+        }
+    }
+
+    /** Forgets {@code leader}'s command: it returned. */
+    void finished(Process leader) {
+        try {
+            Files.deleteIfExists(records.resolve(Long.toString(leader.pid())));
+        } catch (IOException e) {
+            // A stale record is harmless: its leader is gone, so reaping it only deletes the file.
+        }
+    }
+
+    /** Ends the recorded commands whose host process is provably gone. */
+    void reapOrphans() {
+        end(false);
+    }
+
+    /** Ends every recorded command, whoever started it. */
+    void killAll() {
+        end(true);
+    }
+
+    private void end(boolean all) {
+        List<Path> recorded = list();
+        if (recorded.isEmpty()) {
+            return;
+        }
+        List<ProcessHandle> victims = new ArrayList<>();
+        List<Path> done = new ArrayList<>();
+        Optional<List<ProcessTable.Entry>> table = ProcessTable.snapshot();
+        for (Path record : recorded) {
+            Optional<Record> parsed = Record.read(record);
+            if (parsed.isEmpty()) {
+                done.add(record);
+                continue;
+            }
+            Record r = parsed.get();
+            if (!all && !r.host().isProvablyGone()) {
+                continue;
+            }
+            List<ProcessHandle> members = r.members(table);
+            victims.addAll(members);
+            done.add(record);
+        }
+        terminate(victims);
+        for (Path record : done) {
+            try {
+                Files.deleteIfExists(record);
+            } catch (IOException e) {
+                // Reaping it again later finds its processes gone.
+            }
+        }
+        try {
+            Files.deleteIfExists(records);
+        } catch (IOException e) {
+            // Not empty: a command is still running (or just started); its record stays.
+        }
+    }
+
+    private List<Path> list() {
+        if (!Files.isDirectory(records)) {
+            return List.of();
+        }
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(records, f -> f.getFileName().toString().matches("\\d+"))) {
+            files.forEach(found::add);
+        } catch (IOException e) {
+            return List.of();
+        }
+        return found;
+    }
+
+    /** SIGTERM, so git can remove its locks and half-made clones; then SIGKILL for what is left. */
+    private static void terminate(List<ProcessHandle> victims) {
+        if (victims.isEmpty()) {
+            return;
+        }
+        victims.forEach(ProcessHandle::destroy);
+        if (!awaitGone(victims, TERM_GRACE)) {
+            victims.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+            awaitGone(victims, KILL_GRACE);
+        }
+    }
+
+    private static boolean awaitGone(List<ProcessHandle> processes, Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (processes.stream().anyMatch(ProcessHandle::isAlive)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One recorded command: its shell's pid and start, and the host process that started it. */
+    private record Record(long leader, long leaderStart, HostProcess host) {
+
+        static Optional<Record> read(Path file) {
+            try {
+                Properties p = new Properties();
+                try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                    p.load(in);
+                }
+                return Optional.of(new Record(Long.parseLong(file.getFileName().toString()), Long.parseLong(p.getProperty("leaderStart")),
+                        new HostProcess(p.getProperty("host"), Long.parseLong(p.getProperty("hostPid")),
+                                Long.parseLong(p.getProperty("hostStart")))));
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+
+        /**
+         * The processes of the command: everything in the session its shell leads. A shell pid now
+         * held by a process that started at another time was reused by a stranger: nothing is ours.
+         * Without {@code /proc} only the shell and its descendants are found.
+         */
+        List<ProcessHandle> members(Optional<List<ProcessTable.Entry>> table) {
+            Optional<ProcessHandle> shell = ProcessHandle.of(leader).filter(ProcessHandle::isAlive);
+            if (shell.isPresent()) {
+                Optional<Instant> started = shell.get().info().startInstant();
+                if (leaderStart >= 0 && started.isPresent() && Math.abs(started.get().toEpochMilli() - leaderStart) > 1000) {
+                    return List.of();
+                }
+            }
+            if (table.isEmpty()) {
+                return shell.map(s -> Stream.concat(Stream.of(s), s.descendants()).toList()).orElse(List.of());
+            }
+            // Linux keeps a session id allocated while the session has members, so they are still the command's.
+            return table.get().stream().filter(e -> e.session() == leader)
+                    .flatMap(e -> ProcessHandle.of(e.pid()).stream()).toList();
+        }
+    }
+}
