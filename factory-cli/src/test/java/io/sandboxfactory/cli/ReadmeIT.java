@@ -32,8 +32,11 @@ class ReadmeIT {
 
         Path clone = temp.resolve("clone");
         GitRepos.git(temp, "clone", "-q", project.toString(), clone.toString());
+        // The session branch is made from the branch the clone has checked out: main on CI, a
+        // feature branch when this runs in a developer's worktree (whose clone has no local main).
+        String checkedOut = GitRepos.git(clone, "symbolic-ref", "--short", "HEAD").strip();
         CliProcess.Result result = CliProcess.exec(List.of("bash", "-c", mainJob), clone,
-                Map.of("FACTORY_STATE_DIR", temp.resolve("state").toString()));
+                Map.of("FACTORY_STATE_DIR", temp.resolve("state").toString(), "FACTORY_REPOSITORY_DEFAULT_BASE_BRANCH", checkedOut));
 
         assertThat(result.exitCode()).as(result.toString()).isZero();
         assertThat(result.stdout().lines().toList()).as(result.toString()).hasSize(3);
