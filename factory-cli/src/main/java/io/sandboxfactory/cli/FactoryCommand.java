@@ -6,15 +6,19 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** The root {@code factory} command: global options and the list of subcommands. */
+import java.util.List;
+
+/**
+ * The root {@code factory} command: global options and the list of subcommands.
+ *
+ * <p>The subcommands are registered in code rather than in the annotation, so that an invocation of
+ * one of them builds only that one's picocli model ({@link SubcommandSelection}): picocli reflects
+ * over every command class it is given, which cost a short command 50–70 ms.
+ */
 @Command(name = "factory",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Gives every session of work on a Git repository its own isolated sandbox.",
-        subcommands = {
-                RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
-                RetireCommand.class, SweepCommand.class, ProvidersCommand.class, CompletionCommand.class,
-                CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  factory run --repo . --branch demo -- git log --oneline -3",
@@ -24,6 +28,12 @@ import picocli.CommandLine.Spec;
                 "",
                 "Exit codes: the command's own for run and exec; 2 for bad input; 1 when the sandbox or the framework failed."})
 final class FactoryCommand implements Runnable {
+
+    /** Every subcommand, in the order the help lists them. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
+            RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
+            RetireCommand.class, SweepCommand.class, ProvidersCommand.class, CompletionCommand.class,
+            CommandLine.HelpCommand.class);
 
     @Mixin
     GlobalOptions global = new GlobalOptions();
@@ -42,13 +52,18 @@ final class FactoryCommand implements Runnable {
         spec.commandLine().usage(console.err());
     }
 
-    static CommandLine commandLine(Console console) {
+    /** The command line for {@code args}: with only the subcommand they name when that is unambiguous, else with all. */
+    static CommandLine commandLine(Console console, String... args) {
         FactoryCommand root = new FactoryCommand(console);
         CommandLine commandLine = new CommandLine(root);
+        // Before the settings below: picocli applies them to the subcommands present at that moment.
+        for (Class<?> subcommand : SubcommandSelection.needed(SUBCOMMANDS, args)) {
+            commandLine.addSubcommand(subcommand);
+        }
         commandLine.setOut(new java.io.PrintWriter(console.out(), true));
         commandLine.setErr(new java.io.PrintWriter(console.err(), true));
         commandLine.setExecutionExceptionHandler(new ErrorReporter(console, root.global));
-        commandLine.setParameterExceptionHandler((ex, args) -> {
+        commandLine.setParameterExceptionHandler((ex, badArgs) -> {
             console.err().println("factory: " + ex.getMessage());
             ex.getCommandLine().usage(console.err(), CommandLine.Help.Ansi.OFF);
             return ExitCodes.BAD_INPUT;

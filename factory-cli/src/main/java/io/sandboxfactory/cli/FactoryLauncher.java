@@ -4,6 +4,7 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,11 @@ final class FactoryLauncher {
         }
         if (global.stateDir != null) {
             builder.stateDirectory(console.workingDirectory().resolve(global.stateDir));
+        }
+        Path stateDirectory = stateDirectoryGuess();
+        if (Files.isDirectory(stateDirectory)) {
+            // Only in a state directory that exists: bad input must not leave a new directory behind.
+            SqliteNativeLibrary.useCacheUnder(stateDirectory.resolve("cache"));
         }
         builder.classLoader(PluginLoader.loaderFor(pluginDirectories(), Main.class.getClassLoader()));
         builder.sessionListener(listener);

@@ -62,7 +62,8 @@ public final class ConfigResolver {
     public static final Pattern OWNER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
 
     private final ObjectMapper json = ConfigMappers.json();
-    private final ObjectMapper yaml = ConfigMappers.yaml();
+    /** Made on first use (an environment override of a provider key): most resolutions never parse YAML. */
+    private ObjectMapper yaml;
     private final ProviderSectionBinder binder = new ProviderSectionBinder(json);
     private final Path home;
     private final String userName;
@@ -199,6 +200,9 @@ public final class ConfigResolver {
 
     /** A YAML scalar ({@code 8}, {@code true}, {@code 15m}); flow collections only when written as {@code [..]} or {@code {..}}. */
     private JsonNode scalar(String text) {
+        if (yaml == null) {
+            yaml = ConfigMappers.yaml();
+        }
         try {
             JsonNode node = yaml.readTree(text);
             if (node == null || node.isMissingNode()) {

@@ -74,7 +74,8 @@ public record FactoryConfig(
 
     /** Builds a {@link FactoryConfig} in code, for hosts that do not use a file. */
     public static final class Builder {
-        private final ObjectMapper trees = ConfigMappers.json();
+        /** Made on first use: building a mapper is a good part of a short CLI command's start-up. */
+        private ObjectMapper trees;
         private String provider;
         private Path stateDir;
         private String owner;
@@ -115,6 +116,9 @@ public record FactoryConfig(
          * lists, maps), exactly as the same keys would appear in a file.
          */
         public Builder providerSection(String name, Map<String, ?> values) {
+            if (trees == null) {
+                trees = ConfigMappers.json();
+            }
             providers.put(name, trees.valueToTree(values));
             return this;
         }
