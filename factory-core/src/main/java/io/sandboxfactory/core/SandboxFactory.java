@@ -18,8 +18,13 @@ import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.discovery.ProviderDiscovery;
+import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionEntry;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.wiring.FactoryModule;
 import io.sandboxfactory.core.wiring.HostObjects;
 import org.slf4j.Logger;
@@ -34,6 +39,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The host-facing façade: discovers providers, resolves config, wires one Guice injector and
@@ -57,6 +63,7 @@ public final class SandboxFactory implements AutoCloseable {
     private final FactorySandbox factorySandbox;
     private final SessionMemo memo;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile FactorySessions sessions;
 
     private SandboxFactory(Injector injector) {
         this.injector = injector;
@@ -125,6 +132,51 @@ public final class SandboxFactory implements AutoCloseable {
         return sandbox;
     }
 
+    /**
+     * Opens a session: gets or creates its sandbox (one per session id, across threads, processes
+     * and restarts), attaches the session start hook, and starts it as {@link SessionSpec#startMode()}
+     * says. An eager open returns with the repository checked out on the session branch and the
+     * setup done; its failures are thrown as they are (for example {@code SetupCommandException},
+     * {@code MaterializeException}, {@code SessionRetiredException}).
+     */
+    public SessionHandle openSession(SessionSpec spec) {
+        requireOpen();
+        return sessions.open(spec);
+    }
+
+    /** The session {@code sessionId} if this factory holds it; never creates or starts a sandbox. */
+    public Optional<SessionHandle> session(String sessionId) {
+        requireOpen();
+        return sessions.session(sessionId);
+    }
+
+    /**
+     * Retires a session: teardown, then {@link RetireMode#STOP stop} (files and record kept) or
+     * {@link RetireMode#DESTROY destroy} (sandbox and record removed). Serialized per session; an
+     * open in flight fails with {@code Session '<id>' was retired during workspace materialization}.
+     */
+    public void retire(String sessionId, RetireMode mode) {
+        requireOpen();
+        sessions.retire(sessionId, Objects.requireNonNull(mode, "mode"));
+    }
+
+    /** Replaces the repository token ({@code GH_TOKEN}) in an open session's environment for later commands. */
+    public void refreshToken(String sessionId, String token) {
+        requireOpen();
+        sessions.refreshToken(sessionId, token);
+    }
+
+    /** Runs {@code callback} whenever {@code sessionId} is retired, to drop host caches; the result unregisters it. */
+    public Runnable onSessionInvalidated(String sessionId, Runnable callback) {
+        requireOpen();
+        return sessions.onInvalidate(sessionId, callback);
+    }
+
+    /** The session store this factory keeps session state in. */
+    public SessionStore sessionStore() {
+        return sessions.store();
+    }
+
     private void requireOpen() {
         if (closed.get()) {
             throw new IllegalStateException("This SandboxFactory is closed.");
@@ -136,11 +188,17 @@ public final class SandboxFactory implements AutoCloseable {
         return injector;
     }
 
-    /** Closes the opened provider (once); sandboxes are left as they are. */
+    /** Closes the session machinery and the opened provider (once); sandboxes are left as they are. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            factorySandbox.close();
+            try {
+                if (sessions != null) {
+                    sessions.close();
+                }
+            } finally {
+                factorySandbox.close();
+            }
         }
     }
 
@@ -162,8 +220,35 @@ public final class SandboxFactory implements AutoCloseable {
         private String owner;
         private Map<String, String> environment;
         private final HostObjects.Builder hostObjects = HostObjects.builder();
+        private SessionStore sessionStore;
+        private SessionListener sessionListener = SessionListener.NONE;
+        private Supplier<String> repositoryToken;
 
         private Builder() {
+        }
+
+        /**
+         * Keeps session state in {@code store} instead of the default SQLite file under the state
+         * directory. The factory does not close a store given here.
+         */
+        public Builder sessionStore(SessionStore store) {
+            this.sessionStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** Observes session progress (phases) and the commands the machinery runs. */
+        public Builder sessionListener(SessionListener listener) {
+            this.sessionListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Supplies a fresh repository token per start for sessions without their own {@code
+         * RepositoryAccessSource}; without it such sessions clone anonymously.
+         */
+        public Builder repositoryToken(Supplier<String> token) {
+            this.repositoryToken = Objects.requireNonNull(token, "token");
+            return this;
         }
 
         /** Reads settings from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}) file; replaces {@link #config(FactoryConfig)}. */
@@ -255,6 +340,13 @@ public final class SandboxFactory implements AutoCloseable {
                 factory.close();
                 throw new FactoryConfigurationException("STATE_DIRECTORY_FAILED", "State directory " + resolved.stateDirectory()
                         + " could not be created: " + e.getMessage() + ".", e);
+            }
+            try {
+                factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo,
+                        Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken));
+            } catch (RuntimeException e) {
+                factory.close();
+                throw e;
             }
             LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
                     discovered.require(resolved.provider()).location(), resolved.stateDirectory(), origin);

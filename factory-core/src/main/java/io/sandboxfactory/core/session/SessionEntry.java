@@ -4,13 +4,16 @@ import io.sandboxfactory.api.MastraSandbox;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What this process holds for one session: its sandbox instance, the working directory once
- * resolved, the session's own repository and the repositories materialized in the sandbox.
+ * resolved, the session's own repository and the repositories materialized in the sandbox, plus
+ * the session machinery's plan and the generation the instance was made in.
  *
  * <p>Thread-safe. The working directory and the own repository are set at most once (the first
  * value wins and is returned to every later caller), because concurrent resolvers of the same
@@ -23,6 +26,10 @@ public final class SessionEntry {
     private final AtomicReference<String> workdir = new AtomicReference<>();
     private final AtomicReference<String> ownRepo = new AtomicReference<>();
     private final Set<String> repos = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<SessionPlan> plan = new AtomicReference<>();
+    private final AtomicLong generation = new AtomicLong(UNBOUND);
+
+    private static final long UNBOUND = Long.MIN_VALUE;
 
     SessionEntry(String sessionId, MastraSandbox<?> sandbox) {
         this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -68,6 +75,30 @@ public final class SessionEntry {
     /** Records that {@code repo} is materialized in this sandbox; false when it already was. */
     public boolean addRepo(String repo) {
         return repos.add(Objects.requireNonNull(repo, "repo"));
+    }
+
+    /** What the session machinery last opened this session with; applies from the next start. */
+    public Optional<SessionPlan> plan() {
+        return Optional.ofNullable(plan.get());
+    }
+
+    /** Replaces the plan (the latest open wins). */
+    public void plan(SessionPlan plan) {
+        this.plan.set(Objects.requireNonNull(plan, "plan"));
+    }
+
+    /**
+     * The session generation this sandbox instance was made in, once bound: a later retirement
+     * (here or in another process) makes the instance stale.
+     */
+    public OptionalLong generation() {
+        long value = generation.get();
+        return value == UNBOUND ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    /** Binds the generation unless one is bound; returns the one in effect. */
+    public long claimGeneration(long value) {
+        return generation.compareAndSet(UNBOUND, value) ? value : generation.get();
     }
 
     @Override

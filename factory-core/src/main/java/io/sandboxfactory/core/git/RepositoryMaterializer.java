@@ -1,0 +1,164 @@
+package io.sandboxfactory.core.git;
+
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.Sandboxes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Gets a repository into a directory of the sandbox with the sandbox's own {@code git} (design
+ * §5.5). An existing checkout whose {@code origin} is the expected URL is kept and fetched — the
+ * user's work is never reset. A checkout this framework cloned earlier from another URL is removed
+ * and cloned again. Anything else in a non-empty directory is left untouched and reported as
+ * {@link MaterializeException#CHECKOUT_CONFLICT}. Clone and fetch are retried with backoff on
+ * transient transport failures only; the token reaches git through {@link GitCredentials}.
+ */
+public final class RepositoryMaterializer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RepositoryMaterializer.class);
+
+    /** What {@link #materialize} did. */
+    public enum Outcome {
+        /** A fresh clone was made. */
+        CLONED,
+        /** An existing checkout was kept and fetched. */
+        FETCHED
+    }
+
+    private final RetryPolicy retry;
+    private final Duration networkTimeout;
+
+    /**
+     * @param retry retries of clone and fetch on transient failures
+     * @param networkTimeout how long one clone or fetch may take
+     */
+    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout) {
+        this.retry = Objects.requireNonNull(retry, "retry");
+        this.networkTimeout = Objects.requireNonNull(networkTimeout, "networkTimeout");
+    }
+
+    /**
+     * Fails with {@link MaterializeException#GIT_MISSING} unless the probe saw {@code git
+     * --version} succeed.
+     */
+    public static void requireGit(Optional<String> gitVersion, String sessionId) {
+        if (gitVersion.isEmpty()) {
+            throw new MaterializeException(MaterializeException.GIT_MISSING, "git is not available in the sandbox of session '"
+                    + sessionId + "' ('git --version' failed); install git in the sandbox image.");
+        }
+    }
+
+    /**
+     * Makes {@code checkout} a checkout of {@code access.cloneUrl()}.
+     *
+     * @param state what the probe saw in {@code checkout}
+     */
+    public Outcome materialize(CommandExecutor exec, String checkout, CheckoutState state, RepositoryAccess access) {
+        String url = access.cloneUrl();
+        GitCredentials credentials = GitCredentials.of(access);
+        if (keeps(state, url)) {
+            fetch(exec, checkout, credentials, url);
+            return Outcome.FETCHED;
+        }
+        boolean wipe = state.gitDirectory() && state.managed();
+        if (!wipe && state.nonEmpty()) {
+            throw new MaterializeException(MaterializeException.CHECKOUT_CONFLICT, "Directory " + checkout
+                    + " already holds files that are not a checkout of " + url + " (origin: "
+                    + state.originUrl().orElse("none") + "); it was left untouched — remove it or move it away to use this repository.");
+        }
+        if (wipe) {
+            LOG.info("Checkout {} was cloned from {}; cloning {} in its place.", checkout, state.originUrl().orElse("?"), url);
+        }
+        clone(exec, checkout, credentials, url, wipe);
+        return Outcome.CLONED;
+    }
+
+    /** Whether {@link #materialize} keeps (and fetches) the checkout in {@code state} rather than cloning. */
+    public static boolean keeps(CheckoutState state, String cloneUrl) {
+        return state.gitDirectory() && state.originUrl().filter(cloneUrl::equals).isPresent();
+    }
+
+    private void clone(CommandExecutor exec, String checkout, GitCredentials credentials, String url, boolean wipe) {
+        String parent = parentOf(checkout);
+        String script = "mkdir -p " + Sandboxes.quote(parent)
+                + (wipe ? " && rm -rf " + Sandboxes.quote(checkout) : "")
+                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --quiet -- "
+                + Sandboxes.quote(url) + " " + Sandboxes.quote(checkout);
+        CommandResult result = withRetries(exec, script, credentials, "clone " + url);
+        if (!result.success()) {
+            throw failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+        }
+    }
+
+    private void fetch(CommandExecutor exec, String checkout, GitCredentials credentials, String url) {
+        String script = "cd " + Sandboxes.quote(checkout) + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
+        CommandResult result = withRetries(exec, script, credentials, "fetch " + url);
+        if (!result.success()) {
+            throw failure(result, MaterializeException.FETCH_FAILED, "Fetching " + url + " into " + checkout);
+        }
+    }
+
+    private CommandResult withRetries(CommandExecutor exec, String script, GitCredentials credentials, String what) {
+        CommandOptions options = CommandOptions.builder().env(gitEnv(credentials)).timeout(networkTimeout)
+                .maxRetainedBytes(64 * 1024).build();
+        for (int attempt = 0; ; attempt++) {
+            CommandResult result = exec.executeCommand(script, List.of(), options);
+            if (result.success() || result.timedOut() || attempt >= retry.retries() || !GitErrors.isTransient(output(result))) {
+                return result;
+            }
+            Duration wait = retry.backoff(attempt + 1);
+            LOG.warn("git {} failed with a transient error; retrying in {} ms ({} of {}): {}", what, wait.toMillis(),
+                    attempt + 1, retry.retries(), GitErrors.tail(output(result)));
+            sleep(wait);
+        }
+    }
+
+    /** The environment every git command gets: the token (if any) and no interactive prompts. */
+    static Map<String, String> gitEnv(GitCredentials credentials) {
+        Map<String, String> env = new LinkedHashMap<>(credentials.commandEnv());
+        env.put("GIT_TERMINAL_PROMPT", "0");
+        env.put("GCM_INTERACTIVE", "never");
+        return env;
+    }
+
+    private static MaterializeException failure(CommandResult result, String code, String what) {
+        String output = output(result);
+        if (result.timedOut()) {
+            return new MaterializeException(code, what + " timed out after " + result.executionTime().toSeconds() + " s.");
+        }
+        if (GitErrors.isEgressBlocked(output)) {
+            return new MaterializeException(MaterializeException.EGRESS_BLOCKED, what
+                    + " failed because the sandbox could not reach the remote: " + GitErrors.tail(output));
+        }
+        return new MaterializeException(code, what + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
+    }
+
+    static String output(CommandResult result) {
+        return result.stderr().isBlank() ? result.stdout() : result.stderr();
+    }
+
+    static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash <= 0 ? "/" : path.substring(0, slash);
+    }
+
+    private static void sleep(Duration wait) {
+        try {
+            Thread.sleep(wait.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("INTERRUPTED", "Interrupted while waiting to retry a git command.", e);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.sandboxfactory.core.retire;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.core.session.SessionEntry;
+import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionPhase;
+import io.sandboxfactory.core.session.SessionPlan;
+import io.sandboxfactory.core.session.SessionServices;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.setup.LogText;
+import io.sandboxfactory.core.setup.TeardownRunner;
+import io.sandboxfactory.core.store.SessionRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+/**
+ * Retires sessions (design §5.8). Calls for one session are serialized: a second call waits for
+ * the first, and a failure of one never blocks the next. A retirement
+ * <ol>
+ *   <li>bumps the session's generation, so work that captured the old one — an open in flight,
+ *       here or in another process — fails with {@code Session '<id>' was retired during workspace
+ *       materialization}, and cancels starts of the session running in this factory;</li>
+ *   <li>if this process holds the sandbox: runs the teardown when the workdir is resolved and the
+ *       sandbox is running (failures logged), <em>evicts first</em>, then stops or destroys it;
+ *       otherwise stops or destroys the physical sandbox the provider finds, provisioning nothing;</li>
+ *   <li>always runs the session's host-cache invalidation callbacks;</li>
+ *   <li>with {@code deleteSession}, deletes the session record.</li>
+ * </ol>
+ * Every failure along the way is logged (long output abbreviated) and the remaining steps still run.
+ * Evicting also forgets the session's failed setup commands, so a reopened session retries its setup.
+ */
+public final class SessionRetirementCoordinator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionRetirementCoordinator.class);
+
+    private final SessionMemo memo;
+    private final FactorySandbox provider;
+    private final SessionServices services;
+    private final Map<String, CountedLock> locks = new ConcurrentHashMap<>();
+    private final Map<String, List<Runnable>> invalidations = new ConcurrentHashMap<>();
+
+    private static final class CountedLock {
+        final ReentrantLock lock = new ReentrantLock(true);
+        int users;
+    }
+
+    public SessionRetirementCoordinator(SessionMemo memo, FactorySandbox provider, SessionServices services) {
+        this.memo = Objects.requireNonNull(memo, "memo");
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.services = Objects.requireNonNull(services, "services");
+        memo.addEvictionListener((sessionId, evicted) -> services.store().clearFailedSetupCommands(sessionId));
+    }
+
+    /**
+     * Registers {@code callback} to run on every retirement of {@code sessionId} (to drop host
+     * caches of the session). Returns a handle that unregisters it.
+     */
+    public Runnable onInvalidate(String sessionId, Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        List<Runnable> callbacks = invalidations.computeIfAbsent(SessionSpec.requireValidSessionId(sessionId),
+                id -> new CopyOnWriteArrayList<>());
+        callbacks.add(callback);
+        return () -> callbacks.remove(callback);
+    }
+
+    /** Retires {@code sessionId}: teardown, then stop ({@code deleteSession=false}) or destroy and forget. */
+    public void retire(String sessionId, boolean deleteSession) {
+        SessionSpec.requireValidSessionId(sessionId);
+        CountedLock lock = locks.compute(sessionId, (id, current) -> {
+            CountedLock l = current == null ? new CountedLock() : current;
+            l.users++;
+            return l;
+        });
+        lock.lock.lock();
+        try {
+            retireLocked(sessionId, deleteSession);
+        } finally {
+            lock.lock.unlock();
+            locks.compute(sessionId, (id, current) -> current == null || --current.users == 0 ? null : current);
+        }
+    }
+
+    private void retireLocked(String sessionId, boolean deleteSession) {
+        String verb = deleteSession ? "destroy" : "stop";
+        LOG.info("Retiring session '{}' ({})", sessionId, verb);
+        step(sessionId, "bump the generation", () -> services.store().bumpGeneration(sessionId));
+        int cancelled = services.inFlight().cancel(sessionId);
+        if (cancelled > 0) {
+            LOG.info("Cancelled {} start(s) of session '{}' in flight", cancelled, sessionId);
+        }
+        Optional<SessionEntry> held = memo.peek(sessionId);
+        if (held.isPresent()) {
+            SessionEntry entry = held.get();
+            teardown(entry);
+            step(sessionId, "evict the session", () -> memo.evict(sessionId));
+            step(sessionId, verb + " the sandbox", () -> end(entry.sandbox(), deleteSession));
+        } else {
+            step(sessionId, "evict the session", () -> memo.evict(sessionId));
+            step(sessionId, verb + " the sandbox", () -> end(unstartedInstance(sessionId), deleteSession));
+        }
+        for (Runnable callback : invalidations.getOrDefault(sessionId, List.of())) {
+            step(sessionId, "run a cache invalidation callback", callback);
+        }
+        if (deleteSession) {
+            step(sessionId, "delete the session record", () -> services.store().delete(sessionId));
+        }
+    }
+
+    private void teardown(SessionEntry entry) {
+        MastraSandbox<?> sandbox = entry.sandbox();
+        Optional<SessionPlan> plan = entry.plan();
+        if (plan.isEmpty() || plan.get().teardown().isEmpty()) {
+            return;
+        }
+        if (entry.workdir().isEmpty() || sandbox.status() != SandboxStatus.RUNNING) {
+            LOG.info("Skipping the teardown of session '{}': its sandbox is {} and its workdir {}.", entry.sessionId(),
+                    sandbox.status(), entry.workdir().map(w -> "is " + w).orElse("was never resolved"));
+            return;
+        }
+        services.phase(entry.sessionId(), SessionPhase.TEARDOWN, entry.workdir().get());
+        String directory = plan.get().teardownDirectory(plan.get().layout(entry.workdir().get()));
+        TeardownRunner.run(sandbox, entry.sessionId(), plan.get().teardown(), directory,
+                services.defaults().timeouts().teardown(), UnaryOperator.identity());
+    }
+
+    /** A fresh instance whose stop/destroy acts on the physical sandbox the provider finds, if any. */
+    private MastraSandbox<?> unstartedInstance(String sessionId) {
+        Optional<SessionRecord> record = services.store().find(sessionId);
+        FactorySandboxContext.Builder ctx = FactorySandboxContext.builder(sessionId);
+        record.ifPresent(r -> ctx.repoFullName(r.definition().repository()));
+        record.flatMap(SessionRecord::sandboxId).ifPresent(ctx::sandboxId);
+        return provider.create(ctx.build());
+    }
+
+    private static void end(MastraSandbox<?> sandbox, boolean destroy) {
+        if (destroy) {
+            sandbox.destroy();
+        } else {
+            sandbox.stop();
+        }
+    }
+
+    private static void step(String sessionId, String what, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            LOG.warn("Retiring session '{}': could not {}: {}", sessionId, what, LogText.abbreviate(String.valueOf(e.getMessage())));
+        }
+    }
+}

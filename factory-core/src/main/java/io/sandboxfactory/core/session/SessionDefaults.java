@@ -1,0 +1,63 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.core.git.GitRefs;
+import io.sandboxfactory.core.git.RetryPolicy;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The factory-wide defaults a {@link SessionSpec} falls back on, usually from configuration.
+ *
+ * @param baseBranch the base of new session branches
+ * @param setupCommands setup for sessions that name none
+ * @param teardownCommands teardown for sessions that name none
+ * @param locator expands slugs through the clone URL template
+ * @param token supplies a fresh token per start for repositories without their own access source
+ * @param timeouts command time limits
+ * @param retry clone and fetch retries on transient failures
+ */
+public record SessionDefaults(String baseBranch, List<String> setupCommands, List<String> teardownCommands,
+                              RepositoryLocator locator, Optional<Supplier<String>> token, SessionTimeouts timeouts,
+                              RetryPolicy retry) {
+
+    public SessionDefaults {
+        GitRefs.requireValid(baseBranch, "Default base branch");
+        setupCommands = List.copyOf(setupCommands);
+        teardownCommands = List.copyOf(teardownCommands);
+        Objects.requireNonNull(locator, "locator");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(retry, "retry");
+    }
+
+    /** Base {@code main}, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
+    public static SessionDefaults defaults() {
+        return new SessionDefaults("main", List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
+                SessionTimeouts.defaults(), RetryPolicy.defaults());
+    }
+
+    public SessionDefaults withBaseBranch(String baseBranch) {
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
+    }
+
+    public SessionDefaults withTimeouts(SessionTimeouts timeouts) {
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
+    }
+
+    public SessionDefaults withRetry(RetryPolicy retry) {
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
+    }
+
+    public SessionDefaults withToken(Supplier<String> token) {
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, Optional.of(token), timeouts, retry);
+    }
+
+    /** The access source of {@code repository} unless the session supplied {@code explicit}. */
+    RepositoryAccessSource accessFor(String repository, Optional<RepositoryAccessSource> explicit) {
+        return explicit.orElseGet(() -> locator.defaultSource(repository, token));
+    }
+}

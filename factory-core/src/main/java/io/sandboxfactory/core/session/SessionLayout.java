@@ -1,0 +1,54 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.core.setup.SetupMarkers;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where a session lives inside its sandbox (design §5.2): the session root, each repository's
+ * checkout at {@code <root>/<repoDir>} (in position order; the first is the session's own), and
+ * the setup markers under {@code <root>/.mastra-sandbox}. Paths are inside the sandbox, not on the host.
+ *
+ * @param root absolute session root inside the sandbox
+ * @param repositories the checkouts, first is the session's own repository
+ */
+public record SessionLayout(String root, List<Checkout> repositories) {
+
+    /**
+     * One repository's checkout.
+     *
+     * @param repository as the session named it
+     * @param repoDir directory name under the root
+     * @param path absolute path of the checkout inside the sandbox
+     */
+    public record Checkout(String repository, String repoDir, String path) {
+    }
+
+    public SessionLayout {
+        Objects.requireNonNull(root, "root");
+        repositories = List.copyOf(repositories);
+        if (repositories.isEmpty()) {
+            throw new IllegalArgumentException("A session layout needs at least one repository.");
+        }
+    }
+
+    /** The layout of {@code repositories} under {@code root}. */
+    public static SessionLayout of(String root, List<String> repositories) {
+        String base = root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+        String prefix = base.equals("/") ? "" : base;
+        return new SessionLayout(base, repositories.stream()
+                .map(r -> new Checkout(r, RepositoryLocator.repoDir(r), prefix + "/" + RepositoryLocator.repoDir(r)))
+                .toList());
+    }
+
+    /** The session's own repository: the first. */
+    public Checkout ownRepository() {
+        return repositories.get(0);
+    }
+
+    /** The setup marker files of this session. */
+    public SetupMarkers markers() {
+        return new SetupMarkers(root.equals("/") ? "" : root);
+    }
+}

@@ -1,0 +1,181 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.store.SessionRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collections;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Opens sessions (design §5): validates and registers the spec, gets or creates the session's
+ * sandbox through the memo and the provider, attaches the {@link SessionStartHook} exactly once
+ * per sandbox instance (inside the memo's at-most-once construction), and starts it according to
+ * the {@link StartMode}. Eager and background starts hold the session's lease around the whole
+ * start, so across processes sharing a store only one of them provisions the sandbox and runs the
+ * setup; the hook holds it too, which covers lazy starts. An open that a retirement overtakes
+ * fails with {@link SessionRetiredException} instead of returning a live sandbox.
+ */
+public final class SessionOpener implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionOpener.class);
+
+    private final FactorySandbox provider;
+    private final SessionMemo memo;
+    private final SessionServices services;
+    private final ExecutorService background;
+    /** Sandbox instances that carry the session hook (identity; weak, so evicted instances go away). */
+    private final Set<MastraSandbox<?>> hooked = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.memo = Objects.requireNonNull(memo, "memo");
+        this.services = Objects.requireNonNull(services, "services");
+        this.background = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "session-background-start");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens {@code spec}'s session and starts it as its start mode says. */
+    public SessionHandle open(SessionSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        String id = spec.sessionId();
+        SessionPlan plan = SessionPlan.of(spec, services.defaults());
+        Optional<SessionRecord> existing = services.store().find(id);
+        existing.ifPresent(record -> requireSameRepository(record, plan));
+        services.store().register(plan.definition(Optional.of(provider.provider())));
+
+        long generation = services.store().generation(id);
+        SessionEntry entry = currentEntry(spec, plan, generation, existing);
+        entry.plan(plan);
+        entry.claimOwnRepo(plan.repositories().get(0).repository());
+        plan.repositories().forEach(r -> entry.addRepo(r.repository()));
+        SessionHandle handle = new SessionHandle(entry, spec.startMode());
+
+        switch (spec.startMode()) {
+            case EAGER -> {
+                startHoldingLease(entry);
+                if (services.store().generation(id) != generation) {
+                    throw new SessionRetiredException(id);
+                }
+            }
+            case BACKGROUND -> background.execute(() -> {
+                try {
+                    startHoldingLease(entry);
+                } catch (RuntimeException e) {
+                    LOG.warn("Background start of session '{}' failed: {}", id, e.getMessage());
+                }
+            });
+            case LAZY -> { }
+        }
+        return handle;
+    }
+
+    /** The open session {@code sessionId} if this process holds it; never constructs or starts anything. */
+    public Optional<SessionHandle> session(String sessionId) {
+        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY));
+    }
+
+    /**
+     * Replaces the repository token in the session's environment overlay, so later commands (a
+     * {@code git fetch} or {@code push} in the sandbox) use it. The session must be open here.
+     */
+    public void refreshToken(String sessionId, String token) {
+        Objects.requireNonNull(token, "token");
+        if (token.isBlank()) {
+            throw new IllegalArgumentException("The new token for session '" + sessionId + "' is blank; pass a real token.");
+        }
+        SessionEntry entry = memo.peek(sessionId).orElseThrow(() -> new SandboxException("SESSION_NOT_OPEN",
+                "Session '" + sessionId + "' is not open in this factory; open it before refreshing its token."));
+        entry.sandbox().setEnv(env -> {
+            env.put(GitCredentials.TOKEN_VARIABLE, token);
+            return env;
+        });
+    }
+
+    private SessionEntry currentEntry(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record) {
+        while (true) {
+            SessionEntry entry = memo.getOrCreate(spec.sessionId(), () -> createSandbox(spec, plan, generation, record));
+            if (attachHookOnce(entry.sandbox(), spec, plan, generation) && entry.sandbox().status() != SandboxStatus.PENDING) {
+                // Made through SandboxFactory.sandbox(ctx) and started without the session hook.
+                LOG.warn("Session '{}' holds a sandbox that was started without the session hook; the workspace is"
+                        + " prepared at its next start.", spec.sessionId());
+            }
+            long bound = entry.claimGeneration(generation);
+            if (bound == generation) {
+                return entry;
+            }
+            // The session was retired (here or in another process) since this instance was made.
+            LOG.info("Session '{}' was retired since its sandbox instance was made; making a new one.", spec.sessionId());
+            memo.evict(spec.sessionId());
+        }
+    }
+
+    private MastraSandbox<?> createSandbox(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record) {
+        FactorySandboxContext.Builder ctx = FactorySandboxContext.builder(spec.sessionId())
+                .repoFullName(plan.repositories().get(0).repository())
+                .repositoryAccess(plan.repositories().get(0).access())
+                .resources(spec.resources());
+        record.flatMap(SessionRecord::sandboxId).ifPresent(ctx::sandboxId);
+        if (!plan.repositories().get(0).setup().isEmpty()) {
+            ctx.setupCommand(plan.repositories().get(0).setup().text());
+        }
+        spec.workingDirectory().ifPresent(ctx::workingDirectory);
+        MastraSandbox<?> sandbox = provider.create(ctx.build());
+        if (sandbox == null || !spec.sessionId().equals(sandbox.id())) {
+            throw new SandboxException("PROVIDER_CONTRACT", "Sandbox provider '" + provider.provider() + "' returned "
+                    + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
+                    + spec.sessionId() + "'; it must return one whose id is the session id.");
+        }
+        attachHookOnce(sandbox, spec, plan, generation);
+        return sandbox;
+    }
+
+    /** Attaches the session hook unless this sandbox instance has it already; true when it attached now. */
+    private boolean attachHookOnce(MastraSandbox<?> sandbox, SessionSpec spec, SessionPlan plan, long generation) {
+        if (!hooked.add(sandbox)) {
+            return false;
+        }
+        new SessionStartHook(plan, services, generation, () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox),
+                spec.workingDirectory()).attachTo(sandbox);
+        return true;
+    }
+
+    private void startHoldingLease(SessionEntry entry) {
+        String id = entry.sessionId();
+        try (SessionLeases.Lease lease = services.leases().acquire(id,
+                attempt -> services.phase(id, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
+            services.phase(id, SessionPhase.START, entry.sandbox().provider());
+            StartFailures.start(entry.sandbox());
+        }
+    }
+
+    private static void requireSameRepository(SessionRecord record, SessionPlan plan) {
+        String stored = record.definition().repository();
+        String requested = plan.repositories().get(0).repository();
+        if (!stored.equals(requested)) {
+            throw new IllegalArgumentException("Session '" + record.sessionId() + "' works on repository '" + stored
+                    + "', so it cannot be reopened on '" + requested + "'; retire it with DESTROY first, or use another session id.");
+        }
+    }
+
+    /** Stops background starts that have not begun; running ones finish. */
+    @Override
+    public void close() {
+        background.shutdown();
+    }
+}

@@ -1,0 +1,27 @@
+package io.sandboxfactory.core.session;
+
+/** The long phases of opening and retiring a session, as reported to a {@link SessionListener}. */
+public enum SessionPhase {
+    /** Waiting for another process that is opening the same session. */
+    WAITING_FOR_LEASE,
+    /** Starting (creating or reconnecting) the sandbox. */
+    START,
+    /** Reading the workspace state. */
+    PROBE,
+    /** Cloning a repository. */
+    CLONE,
+    /** Fetching an existing checkout. */
+    FETCH,
+    /** Checking out the session branch. */
+    CHECKOUT,
+    /** Running a setup command. */
+    SETUP,
+    /** A setup command is skipped because it already failed in this session. */
+    SETUP_SKIPPED,
+    /** Running the workspace setup of an environment. */
+    WORKSPACE_SETUP,
+    /** Running teardown commands. */
+    TEARDOWN,
+    /** The sandbox is ready. */
+    READY
+}

@@ -1,0 +1,39 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.store.SessionStore;
+
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+
+/**
+ * The factory-scoped collaborators of the session machinery, shared by every session of one
+ * factory (never static).
+ *
+ * @param store durable session state
+ * @param leases this factory's per-session leases in {@code store}
+ * @param inFlight starts running now, so a retirement can cut them short
+ * @param listener progress and command observer
+ * @param defaults what specs fall back on
+ */
+public record SessionServices(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
+                              SessionDefaults defaults) {
+
+    public SessionServices {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(leases, "leases");
+        Objects.requireNonNull(inFlight, "inFlight");
+        listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
+        Objects.requireNonNull(defaults, "defaults");
+    }
+
+    /** Tells the listener about a phase; a failing listener is logged, never fatal. */
+    public void phase(String sessionId, SessionPhase phase, String detail) {
+        try {
+            listener.onPhase(sessionId, phase, detail);
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(SessionServices.class).debug("Session listener failed: {}", e.toString());
+        }
+    }
+}

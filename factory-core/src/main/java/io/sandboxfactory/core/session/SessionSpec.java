@@ -1,0 +1,216 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.api.SandboxResources;
+import io.sandboxfactory.core.git.GitRefs;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a host asks {@code SandboxFactory.openSession} for. Build with {@link #builder(String)}.
+ * Everything is validated on construction — session id, repository, branch and base names — so a
+ * bad spec fails with one sentence naming the value and the rule before anything is created.
+ * Empty optionals take the factory's configured defaults (base branch, setup and teardown commands,
+ * timeouts, repository access).
+ *
+ * @param sessionId the logical id; the same id always reaches the same sandbox
+ * @param repository an {@code owner/name} slug, a clone URL or a local path; empty when {@code environment} is set
+ * @param branch the session branch, created from the base when new
+ * @param baseBranch the branch a new session branch starts from
+ * @param setupCommands run once per sandbox in the checkout (single-repository sessions)
+ * @param teardownCommands run before the session is retired, and after a failed setup
+ * @param environment several repositories side by side, instead of {@code repository}
+ * @param startMode when {@code openSession} starts the sandbox
+ * @param repositoryAccess mints access for the (first) repository per start
+ * @param setupTimeout how long a setup command may run (default 15 minutes)
+ * @param resources requested limits, for providers that enforce them
+ * @param workingDirectory a working directory inside the sandbox for providers without one of their own
+ */
+public record SessionSpec(
+        String sessionId,
+        Optional<String> repository,
+        String branch,
+        Optional<String> baseBranch,
+        Optional<List<String>> setupCommands,
+        Optional<List<String>> teardownCommands,
+        Optional<SessionEnvironment> environment,
+        StartMode startMode,
+        Optional<RepositoryAccessSource> repositoryAccess,
+        Optional<Duration> setupTimeout,
+        SandboxResources resources,
+        Optional<String> workingDirectory) {
+
+    /** Longest accepted session id. */
+    public static final int MAX_SESSION_ID_LENGTH = 200;
+
+    public SessionSpec {
+        requireValidSessionId(sessionId);
+        Objects.requireNonNull(repository, "repository");
+        GitRefs.requireValid(branch, "Branch");
+        Objects.requireNonNull(baseBranch, "baseBranch").ifPresent(b -> GitRefs.requireValid(b, "Base branch"));
+        setupCommands = Objects.requireNonNull(setupCommands, "setupCommands").map(List::copyOf);
+        teardownCommands = Objects.requireNonNull(teardownCommands, "teardownCommands").map(List::copyOf);
+        Objects.requireNonNull(environment, "environment");
+        startMode = Objects.requireNonNullElse(startMode, StartMode.EAGER);
+        Objects.requireNonNull(repositoryAccess, "repositoryAccess");
+        Objects.requireNonNull(setupTimeout, "setupTimeout").ifPresent(t -> {
+            if (t.isNegative() || t.isZero()) {
+                throw new IllegalArgumentException("Setup timeout " + t + " is invalid; it must be positive.");
+            }
+        });
+        resources = Objects.requireNonNullElse(resources, SandboxResources.none());
+        Objects.requireNonNull(workingDirectory, "workingDirectory").ifPresent(w -> {
+            if (!w.startsWith("/")) {
+                throw new IllegalArgumentException("Working directory '" + w + "' is invalid; it must be an absolute path inside the sandbox.");
+            }
+        });
+        if (repository.isPresent() == environment.isPresent()) {
+            throw new IllegalArgumentException("Session '" + sessionId + "' needs exactly one of a repository or an environment"
+                    + (repository.isPresent() ? "; it has both." : "; it has neither."));
+        }
+        repository.ifPresent(RepositoryLocator::requireValid);
+        if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
+            throw new IllegalArgumentException("Session '" + sessionId + "' has an environment, so its setup commands belong to"
+                    + " each repository of the environment or to the workspace setup, not to the session.");
+        }
+    }
+
+    /** Fails with one sentence unless {@code sessionId} is 1–200 characters without control characters, path separators or a leading dot. */
+    public static String requireValidSessionId(String sessionId) {
+        String problem = null;
+        if (sessionId == null || sessionId.isBlank()) {
+            problem = "it must not be blank";
+        } else if (sessionId.length() > MAX_SESSION_ID_LENGTH) {
+            problem = "it must be at most " + MAX_SESSION_ID_LENGTH + " characters long";
+        } else if (sessionId.chars().anyMatch(Character::isISOControl)) {
+            problem = "it must not contain control characters";
+        } else if (sessionId.contains("/") || sessionId.contains("\\")) {
+            problem = "it must not contain '/' or '\\'";
+        } else if (sessionId.startsWith(".")) {
+            problem = "it must not start with '.'";
+        } else if (!sessionId.strip().equals(sessionId)) {
+            problem = "it must not start or end with whitespace";
+        }
+        if (problem != null) {
+            String shown = sessionId == null ? "null" : sessionId.chars().anyMatch(Character::isISOControl)
+                    ? sessionId.replaceAll("\\p{Cntrl}", "?") : sessionId;
+            throw new IllegalArgumentException("Session id '" + (shown.length() > 80 ? shown.substring(0, 80) + "…" : shown)
+                    + "' is invalid: " + problem + ".");
+        }
+        return sessionId;
+    }
+
+    public static Builder builder(String sessionId) {
+        return new Builder(sessionId);
+    }
+
+    /** The repositories of this session in position order; one for a single-repository session. */
+    public List<String> repositories() {
+        return environment.map(e -> e.repositories().stream().map(EnvironmentRepository::repository).toList())
+                .orElseGet(() -> List.of(repository.orElseThrow()));
+    }
+
+    /** Access sources never show. */
+    @Override
+    public String toString() {
+        return "SessionSpec[id=" + sessionId + ", repositories=" + repositories() + ", branch=" + branch
+                + ", base=" + baseBranch.orElse("<default>") + ", startMode=" + startMode + "]";
+    }
+
+    /** Builder for {@link SessionSpec}; {@link #build()} validates. */
+    public static final class Builder {
+        private final String sessionId;
+        private String repository;
+        private String branch;
+        private String baseBranch;
+        private List<String> setupCommands;
+        private List<String> teardownCommands;
+        private SessionEnvironment environment;
+        private StartMode startMode = StartMode.EAGER;
+        private RepositoryAccessSource repositoryAccess;
+        private Duration setupTimeout;
+        private SandboxResources resources = SandboxResources.none();
+        private String workingDirectory;
+
+        private Builder(String sessionId) {
+            this.sessionId = sessionId;
+        }
+
+        /** An {@code owner/name} slug, a clone URL or a local path. */
+        public Builder repository(String repository) {
+            this.repository = repository;
+            return this;
+        }
+
+        public Builder branch(String branch) {
+            this.branch = branch;
+            return this;
+        }
+
+        public Builder baseBranch(String baseBranch) {
+            this.baseBranch = baseBranch;
+            return this;
+        }
+
+        /** Replaces the configured setup commands; none means no setup. */
+        public Builder setupCommands(String... commands) {
+            return setupCommands(Arrays.asList(commands));
+        }
+
+        public Builder setupCommands(List<String> commands) {
+            this.setupCommands = List.copyOf(commands);
+            return this;
+        }
+
+        /** Replaces the configured teardown commands; none means no teardown. */
+        public Builder teardownCommands(String... commands) {
+            return teardownCommands(Arrays.asList(commands));
+        }
+
+        public Builder teardownCommands(List<String> commands) {
+            this.teardownCommands = List.copyOf(commands);
+            return this;
+        }
+
+        public Builder environment(SessionEnvironment environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        public Builder startMode(StartMode startMode) {
+            this.startMode = startMode;
+            return this;
+        }
+
+        public Builder repositoryAccess(RepositoryAccessSource repositoryAccess) {
+            this.repositoryAccess = repositoryAccess;
+            return this;
+        }
+
+        public Builder setupTimeout(Duration setupTimeout) {
+            this.setupTimeout = setupTimeout;
+            return this;
+        }
+
+        public Builder resources(SandboxResources resources) {
+            this.resources = resources;
+            return this;
+        }
+
+        public Builder workingDirectory(String workingDirectory) {
+            this.workingDirectory = workingDirectory;
+            return this;
+        }
+
+        public SessionSpec build() {
+            return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
+                    Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
+                    startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
+                    Optional.ofNullable(workingDirectory));
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package io.sandboxfactory.core.session;
+
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.SandboxStartEvent;
+import io.sandboxfactory.api.SandboxStartHook;
+import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.core.git.CheckoutState;
+import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.git.RepositoryMaterializer;
+import io.sandboxfactory.core.git.SessionBranch;
+import io.sandboxfactory.core.setup.SetupCommandException;
+import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.core.setup.SetupGate;
+import io.sandboxfactory.core.setup.SetupMarkers;
+import io.sandboxfactory.core.setup.TeardownRunner;
+import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.setup.LogText;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The framework's start hook (design §5.4), run on every start of a session's sandbox:
+ * <ol>
+ *   <li>refuses if the session was retired since this sandbox instance was made (generation check),
+ *       before and after the work;</li>
+ *   <li>mints repository access and puts the token in the sandbox env overlay as {@code GH_TOKEN};</li>
+ *   <li>probes the workspace in one command, materializes each repository and checks out the session branch;</li>
+ *   <li>runs each setup unit the gate does not consider done, writes markers only after success,
+ *       and after a failure runs the teardown and throws {@link SetupCommandException};</li>
+ *   <li>persists the physical sandbox id and the workdir in the session store.</li>
+ * </ol>
+ * The whole hook holds the session's lease, so processes sharing a store never run it
+ * concurrently for one session. All git and shell work goes through the start event's {@code exec()}.
+ */
+public final class SessionStartHook implements SandboxStartHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionStartHook.class);
+
+    private final SessionPlan initialPlan;
+    private final SessionServices services;
+    private final long generation;
+    private final Supplier<Optional<SessionEntry>> entry;
+    private final Optional<String> requestedWorkdir;
+    private final WorkspaceProbe probe;
+    private final RepositoryMaterializer materializer;
+    private final SessionBranch branches;
+    private final SetupGate gate;
+
+    /**
+     * @param plan what to prepare, unless the memo entry carries a newer plan
+     * @param generation the session's generation when this sandbox instance was made
+     * @param entry the sandbox's memo entry, where the plan is read and the resolved workdir memoized;
+     *     empty once the entry was evicted
+     * @param requestedWorkdir the session root to use when the sandbox reports none (else {@code pwd})
+     */
+    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
+                            Optional<String> requestedWorkdir) {
+        this.initialPlan = Objects.requireNonNull(plan, "plan");
+        this.services = Objects.requireNonNull(services, "services");
+        this.generation = generation;
+        this.entry = Objects.requireNonNull(entry, "entry");
+        this.requestedWorkdir = Objects.requireNonNull(requestedWorkdir, "requestedWorkdir");
+        SessionTimeouts timeouts = services.defaults().timeouts();
+        this.probe = new WorkspaceProbe(timeouts.probe());
+        this.materializer = new RepositoryMaterializer(services.defaults().retry(), timeouts.network());
+        this.branches = new SessionBranch(timeouts.checkout());
+        this.gate = new SetupGate(services.store());
+    }
+
+    /** Attaches this hook to {@code sandbox}: it runs first, then whatever hook was there before. */
+    public void attachTo(MastraSandbox<?> sandbox) {
+        sandbox.setOnStart(previous -> event -> {
+            onStart(event);
+            previous.onStart(event);
+        });
+    }
+
+    private String id() {
+        return initialPlan.sessionId();
+    }
+
+    @Override
+    public void onStart(SandboxStartEvent event) {
+        SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
+        CommandExecutor exec = observed(event.exec());
+        try (InFlightStarts.Registration registration = services.inFlight().register(id())) {
+            try (SessionLeases.Lease lease = services.leases().acquire(id(),
+                    attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
+                requireCurrentGeneration();
+                run(plan, event, exec);
+                requireCurrentGeneration();
+            } catch (RuntimeException e) {
+                if (registration.cancelled() || retired()) {
+                    throw e instanceof SessionRetiredException ? e : new SessionRetiredException(id(), e);
+                }
+                throw e;
+            }
+        }
+        phase(SessionPhase.READY, "");
+    }
+
+    private void run(SessionPlan plan, SandboxStartEvent event, CommandExecutor exec) {
+        List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
+                () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
+        UnaryOperator<String> redact = redactor(access);
+        if (event.sandbox() instanceof MastraSandbox<?> mastra) {
+            applyOverlay(mastra, access.get(0));
+        }
+
+        phase(SessionPhase.PROBE, "");
+        Optional<String> knownRoot = entry.get().flatMap(SessionEntry::workdir).or(() -> event.sandbox().workingDirectory())
+                .or(() -> requestedWorkdir);
+        List<String> repoDirs = plan.repositories().stream().map(r -> RepositoryLocator.repoDir(r.repository())).toList();
+        WorkspaceProbe.Result seen = probe.probe(exec, knownRoot, repoDirs);
+        RepositoryMaterializer.requireGit(seen.gitVersion(), id());
+        entry.get().ifPresent(e -> e.resolveWorkdir(seen.root()));
+        SessionLayout layout = plan.layout(seen.root());
+
+        for (int i = 0; i < plan.repositories().size(); i++) {
+            SessionPlan.Repository repository = plan.repositories().get(i);
+            SessionLayout.Checkout checkout = layout.repositories().get(i);
+            CheckoutState state = seen.checkouts().get(i);
+            boolean fetch = RepositoryMaterializer.keeps(state, access.get(i).cloneUrl());
+            phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, access.get(i).cloneUrl());
+            materializer.materialize(exec, checkout.path(), state, access.get(i));
+            if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
+                continue;
+            }
+            phase(SessionPhase.CHECKOUT, plan.branch());
+            branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
+        }
+        requireCurrentGeneration();
+
+        runSetup(plan, exec, seen, layout, redact);
+
+        services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
+    }
+
+    private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {
+        Set<String> failedBefore = services.store().failedSetupCommands(id());
+        SetupMarkers markers = layout.markers();
+        List<String> markerWrites = new ArrayList<>();
+        Set<String> failedDirs = new LinkedHashSet<>(seen.setupFailed());
+        SetupCommandException failure = null;
+        boolean allCheckoutsExisted = seen.checkouts().stream().allMatch(CheckoutState::gitDirectory);
+
+        for (int i = 0; i < plan.repositories().size(); i++) {
+            SetupCommands setup = plan.repositories().get(i).setup();
+            SessionLayout.Checkout checkout = layout.repositories().get(i);
+            String markerName = plan.environment() ? SetupMarkers.REPOS + "/" + checkout.repoDir() : SetupMarkers.SETUP;
+            boolean done = seen.checkouts().get(i).gitDirectory()
+                    && seen.marker(markerName).filter(setup.markerContent()::equals).isPresent()
+                    && !(plan.environment() && seen.setupFailed().contains(checkout.repoDir()));
+            String label = plan.environment() ? "setup of " + checkout.repoDir() : "setup";
+            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit(label, setup, checkout.path(), done), failedBefore, redact);
+            switch (outcome.status()) {
+                case SUCCEEDED -> {
+                    markerWrites.add(SetupMarkers.writeScript(markers.directory() + "/" + markerName, setup.markerContent()));
+                    failedDirs.remove(checkout.repoDir());
+                }
+                case FAILED -> {
+                    failedDirs.add(checkout.repoDir());
+                    failure = failure == null ? outcome.failure().orElseThrow() : failure;
+                }
+                default -> { }
+            }
+        }
+        if (plan.environment() && failure == null) {
+            SetupCommands workspace = plan.workspaceSetup();
+            boolean done = allCheckoutsExisted
+                    && seen.marker(SetupMarkers.WORKSPACE_SETUP).filter(workspace.markerContent()::equals).isPresent();
+            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit("workspace setup", workspace, layout.root(), done),
+                    failedBefore, redact);
+            if (outcome.status() == SetupGate.Status.SUCCEEDED) {
+                markerWrites.add(SetupMarkers.writeScript(markers.workspaceSetup(), workspace.markerContent()));
+            }
+            failure = outcome.failure().orElse(null);
+        }
+        if (plan.environment() && !failedDirs.equals(seen.setupFailed())) {
+            markerWrites.add(markers.writeSetupFailedScript(failedDirs));
+        }
+        writeMarkers(exec, markerWrites, redact);
+        if (failure != null) {
+            phase(SessionPhase.TEARDOWN, "after failed setup");
+            TeardownRunner.run(exec, id(), plan.teardown(), plan.teardownDirectory(layout),
+                    services.defaults().timeouts().teardown(), redact);
+            throw failure;
+        }
+    }
+
+    private SetupGate.Outcome runUnit(SessionPlan plan, CommandExecutor exec, SetupGate.Unit unit, Set<String> failedBefore, UnaryOperator<String> redact) {
+        if (!unit.commands().isEmpty() && !unit.done()) {
+            boolean skip = failedBefore.contains(unit.commands().text());
+            phase(skip ? SessionPhase.SETUP_SKIPPED : unit.label().equals("workspace setup") ? SessionPhase.WORKSPACE_SETUP
+                    : SessionPhase.SETUP, unit.label());
+        }
+        return gate.run(exec, id(), unit, failedBefore, plan.setupTimeout(), redact);
+    }
+
+    /** Marker writes are not fatal: a lost marker only means the setup runs once more. */
+    private void writeMarkers(CommandExecutor exec, List<String> writes, UnaryOperator<String> redact) {
+        if (writes.isEmpty()) {
+            return;
+        }
+        try {
+            CommandResult result = exec.executeCommand(String.join("\n", writes), List.of(),
+                    CommandOptions.builder().timeout(services.defaults().timeouts().probe()).build());
+            if (!result.success()) {
+                LOG.warn("Writing the setup markers of session '{}' failed (exit {}); setup will run again on the next start: {}",
+                        id(), result.exitCode(), LogText.abbreviate(redact.apply(result.stderr().strip())));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Writing the setup markers of session '{}' failed; setup will run again on the next start: {}", id(), e.getMessage());
+        }
+    }
+
+    private static void applyOverlay(MastraSandbox<?> sandbox, RepositoryAccess access) {
+        GitCredentials credentials = GitCredentials.of(access);
+        sandbox.setEnv(env -> {
+            env.keySet().removeAll(GitCredentials.overlayVariables());
+            env.putAll(credentials.overlayEnv());
+            return env;
+        });
+    }
+
+    private static Optional<String> sandboxIdOf(SandboxStartEvent event) {
+        return event.sandbox() instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
+    }
+
+    private boolean retired() {
+        try {
+            return services.store().generation(id()) != generation;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private void requireCurrentGeneration() {
+        if (services.store().generation(id()) != generation) {
+            throw new SessionRetiredException(id());
+        }
+    }
+
+    private CommandExecutor observed(CommandExecutor exec) {
+        return (command, args, options) -> {
+            String line = Sandboxes.join(command, args);
+            LOG.debug("Session '{}' runs: {}", id(), LogText.abbreviate(line));
+            try {
+                services.listener().onCommand(id(), line);
+            } catch (RuntimeException e) {
+                LOG.debug("Session listener failed: {}", e.toString());
+            }
+            return exec.executeCommand(command, args, options);
+        };
+    }
+
+    private void phase(SessionPhase phase, String detail) {
+        services.phase(id(), phase, detail);
+    }
+
+    private static UnaryOperator<String> redactor(List<RepositoryAccess> access) {
+        List<String> tokens = access.stream().flatMap(a -> a.authorization().stream()).map(RepositoryAccess.Authorization::token).toList();
+        return text -> {
+            String out = text;
+            for (String token : tokens) {
+                out = out.replace(token, "***");
+            }
+            return out;
+        };
+    }
+}

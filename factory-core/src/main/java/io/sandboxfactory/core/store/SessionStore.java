@@ -1,0 +1,62 @@
+package io.sandboxfactory.core.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Durable session state shared by every process using the same store (design §5.9): session
+ * definitions, what starts left behind, retirement generations, failed setup commands and
+ * per-session leases. Implementations must be thread-safe and, when shared across processes,
+ * transactional: {@link #tryAcquireLease} in particular must be atomic across all users of the
+ * store, because it is what keeps two processes from creating two sandboxes for one session.
+ */
+public interface SessionStore extends AutoCloseable {
+
+    /**
+     * Creates the session record or updates its definition, keeping what starts recorded, and
+     * marks it used now.
+     */
+    SessionRecord register(SessionDefinition definition);
+
+    Optional<SessionRecord> find(String sessionId);
+
+    /** Every session record, ordered by id. */
+    List<SessionRecord> list();
+
+    /** Records what a successful start left behind. A session without a record is ignored. */
+    void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt);
+
+    /** Deletes the session record and its failed setup commands; generations survive. */
+    boolean delete(String sessionId);
+
+    /** The session's retirement generation; 0 for a session never retired. */
+    long generation(String sessionId);
+
+    /** Increments the session's generation and returns the new value. */
+    long bumpGeneration(String sessionId);
+
+    /** The exact setup command texts that failed in this session. */
+    Set<String> failedSetupCommands(String sessionId);
+
+    void recordFailedSetupCommand(String sessionId, String command);
+
+    void clearFailedSetupCommands(String sessionId);
+
+    /**
+     * Takes the session's lease for {@code ttl} when it is free, expired, already {@code owner}'s,
+     * or held by an owner that {@link LeaseOwner#isProvablyGone() is provably gone}.
+     */
+    LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl);
+
+    /** Extends {@code owner}'s lease by {@code ttl} from now; false when it no longer holds it. */
+    boolean renewLease(String sessionId, String ownerId, Duration ttl);
+
+    /** Gives the lease up if {@code owner} holds it. */
+    void releaseLease(String sessionId, String ownerId);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,444 @@
+package io.sandboxfactory.core.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The embedded default {@link SessionStore}: one SQLite file (by default {@value #FILE_NAME} under
+ * the state directory) shared safely by every thread and process that opens it. The file runs in
+ * WAL mode with a busy timeout, and every write is a {@code BEGIN IMMEDIATE} transaction, so
+ * concurrent writers queue instead of failing. The store creates and migrates its own schema,
+ * tracked in a {@code schema_version} table.
+ */
+public final class SqliteSessionStore implements SessionStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteSessionStore.class);
+
+    /** The database file name under the state directory. */
+    public static final String FILE_NAME = "sessions.db";
+
+    private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
+    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() { };
+
+    /** Schema steps; step {@code i} brings the schema to version {@code i + 1}. Append only. */
+    private static final List<List<String>> MIGRATIONS = List.of(List.of(
+            "CREATE TABLE sessions (session_id TEXT PRIMARY KEY, repository TEXT NOT NULL, branch TEXT NOT NULL,"
+                    + " base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
+                    + " provider TEXT, sandbox_id TEXT, workdir TEXT, materialized_at INTEGER,"
+                    + " created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL)",
+            "CREATE TABLE session_generations (session_id TEXT PRIMARY KEY, generation INTEGER NOT NULL)",
+            "CREATE TABLE failed_setup_commands (session_id TEXT NOT NULL, command TEXT NOT NULL,"
+                    + " failed_at INTEGER NOT NULL, PRIMARY KEY (session_id, command))",
+            "CREATE TABLE session_leases (session_id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, host TEXT NOT NULL,"
+                    + " pid INTEGER NOT NULL, process_start INTEGER, expires_at INTEGER NOT NULL)"));
+
+    private final Path file;
+    private final Connection connection;
+    private final ObjectMapper json = new ObjectMapper();
+
+    private SqliteSessionStore(Path file, Connection connection) {
+        this.file = file;
+        this.connection = connection;
+    }
+
+    /** Opens (creating if needed) {@value #FILE_NAME} under {@code stateDirectory}. */
+    public static SqliteSessionStore openIn(Path stateDirectory) {
+        return open(stateDirectory.resolve(FILE_NAME));
+    }
+
+    /** Opens (creating if needed) the database {@code file}, migrating its schema to the current version. */
+    public static SqliteSessionStore open(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(absolute.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create the directory of session store " + absolute + ": " + e.getMessage(), e);
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setBusyTimeout((int) BUSY_TIMEOUT.toMillis());
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        config.enforceForeignKeys(true);
+        try {
+            Connection connection = config.createConnection("jdbc:sqlite:" + absolute);
+            SqliteSessionStore store = new SqliteSessionStore(absolute, connection);
+            store.migrate();
+            return store;
+        } catch (SQLException e) {
+            throw new SessionStoreException("Could not open session store " + absolute + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The database file. */
+    public Path file() {
+        return file;
+    }
+
+    /** The schema version the file is at. */
+    public int schemaVersion() {
+        return read(c -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        });
+    }
+
+    private void migrate() {
+        write(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+                int version;
+                try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
+                    version = rs.next() ? rs.getInt(1) : 0;
+                }
+                if (version == 0) {
+                    s.execute("INSERT INTO schema_version (version) VALUES (0)");
+                }
+                if (version > MIGRATIONS.size()) {
+                    throw new SessionStoreException("Session store " + file + " has schema version " + version
+                            + ", newer than this version of Sandbox Factory understands (" + MIGRATIONS.size() + "); upgrade it.", null);
+                }
+                for (int step = version; step < MIGRATIONS.size(); step++) {
+                    for (String sql : MIGRATIONS.get(step)) {
+                        s.execute(sql);
+                    }
+                    s.execute("UPDATE schema_version SET version = " + (step + 1));
+                    LOG.debug("Session store {} migrated to schema version {}", file, step + 1);
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public SessionRecord register(SessionDefinition d) {
+        long now = System.currentTimeMillis();
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands, teardown_commands,"
+                            + " provider, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " ON CONFLICT(session_id) DO UPDATE SET repository = excluded.repository, branch = excluded.branch,"
+                            + " base_branch = excluded.base_branch, setup_commands = excluded.setup_commands,"
+                            + " teardown_commands = excluded.teardown_commands, provider = excluded.provider,"
+                            + " last_used_at = excluded.last_used_at")) {
+                ps.setString(1, d.sessionId());
+                ps.setString(2, d.repository());
+                ps.setString(3, d.branch());
+                ps.setString(4, d.baseBranch());
+                ps.setString(5, toJson(d.setupCommands()));
+                ps.setString(6, toJson(d.teardownCommands()));
+                ps.setString(7, d.provider().orElse(null));
+                ps.setLong(8, now);
+                ps.setLong(9, now);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        return find(d.sessionId()).orElseThrow();
+    }
+
+    @Override
+    public Optional<SessionRecord> find(String sessionId) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " WHERE s.session_id = ?")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(toRecord(rs)) : Optional.<SessionRecord>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<SessionRecord> list() {
+        return read(c -> {
+            List<SessionRecord> records = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " ORDER BY s.session_id"); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    records.add(toRecord(rs));
+                }
+            }
+            return records;
+        });
+    }
+
+    private static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
+            + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
+            + " COALESCE(g.generation, 0) AS generation FROM sessions s"
+            + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
+
+    private SessionRecord toRecord(ResultSet rs) throws SQLException {
+        SessionDefinition definition = new SessionDefinition(rs.getString("session_id"), rs.getString("repository"),
+                rs.getString("branch"), rs.getString("base_branch"), fromJson(rs.getString("setup_commands")),
+                fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")));
+        long materialized = rs.getLong("materialized_at");
+        Optional<Instant> materializedAt = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(materialized));
+        return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
+                Optional.ofNullable(rs.getString("workdir")), materializedAt, rs.getLong("generation"),
+                Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")));
+    }
+
+    @Override
+    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sandbox_id = COALESCE(?, sandbox_id), workdir = ?,"
+                    + " materialized_at = ?, last_used_at = ? WHERE session_id = ?")) {
+                ps.setString(1, sandboxId.orElse(null));
+                ps.setString(2, workdir);
+                ps.setLong(3, materializedAt.toEpochMilli());
+                ps.setLong(4, System.currentTimeMillis());
+                ps.setString(5, sessionId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean delete(String sessionId) {
+        return write(c -> {
+            int deleted;
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                deleted = ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM failed_setup_commands WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                ps.executeUpdate();
+            }
+            return deleted > 0;
+        });
+    }
+
+    @Override
+    public long generation(String sessionId) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : 0L;
+                }
+            }
+        });
+    }
+
+    @Override
+    public long bumpGeneration(String sessionId) {
+        return write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_generations (session_id, generation) VALUES (?, 1)"
+                    + " ON CONFLICT(session_id) DO UPDATE SET generation = generation + 1")) {
+                ps.setString(1, sessionId);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    @Override
+    public Set<String> failedSetupCommands(String sessionId) {
+        return read(c -> {
+            Set<String> commands = new LinkedHashSet<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT command FROM failed_setup_commands WHERE session_id = ? ORDER BY failed_at")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        commands.add(rs.getString(1));
+                    }
+                }
+            }
+            return commands;
+        });
+    }
+
+    @Override
+    public void recordFailedSetupCommand(String sessionId, String command) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO failed_setup_commands (session_id, command, failed_at)"
+                    + " VALUES (?, ?, ?) ON CONFLICT(session_id, command) DO UPDATE SET failed_at = excluded.failed_at")) {
+                ps.setString(1, sessionId);
+                ps.setString(2, command);
+                ps.setLong(3, System.currentTimeMillis());
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void clearFailedSetupCommands(String sessionId) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM failed_setup_commands WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl) {
+        return write(c -> {
+            long now = System.currentTimeMillis();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT owner_id, host, pid, process_start, expires_at FROM session_leases WHERE session_id = ?")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        long start = rs.getLong("process_start");
+                        LeaseOwner holder = new LeaseOwner(rs.getString("owner_id"), rs.getString("host"), rs.getLong("pid"),
+                                rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
+                        long expiresAt = rs.getLong("expires_at");
+                        boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
+                        if (!free) {
+                            return new LeaseAttempt(false, holder, Instant.ofEpochMilli(expiresAt));
+                        }
+                        if (!holder.id().equals(owner.id())) {
+                            LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
+                        }
+                    }
+                }
+            }
+            long expiresAt = now + ttl.toMillis();
+            try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO session_leases"
+                    + " (session_id, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, sessionId);
+                ps.setString(2, owner.id());
+                ps.setString(3, owner.host());
+                ps.setLong(4, owner.pid());
+                if (owner.processStart().isPresent()) {
+                    ps.setLong(5, owner.processStart().get().toEpochMilli());
+                } else {
+                    ps.setNull(5, Types.INTEGER);
+                }
+                ps.setLong(6, expiresAt);
+                ps.executeUpdate();
+            }
+            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt));
+        });
+    }
+
+    @Override
+    public boolean renewLease(String sessionId, String ownerId, Duration ttl) {
+        return write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE session_leases SET expires_at = ? WHERE session_id = ? AND owner_id = ?")) {
+                ps.setLong(1, System.currentTimeMillis() + ttl.toMillis());
+                ps.setString(2, sessionId);
+                ps.setString(3, ownerId);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public void releaseLease(String sessionId, String ownerId) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_leases WHERE session_id = ? AND owner_id = ?")) {
+                ps.setString(1, sessionId);
+                ps.setString(2, ownerId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.warn("Closing session store {} failed: {}", file, e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SqliteSessionStore[" + file + "]";
+    }
+
+    // ---- plumbing -------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs {@code work} as one {@code BEGIN IMMEDIATE} transaction. */
+    private synchronized <T> T write(Work<T> work) {
+        try {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("Session store " + file + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private synchronized <T> T read(Work<T> work) {
+        try {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new SessionStoreException("Session store " + file + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            LOG.debug("Rollback in session store {} failed: {}", file, e.getMessage());
+        }
+    }
+
+    private String toJson(List<String> values) {
+        try {
+            return json.writeValueAsString(values);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Could not encode " + values.size() + " commands", e);
+        }
+    }
+
+    private List<String> fromJson(String text) {
+        try {
+            return text == null ? List.of() : List.copyOf(json.readValue(text, STRING_LIST));
+        } catch (JsonProcessingException e) {
+            throw new SessionStoreException("Session store " + file + " holds unreadable commands: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.sandboxfactory.core.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SqliteSessionStoreTest {
+
+    @TempDir
+    Path state;
+
+    private static SessionDefinition definition(String id) {
+        return new SessionDefinition(id, "owner/repo", "feature/x", "main", List.of("make setup"), List.of("make clean"),
+                Optional.of("local"));
+    }
+
+    @Test
+    void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
+            assertThat(store.schemaVersion()).isEqualTo(1);
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
+             Statement s = c.createStatement();
+             ResultSet journal = s.executeQuery("PRAGMA journal_mode")) {
+            journal.next();
+            assertThat(journal.getString(1)).isEqualToIgnoringCase("wal");
+        }
+        // Reopening an up-to-date file keeps its version and data.
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            assertThat(store.schemaVersion()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void keepsDefinitionsAndStartsAcrossReopening() {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            SessionRecord created = store.register(definition("s1"));
+            assertThat(created.definition()).isEqualTo(definition("s1"));
+            assertThat(created.sandboxId()).isEmpty();
+            assertThat(created.workdir()).isEmpty();
+            store.recordStart("s1", Optional.of("/sessions/s1"), "/sessions/s1", Instant.ofEpochMilli(1234));
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            SessionRecord found = store.find("s1").orElseThrow();
+            assertThat(found.definition().setupCommands()).containsExactly("make setup");
+            assertThat(found.definition().teardownCommands()).containsExactly("make clean");
+            assertThat(found.sandboxId()).contains("/sessions/s1");
+            assertThat(found.workdir()).contains("/sessions/s1");
+            assertThat(found.materializedAt()).contains(Instant.ofEpochMilli(1234));
+            // Re-registering updates the definition but keeps what starts recorded.
+            store.register(new SessionDefinition("s1", "owner/repo", "feature/y", "dev", List.of(), List.of(), Optional.empty()));
+            SessionRecord updated = store.find("s1").orElseThrow();
+            assertThat(updated.definition().branch()).isEqualTo("feature/y");
+            assertThat(updated.workdir()).contains("/sessions/s1");
+            assertThat(updated.createdAt()).isEqualTo(found.createdAt());
+            assertThat(store.list()).extracting(SessionRecord::sessionId).containsExactly("s1");
+        }
+    }
+
+    @Test
+    void generationsSurviveDeletionSoStaleWorkStaysStale() {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            store.register(definition("s1"));
+            assertThat(store.generation("s1")).isZero();
+            assertThat(store.bumpGeneration("s1")).isEqualTo(1);
+            assertThat(store.find("s1").orElseThrow().generation()).isEqualTo(1);
+            assertThat(store.delete("s1")).isTrue();
+            assertThat(store.find("s1")).isEmpty();
+            assertThat(store.delete("s1")).isFalse();
+            assertThat(store.generation("s1")).isEqualTo(1);
+            assertThat(store.bumpGeneration("s1")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void remembersFailedSetupCommandsExactlyUntilCleared() {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            store.register(definition("s1"));
+            store.recordFailedSetupCommand("s1", "make setup");
+            store.recordFailedSetupCommand("s1", "make setup");
+            store.recordFailedSetupCommand("s2", "other");
+            assertThat(store.failedSetupCommands("s1")).containsExactly("make setup");
+            store.clearFailedSetupCommands("s1");
+            assertThat(store.failedSetupCommands("s1")).isEmpty();
+            assertThat(store.failedSetupCommands("s2")).containsExactly("other");
+            store.recordFailedSetupCommand("s1", "x");
+            store.delete("s1");
+            assertThat(store.failedSetupCommands("s1")).isEmpty();
+        }
+    }
+
+    @Test
+    void aLeaseBelongsToOneOwnerUntilReleasedOrExpired() throws Exception {
+        LeaseOwner a = LeaseOwner.forThisProcess();
+        LeaseOwner b = LeaseOwner.forThisProcess();
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            assertThat(store.tryAcquireLease("s1", a, Duration.ofSeconds(30)).acquired()).isTrue();
+            assertThat(store.tryAcquireLease("s1", a, Duration.ofSeconds(30)).acquired()).as("re-entrant for its owner").isTrue();
+            LeaseAttempt refused = store.tryAcquireLease("s1", b, Duration.ofSeconds(30));
+            assertThat(refused.acquired()).isFalse();
+            assertThat(refused.holder().id()).isEqualTo(a.id());
+            assertThat(store.tryAcquireLease("s2", b, Duration.ofSeconds(30)).acquired()).as("other sessions are free").isTrue();
+            assertThat(store.renewLease("s1", b.id(), Duration.ofSeconds(30))).isFalse();
+            assertThat(store.renewLease("s1", a.id(), Duration.ofSeconds(30))).isTrue();
+            store.releaseLease("s1", b.id());
+            assertThat(store.tryAcquireLease("s1", b, Duration.ofSeconds(30)).acquired()).as("only the owner releases").isFalse();
+            store.releaseLease("s1", a.id());
+            assertThat(store.tryAcquireLease("s1", b, Duration.ofSeconds(30)).acquired()).isTrue();
+
+            assertThat(store.tryAcquireLease("s3", a, Duration.ofMillis(1)).acquired()).isTrue();
+            Thread.sleep(20);
+            assertThat(store.tryAcquireLease("s3", b, Duration.ofSeconds(30)).acquired()).as("an expired lease is free").isTrue();
+        }
+    }
+
+    @Test
+    void aLeaseOfAProvablyDeadProcessIsTakenAtOnce() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        Optional<Instant> started = gone.info().startInstant();
+        assertThat(gone.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        LeaseOwner dead = new LeaseOwner("dead-owner", LeaseOwner.hostName(), gone.pid(), started);
+        LeaseOwner elsewhere = new LeaseOwner("remote-owner", "some-other-host.invalid", gone.pid(), started);
+        LeaseOwner me = LeaseOwner.forThisProcess();
+        assertThat(dead.isProvablyGone()).isTrue();
+        assertThat(elsewhere.isProvablyGone()).isFalse();
+        assertThat(me.isProvablyGone()).isFalse();
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            assertThat(store.tryAcquireLease("s1", dead, Duration.ofHours(1)).acquired()).isTrue();
+            assertThat(store.tryAcquireLease("s1", me, Duration.ofSeconds(30)).acquired()).isTrue();
+            assertThat(store.tryAcquireLease("s2", elsewhere, Duration.ofHours(1)).acquired()).isTrue();
+            assertThat(store.tryAcquireLease("s2", me, Duration.ofSeconds(30)).acquired())
+                    .as("an owner on another host is never provably gone").isFalse();
+        }
+    }
+
+    @Test
+    void concurrentWritersFromTwoStoresOnOneFileLoseNoUpdate() throws Exception {
+        int threads = 8;
+        int perThread = 25;
+        try (SqliteSessionStore first = SqliteSessionStore.openIn(state);
+             SqliteSessionStore second = SqliteSessionStore.openIn(state)) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                SqliteSessionStore store = t % 2 == 0 ? first : second;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        store.bumpGeneration("shared");
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            assertThat(first.generation("shared")).isEqualTo((long) threads * perThread);
+        }
+        assertThat(Files.exists(state.resolve("sessions.db"))).isTrue();
+    }
+}
