@@ -174,6 +174,7 @@ public final class SandboxFactory implements AutoCloseable {
 
     /** The session store this factory keeps session state in. */
     public SessionStore sessionStore() {
+        requireOpen();
         return sessions.store();
     }
 

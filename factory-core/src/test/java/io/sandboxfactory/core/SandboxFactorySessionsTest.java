@@ -64,6 +64,17 @@ class SandboxFactorySessionsTest {
     }
 
     @Test
+    void aSandboxMadeThroughTheRawApiGetsTheSessionHookWhenTheSessionIsOpened() {
+        try (SandboxFactory factory = factory()) {
+            var raw = factory.sandbox(io.sandboxfactory.api.FactorySandboxContext.of("raw"));
+            SessionHandle handle = factory.openSession(spec("raw").build());
+            assertThat(handle.sandbox()).isSameAs(raw);
+            assertThat(handle.checkout()).contains(state.resolve("sessions/raw/site").toString());
+            assertThat(state.resolve("sessions/raw/site/.git")).isDirectory();
+        }
+    }
+
+    @Test
     void sessionNeverCreatesAnythingForASessionItDoesNotHold() {
         try (SandboxFactory factory = factory()) {
             assertThat(factory.session("unknown")).isEmpty();

@@ -40,20 +40,9 @@ public record SessionDefaults(String baseBranch, List<String> setupCommands, Lis
                 SessionTimeouts.defaults(), RetryPolicy.defaults());
     }
 
-    public SessionDefaults withBaseBranch(String baseBranch) {
-        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
-    }
-
-    public SessionDefaults withTimeouts(SessionTimeouts timeouts) {
-        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
-    }
-
+    /** These defaults with other clone and fetch retries. */
     public SessionDefaults withRetry(RetryPolicy retry) {
         return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
-    }
-
-    public SessionDefaults withToken(Supplier<String> token) {
-        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, Optional.of(token), timeouts, retry);
     }
 
     /** The access source of {@code repository} unless the session supplied {@code explicit}. */

@@ -4,7 +4,6 @@ import io.sandboxfactory.api.MastraSandbox;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -88,15 +87,9 @@ public final class SessionEntry {
     }
 
     /**
-     * The session generation this sandbox instance was made in, once bound: a later retirement
-     * (here or in another process) makes the instance stale.
+     * Binds the session generation this sandbox instance was made in, unless one is bound; returns
+     * the one in effect. A later retirement (here or in another process) makes the instance stale.
      */
-    public OptionalLong generation() {
-        long value = generation.get();
-        return value == UNBOUND ? OptionalLong.empty() : OptionalLong.of(value);
-    }
-
-    /** Binds the generation unless one is bound; returns the one in effect. */
     public long claimGeneration(long value) {
         return generation.compareAndSet(UNBOUND, value) ? value : generation.get();
     }

@@ -110,6 +110,11 @@ public final class SessionOpener implements AutoCloseable {
     private SessionEntry currentEntry(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record) {
         while (true) {
             SessionEntry entry = memo.getOrCreate(spec.sessionId(), () -> createSandbox(spec, plan, generation, record));
+            if (entry.sandbox().status() == SandboxStatus.DESTROYED) {
+                // Destroyed behind the memo's back (not through a retirement): a destroyed instance is final.
+                memo.evict(spec.sessionId());
+                continue;
+            }
             if (attachHookOnce(entry.sandbox(), spec, plan, generation) && entry.sandbox().status() != SandboxStatus.PENDING) {
                 // Made through SandboxFactory.sandbox(ctx) and started without the session hook.
                 LOG.warn("Session '{}' holds a sandbox that was started without the session hook; the workspace is"

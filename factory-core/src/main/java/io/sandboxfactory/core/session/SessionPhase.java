@@ -14,6 +14,8 @@ public enum SessionPhase {
     FETCH,
     /** Checking out the session branch. */
     CHECKOUT,
+    /** Uncommitted work would have been overwritten: the checkout stays on its current branch (detail says which). */
+    BRANCH_KEPT,
     /** Running a setup command. */
     SETUP,
     /** A setup command is skipped because it already failed in this session. */

@@ -1,6 +1,8 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.RepositoryAccess;
 import io.sandboxfactory.api.SandboxStartEvent;
@@ -10,15 +12,13 @@ import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.git.RepositoryMaterializer;
 import io.sandboxfactory.core.git.SessionBranch;
+import io.sandboxfactory.core.setup.LogText;
 import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.setup.SetupCommands;
 import io.sandboxfactory.core.setup.SetupGate;
 import io.sandboxfactory.core.setup.SetupMarkers;
 import io.sandboxfactory.core.setup.TeardownRunner;
 import io.sandboxfactory.core.store.SessionLeases;
-import io.sandboxfactory.core.setup.LogText;
-import io.sandboxfactory.api.CommandOptions;
-import io.sandboxfactory.api.CommandResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +141,8 @@ public final class SessionStartHook implements SandboxStartHook {
                 continue;
             }
             phase(SessionPhase.CHECKOUT, plan.branch());
-            branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
+            SessionBranch.Result branch = branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
+            branch.note().ifPresent(note -> phase(SessionPhase.BRANCH_KEPT, note));
         }
         requireCurrentGeneration();
 

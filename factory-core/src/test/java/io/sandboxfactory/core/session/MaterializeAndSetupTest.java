@@ -56,6 +56,10 @@ class MaterializeAndSetupTest {
             assertThat(factory.sessionDirectory("s1").resolve(".mastra-sandbox/setup")).content().startsWith("sha256:");
             CommandResult pwd = sandbox.executeCommand("pwd");
             assertThat(pwd.stdout().strip()).isEqualTo(factory.sessionDirectory("s1").toString());
+            var record = factory.store.find("s1").orElseThrow();
+            assertThat(record.sandboxId()).contains(factory.sessionDirectory("s1").toString());
+            assertThat(record.workdir()).contains(factory.sessionDirectory("s1").toString());
+            assertThat(record.materializedAt()).isPresent();
             Files.writeString(checkout.resolve("work-in-progress.txt"), "uncommitted\n");
             sandbox.stop();
         }

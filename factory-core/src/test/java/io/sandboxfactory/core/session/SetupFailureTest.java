@@ -80,6 +80,13 @@ class SetupFailureTest {
             factory.open(spec("echo fixed-setup >> '" + log + "'"));
             assertThat(events()).containsExactly("setup-ran", "teardown-in-app", "fixed-setup");
         }
+
+        // Retiring evicts the session, which forgets its failed commands: a reopened session retries them.
+        try (SessionHarness factory = new SessionHarness(state)) {
+            factory.store.recordFailedSetupCommand("s1", "stale");
+            factory.retire("s1", io.sandboxfactory.core.retire.RetireMode.STOP);
+            assertThat(factory.store.failedSetupCommands("s1")).isEmpty();
+        }
     }
 
     @Test

@@ -44,7 +44,16 @@ class WarmStartRoundTripsTest {
             assertThat(commands.get(0)).contains("git --version").contains(".mastra-sandbox");
             assertThat(commands.get(1)).contains(" fetch ");
 
-            // Stop and start again within the same factory: the same two round trips.
+            // Opening again in the same factory reuses the instance; its hook is attached once, so a
+            // restart of that instance costs the same two round trips (not four).
+            SessionHandle again = factory.open(spec);
+            assertThat(again.sandbox()).isSameAs(handle.sandbox());
+            handle.sandbox().stop();
+            factory.listener.clear();
+            again.awaitStarted();
+            assertThat(factory.listener.commands()).hasSize(2);
+
+            // Retired and reopened: a new instance, the same two round trips.
             factory.retire("warm", RetireMode.STOP);
             factory.listener.clear();
             factory.open(spec);

@@ -42,11 +42,11 @@ class SessionLeasesTest {
     @Test
     void theHeartbeatKeepsALongHeldLeaseAlive() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state);
-             SessionLeases first = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofMillis(600), Duration.ofMillis(20))) {
+             SessionLeases first = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofMillis(1500), Duration.ofMillis(20))) {
             LeaseOwner intruder = LeaseOwner.forThisProcess();
             try (SessionLeases.Lease held = first.acquire("s1")) {
                 for (int i = 0; i < 10; i++) {
-                    Thread.sleep(200); // well past the time-to-live in total
+                    Thread.sleep(300); // 3 s in total, twice the time-to-live
                     assertThat(store.tryAcquireLease("s1", intruder, Duration.ofSeconds(1)).acquired()).isFalse();
                 }
             }

@@ -1,0 +1,95 @@
+package io.sandboxfactory.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the real {@code factory.jar} as a subprocess, the way a user does. */
+final class CliProcess {
+
+    record Result(int exitCode, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
+        }
+    }
+
+    private final Path jar;
+    private final Path stateDir;
+    private final Map<String, String> env = new HashMap<>();
+    private Path workingDirectory;
+
+    CliProcess(Path stateDir) {
+        String configured = System.getProperty("factory.jar");
+        this.jar = Path.of(configured != null ? configured : "target/factory.jar").toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("The CLI jar " + jar + " is missing; run the package phase first.");
+        }
+        this.stateDir = stateDir;
+        this.workingDirectory = stateDir;
+    }
+
+    CliProcess env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    CliProcess in(Path directory) {
+        this.workingDirectory = directory;
+        return this;
+    }
+
+    Result run(String... args) {
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar.toString(), "--state-dir", stateDir.toString()));
+        command.addAll(List.of(args));
+        return exec(command, workingDirectory, env);
+    }
+
+    static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile());
+        builder.environment().keySet().removeIf(k -> k.startsWith("FACTORY_"));
+        builder.environment().putAll(extraEnv);
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            CompletableFuture<String> out = drain(process.getInputStream());
+            CompletableFuture<String> err = drain(process.getErrorStream());
+            if (!process.waitFor(10, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Command did not finish within 10 minutes: " + command);
+            }
+            return new Result(process.exitValue(), out.join(), err.join());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static CompletableFuture<String> drain(InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+                in.transferTo(buffer);
+                return buffer.toString(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

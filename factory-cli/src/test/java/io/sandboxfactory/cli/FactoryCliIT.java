@@ -1,0 +1,190 @@
+package io.sandboxfactory.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code factory} command as users run it: the real jar, real git, real bare repositories, the local provider. */
+class FactoryCliIT {
+
+    @TempDir
+    Path temp;
+
+    Path state;
+    Path bare;
+    CliProcess cli;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        state = temp.resolve("state");
+        bare = GitRepos.bareWithMain(temp, "app");
+        cli = new CliProcess(state).in(temp);
+    }
+
+    @Test
+    void runPassesTheCommandsExitCodeAndOutputThroughAndDestroysTheSession() {
+        CliProcess.Result result = cli.run("run", "--session", "r1", "--repo", bare.toString(), "--branch", "feature/x",
+                "--", "sh", "-c", "cat README.md; git rev-parse --abbrev-ref HEAD; echo oops >&2; exit 7");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(7);
+        assertThat(result.stdout()).isEqualTo("hello from app\nfeature/x\n");
+        assertThat(result.stderr()).contains("oops").contains("cloning");
+        assertThat(state.resolve("sessions/r1")).doesNotExist();
+    }
+
+    @Test
+    void openThenExecInSeparateProcessesWorkThroughTheSessionStore() {
+        CliProcess.Result open = cli.run("open", "s1", "--repo", bare.toString(), "--branch", "work-1",
+                "--setup", "echo setup-ran >> ../setup.log");
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "git", "rev-parse", "--abbrev-ref", "HEAD");
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+        assertThat(exec.stdout()).isEqualTo("work-1\n");
+
+        CliProcess.Result failing = cli.run("exec", "s1", "--", "sh", "-c", "exit 3");
+        assertThat(failing.exitCode()).isEqualTo(3);
+
+        CliProcess.Result status = cli.run("--json", "status", "s1");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        assertThat(status.stdout()).contains("\"branch\" : \"work-1\"");
+    }
+
+    @Test
+    void setupRunsOnceAcrossProcesses() throws Exception {
+        assertThat(cli.run("open", "once", "--repo", bare.toString(), "--branch", "b", "--setup", "echo ran >> ../setup.log").exitCode()).isZero();
+        assertThat(cli.run("exec", "once", "--", "true").exitCode()).isZero();
+        assertThat(cli.run("open", "once", "--repo", bare.toString(), "--branch", "b", "--setup", "echo ran >> ../setup.log").exitCode()).isZero();
+
+        assertThat(Files.readAllLines(state.resolve("sessions/once/setup.log"))).containsExactly("ran");
+    }
+
+    @Test
+    void retireDeleteRemovesTheSessionDirectoryAndRecord() {
+        assertThat(cli.run("open", "gone", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        assertThat(state.resolve("sessions/gone")).isDirectory();
+
+        CliProcess.Result retire = cli.run("retire", "gone", "--delete");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        assertThat(state.resolve("sessions/gone")).doesNotExist();
+        assertThat(cli.run("status", "gone").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void retireWithoutDeleteKeepsTheFiles() {
+        assertThat(cli.run("open", "kept", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+
+        assertThat(cli.run("retire", "kept").exitCode()).isZero();
+
+        assertThat(state.resolve("sessions/kept/app/README.md")).isRegularFile();
+    }
+
+    @Test
+    void listJsonParsesAndShowsProviderBranchAndTimes() throws Exception {
+        assertThat(cli.run("open", "l1", "--repo", bare.toString(), "--branch", "topic").exitCode()).isZero();
+
+        CliProcess.Result list = cli.run("--json", "list");
+
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        JsonNode sessions = new ObjectMapper().readTree(list.stdout()).get("sessions");
+        assertThat(sessions).hasSize(1);
+        JsonNode row = sessions.get(0);
+        assertThat(row.get("session").asText()).isEqualTo("l1");
+        assertThat(row.get("provider").asText()).isEqualTo("local");
+        assertThat(row.get("branch").asText()).isEqualTo("topic");
+        assertThat(row.get("status").asText()).isEqualTo("stopped");
+        assertThat(row.get("createdAt").asText()).isNotBlank();
+        assertThat(row.get("lastUsedAt").asText()).isNotBlank();
+    }
+
+    @Test
+    void runJsonPrintsOneDocumentWithPhasesAndExitCode() throws Exception {
+        CliProcess.Result result = cli.run("--json", "run", "--session", "j1", "--repo", bare.toString(), "--branch", "j",
+                "--", "echo", "hi there");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(result.stdout());
+        assertThat(doc.get("session").asText()).isEqualTo("j1");
+        assertThat(doc.get("provider").asText()).isEqualTo("local");
+        assertThat(doc.get("branch").asText()).isEqualTo("j");
+        assertThat(doc.get("exitCode").asInt()).isZero();
+        assertThat(doc.get("stdout").asText()).isEqualTo("hi there\n");
+        assertThat(doc.get("workdir").asText()).isNotBlank();
+        assertThat(doc.get("phases")).isNotEmpty();
+    }
+
+    @Test
+    void unknownProviderExitsTwoListingTheAvailableOnes() {
+        CliProcess.Result result = cli.run("--provider", "nope", "list");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.stderr()).contains("Unknown sandbox provider 'nope'; available: [").contains("local").contains("docker");
+        assertThat(result.stderr()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void invalidBranchExitsTwoAndCreatesNothing() throws Exception {
+        CliProcess.Result result = cli.run("run", "--session", "bad", "--repo", bare.toString(), "--branch", "a..b", "--", "true");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.stderr()).contains("a..b");
+        assertThat(state.resolve("sessions/bad")).doesNotExist();
+        assertThat(state.resolve("sessions").toFile().list()).isNullOrEmpty();
+    }
+
+    @Test
+    void missingGitInTheSandboxExitsOneWithTheGitMissingExplanation() throws Exception {
+        Path config = temp.resolve("factory.yaml");
+        Files.writeString(config, "providers:\n  local:\n    env:\n      PATH: /nonexistent\n");
+
+        CliProcess.Result result = cli.run("--config", config.toString(), "run", "--session", "nogit", "--repo", bare.toString(),
+                "--branch", "b", "--", "true");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+        assertThat(result.stderr()).containsIgnoringCase("git");
+        assertThat(result.stdout() + result.stderr()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void providersListsEveryDiscoveredProviderWithJarAndConfigKeys() {
+        CliProcess.Result result = cli.run("providers");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.stdout()).contains("local (selected)").contains("docker").contains("custom")
+                .contains("factory.jar").contains("networkMode").contains("root");
+    }
+
+    @Test
+    void helpVersionAndCompletionWork() {
+        assertThat(cli.run("--version").stdout()).startsWith("factory ");
+        CliProcess.Result help = cli.run("run", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.stdout()).contains("Examples:").contains("--keep");
+        CliProcess.Result completion = cli.run("completion", "bash");
+        assertThat(completion.exitCode()).isZero();
+        assertThat(completion.stdout()).contains("complete -F").contains("retire");
+    }
+
+    @Test
+    void globalOptionsAlsoWorkAfterTheCommandName() {
+        CliProcess.Result result = cli.run("list", "--provider", "nope");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.stderr()).contains("Unknown sandbox provider 'nope'");
+    }
+
+    static long count(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.count();
+        }
+    }
+}

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# docker-up.sh - make a Docker engine and the offline test base image available.
+#
+# Run as root on Debian 12 (developer machine or CI, no systemd, no registry
+# access). Idempotent: every step is skipped when its result is already there.
+#
+#   1. installs Debian's docker.io and busybox-static when missing;
+#   2. starts dockerd in the background when nothing answers on the socket
+#      (no bridge, no iptables: tests only use --network none or host);
+#   3. builds sandbox-factory/test-base:latest offline with `docker import`
+#      from static busybox + the host's git and its shared libraries, and
+#      rebuilds it only when the recipe hash (this script, git and busybox
+#      versions) changes;
+#   4. prints one summary line.
+#
+# Environment knobs (all optional):
+#   SANDBOX_TEST_IMAGE    image reference to build   (sandbox-factory/test-base:latest)
+#   DOCKERD_LOG           dockerd log file            (/var/log/dockerd.log)
+#   DOCKERD_WAIT_SECONDS  how long to wait for dockerd (60)
+#   DOCKERD_FLAGS         flags for dockerd, replacing the built-in list of attempts
+#   DOCKER_UP_FORCE_BUILD=1  rebuild the image even if the recipe is unchanged
+set -euo pipefail
+
+IMAGE="${SANDBOX_TEST_IMAGE:-sandbox-factory/test-base:latest}"
+DOCKERD_LOG="${DOCKERD_LOG:-/var/log/dockerd.log}"
+DOCKERD_WAIT_SECONDS="${DOCKERD_WAIT_SECONDS:-60}"
+LABEL_TEST_IMAGE="io.sandboxfactory.test-image"
+LABEL_RECIPE="io.sandboxfactory.recipe"
+# Busybox applets the sandbox relies on (run directly by `docker exec`, so they
+# must exist as files in /bin); checked in the image after each build.
+REQUIRED_APPLETS="sh ps kill base64 sha256sum realpath stat find mkfifo timeout setsid sleep cat"
+
+# dockerd, iptables, runc live in sbin; CI's PATH may not have it.
+export PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+SELF="$(readlink -f "${BASH_SOURCE[0]}")"
+
+say() { echo "docker-up: $*" >&2; }
+# The end of the dockerd log, from the last start this script made on.
+log_tail() {
+  [ -f "$DOCKERD_LOG" ] || return 0
+  awk '/^=== docker-up:/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }' "$DOCKERD_LOG" \
+    | tail -n 30 >&2 || true
+}
+die() { echo "docker-up: ERROR: $*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# Serialise concurrent runs (two builds, two dockerds) when we can.
+if is_root && { [ -d /var/lock ] || mkdir -p /var/lock 2>/dev/null; }; then
+  LOCK_FILE=/var/lock/docker-up.lock
+else
+  LOCK_FILE="${TMPDIR:-/tmp}/docker-up.$(id -u).lock"
+fi
+exec 9>"$LOCK_FILE" || die "cannot open the lock file $LOCK_FILE"
+flock -w 600 9 || die "another docker-up.sh run has held $LOCK_FILE for more than 600 s"
+
+# ---------------------------------------------------------------------------
+# 1. packages
+# ---------------------------------------------------------------------------
+pkg_installed() {
+  [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
+}
+
+missing=()
+# /usr/local/bin/docker (client only) may exist already: look for the daemon.
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+pkg_installed busybox-static && [ -x /bin/busybox ] || missing+=(busybox-static)
+command -v git >/dev/null 2>&1 || missing+=(git)
+if [ "${#missing[@]}" -gt 0 ]; then
+  is_root || die "missing ${missing[*]}; run this script as root (it installs them with apt-get)"
+  say "installing ${missing[*]} (apt-get)"
+  apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null \
+    || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install ${missing[*]} failed"
+  command -v dockerd >/dev/null 2>&1 || die "dockerd still missing after installing docker.io"
+fi
+
+# ---------------------------------------------------------------------------
+# 2. engine
+# ---------------------------------------------------------------------------
+engine_answers() { timeout 10 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
+
+# A pid file left by a dockerd/containerd that was killed: remove it unless the
+# pid in it still is that program (a recycled pid would make dockerd refuse to
+# start, or make it adopt a stranger as its containerd).
+drop_stale_pidfile() { # file program
+  local file="$1" prog="$2" pid
+  [ -f "$file" ] || return 0
+  pid="$(cat "$file" 2>/dev/null || true)"
+  if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" = "$prog" ]; then
+    return 0
+  fi
+  rm -f "$file"
+}
+
+# Flags tried in order. No bridge and no iptables: the tests only use the
+# `none` and `host` networks, these flags work on hosts with or without
+# iptables/bridge support, and the engine leaves the host firewall alone
+# (with iptables on it would set the FORWARD policy to DROP).
+DOCKERD_ATTEMPTS=(
+  "--iptables=false --bridge=none"
+  "--iptables=false --bridge=none --storage-driver=vfs"
+)
+if [ -n "${DOCKERD_FLAGS:-}" ]; then
+  DOCKERD_ATTEMPTS=("$DOCKERD_FLAGS")
+fi
+
+wait_for_engine() { # pid-or-empty deadline ; 0 = answers, 1 = dockerd died, 2 = timeout
+  local pid="$1" deadline="$2"
+  while :; do
+    engine_answers && return 0
+    if [ -n "$pid" ] && ! [ -d "/proc/$pid" ]; then
+      engine_answers && return 0
+      return 1
+    fi
+    [ "$(date +%s)" -lt "$deadline" ] || return 2
+    sleep 0.5
+  done
+}
+
+start_engine() {
+  local deadline flags pid rc running=""
+  deadline=$(( $(date +%s) + DOCKERD_WAIT_SECONDS ))
+
+  pid="$(cat /var/run/docker.pid 2>/dev/null || true)"
+  if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" = dockerd ]; then
+    running="$pid"
+  fi
+
+  if ! is_root; then
+    if [ -n "$running" ] && [ -S /var/run/docker.sock ] && ! [ -w /var/run/docker.sock ]; then
+      die "dockerd runs but $(id -un) may not use /var/run/docker.sock; run as root or join the docker group"
+    fi
+    [ -n "$running" ] || die "nothing answers on /var/run/docker.sock and starting dockerd needs root; run this script as root"
+  fi
+
+  # A dockerd may still be starting up: wait for it instead of launching a
+  # second one on the same data root.
+  if [ -n "$running" ]; then
+    say "dockerd (pid $running) is running but not answering yet; waiting"
+    if wait_for_engine "$running" "$deadline"; then return 0; fi
+    say "dockerd did not answer within ${DOCKERD_WAIT_SECONDS}s; last lines of $DOCKERD_LOG:"
+    log_tail
+    exit 1
+  fi
+
+  mkdir -p "$(dirname "$DOCKERD_LOG")"
+  for flags in "${DOCKERD_ATTEMPTS[@]}"; do
+    drop_stale_pidfile /var/run/docker.pid dockerd
+    drop_stale_pidfile /var/run/docker/containerd/containerd.pid containerd
+    say "starting dockerd $flags (log: $DOCKERD_LOG)"
+    echo "=== docker-up: $(date -u +%FT%TZ) dockerd $flags" >>"$DOCKERD_LOG"
+    # setsid -w: own session (a Ctrl-C or the end of the caller's process
+    # group does not reach it), and $! stays a live pid while dockerd runs.
+    # 9>&-: the daemon must not inherit (and so hold forever) our lock.
+    # shellcheck disable=SC2086  # flags are words on purpose
+    setsid -w nohup dockerd $flags </dev/null >>"$DOCKERD_LOG" 2>&1 9>&- &
+    pid=$!
+    rc=0
+    wait_for_engine "$pid" "$deadline" || rc=$?
+    case "$rc" in
+      0) return 0 ;;
+      1) say "dockerd $flags exited early" ;;
+      2) break ;;
+    esac
+  done
+  say "the Docker engine did not come up; last lines of $DOCKERD_LOG:"
+  log_tail
+  exit 1
+}
+
+engine_answers || start_engine
+
+# ---------------------------------------------------------------------------
+# 3. test base image
+# ---------------------------------------------------------------------------
+GIT_BIN="$(command -v git)"
+GIT_BIN="$(readlink -f "$GIT_BIN")"
+BUSYBOX=/bin/busybox
+
+recipe_hash() {
+  {
+    cat "$SELF"
+    "$GIT_BIN" --version
+    "$BUSYBOX" --help 2>&1 | sed -n 1p
+    dpkg-query -W -f='${Package} ${Version}\n' git busybox-static libc6 2>/dev/null || true
+  } | sha256sum | cut -d' ' -f1
+}
+
+image_label() { # label
+  docker image inspect --format "{{ index .Config.Labels \"$1\" }}" "$IMAGE" 2>/dev/null || true
+}
+
+# Copy a shared library (as listed by ldd) into the root, under its soname,
+# in the directory it really lives in on the host (the root carries the
+# host's /lib -> usr/lib style links, so both spellings resolve).
+copy_lib() { # root libpath
+  local root="$1" lib="$2" dir
+  dir="$(readlink -f "$(dirname "$lib")")"
+  [ -e "$root$dir/$(basename "$lib")" ] && return 0
+  mkdir -p "$root$dir"
+  cp -L "$lib" "$root$dir/"
+}
+
+is_elf() { [ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' \n')" = '177ELF' ]; }
+
+make_rootfs() { # root
+  local root="$1" d f
+  chmod 0755 "$root"
+
+  # Same top-level layout as the host (merged /usr: /bin -> usr/bin, ...).
+  for d in bin sbin lib lib32 lib64 libx32; do
+    if [ -L "/$d" ]; then
+      mkdir -p "$root/$(readlink "/$d")"
+      ln -s "$(readlink "/$d")" "$root/$d"
+    elif [ -d "/$d" ] || [ "$d" = bin ] || [ "$d" = sbin ]; then
+      mkdir -p "$root/$d"
+    fi
+  done
+  mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib" "$root/usr/share" \
+           "$root/etc" "$root/root" "$root/workspace" "$root/tmp" "$root/var/tmp" \
+           "$root/run" "$root/proc" "$root/sys" "$root/dev"
+  chmod 1777 "$root/tmp" "$root/var/tmp"
+  chmod 0700 "$root/root"
+
+  # git: the binary, its helpers (upload-pack & co.), its exec dir and templates.
+  cp -a "$GIT_BIN" "$root/usr/bin/git"
+  for f in git-receive-pack git-upload-pack git-upload-archive git-shell; do
+    [ -e "/usr/bin/$f" ] && cp -a "/usr/bin/$f" "$root/usr/bin/$f"
+  done
+  cp -a /usr/lib/git-core "$root/usr/lib/"
+  [ -d /usr/share/git-core ] && cp -a /usr/share/git-core "$root/usr/share/"
+
+  # Every shared library ldd lists for git and the ELF files of git-core,
+  # the dynamic loader included.
+  {
+    echo "$GIT_BIN"
+    [ -e /usr/bin/git-shell ] && echo /usr/bin/git-shell
+    find /usr/lib/git-core -type f
+  } | while read -r f; do
+    is_elf "$f" || continue
+    { ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+  done | sort -u | while read -r lib; do
+    copy_lib "$root" "$lib"
+  done
+
+  # busybox (static) and its applets; never shadow a real program (git...).
+  cp "$BUSYBOX" "$root/bin/busybox"
+  chmod 0755 "$root/bin/busybox"
+  for f in $("$BUSYBOX" --list); do
+    [ "$f" = busybox ] && continue
+    [ -e "$root/bin/$f" ] || [ -L "$root/bin/$f" ] || ln -s busybox "$root/bin/$f"
+  done
+  [ -L "$root/bin/sh" ] || [ -e "$root/bin/sh" ] || ln -s busybox "$root/bin/sh"
+
+  cat >"$root/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+  cat >"$root/etc/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
+  cat >"$root/etc/nsswitch.conf" <<'EOF'
+passwd: files
+group: files
+hosts: files
+EOF
+  # Bind-mounted repositories may belong to another uid than the container's.
+  cat >"$root/etc/gitconfig" <<'EOF'
+[safe]
+	directory = *
+EOF
+  : >"$root/etc/hosts"
+  : >"$root/etc/resolv.conf"
+  chmod 0644 "$root/etc/passwd" "$root/etc/group" "$root/etc/nsswitch.conf" \
+             "$root/etc/gitconfig" "$root/etc/hosts" "$root/etc/resolv.conf"
+}
+
+build_image() { # hash
+  local hash="$1" root new_id start
+  start=$(date +%s)
+  root="$(mktemp -d "${TMPDIR:-/tmp}/docker-up-rootfs.XXXXXX")"
+  # shellcheck disable=SC2064  # expand now
+  trap "rm -rf '$root'" EXIT
+  make_rootfs "$root"
+
+  tar -C "$root" --numeric-owner --owner=0 --group=0 -cf - . \
+    | docker import \
+        --change "LABEL $LABEL_TEST_IMAGE=1 $LABEL_RECIPE=$hash" \
+        --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+        --change 'ENV HOME=/root' \
+        --change 'CMD ["/bin/sh","-c","trap \"exit 0\" TERM INT; while :; do sleep 3600 & wait $!; done"]' \
+        - "$IMAGE" >/dev/null
+  rm -rf "$root"
+  trap - EXIT
+
+  # Smoke test: git runs and the applets the sandbox needs are there.
+  docker run --rm --network none "$IMAGE" sh -c "
+      git --version >/dev/null || exit 1
+      for a in $REQUIRED_APPLETS; do [ -x /bin/\$a ] || { echo missing applet \$a; exit 1; }; done
+    " >&2 || die "the freshly built $IMAGE does not work"
+
+  new_id="$(docker image inspect --format '{{.Id}}' "$IMAGE")"
+  # Earlier builds, now untagged; prune keeps any that a container still uses.
+  docker image prune -f --filter "label=$LABEL_TEST_IMAGE=1" >/dev/null 2>&1 || true
+  say "built $IMAGE (${new_id:7:12}) in $(( $(date +%s) - start ))s"
+}
+
+HASH="$(recipe_hash)"
+if [ "${DOCKER_UP_FORCE_BUILD:-0}" != 1 ] && [ "$(image_label "$LABEL_RECIPE")" = "$HASH" ]; then
+  :
+else
+  build_image "$HASH"
+fi
+
+# ---------------------------------------------------------------------------
+# 4. summary
+# ---------------------------------------------------------------------------
+VERSION="$(docker version --format '{{.Server.Version}} {{.Server.APIVersion}}')"
+echo "docker-up: engine ${VERSION% *} (API ${VERSION#* }), image $IMAGE ready"
