@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -21,9 +22,10 @@ import java.util.stream.Stream;
  * /bin/sh -c} in that directory, each in its own process group. Stop kills running commands (and
  * what they left running in the background) and keeps the files; destroy also deletes the
  * directory. A directory removed from outside makes the next command throw {@link
- * SandboxDestroyedException}.
+ * SandboxDestroyedException}. File transfers use java.nio on the session directory ({@link
+ * LocalFileTransfer}), confined to it.
  */
-public final class LocalSandbox extends MastraSandbox<Path> {
+public final class LocalSandbox extends MastraSandbox<Path> implements FileTransferSandbox {
 
     /** Marks a directory as a session directory this provider made, so sweeps never touch others. */
     static final String OWNER_MARKER = ".sandbox-factory-session";
@@ -31,12 +33,14 @@ public final class LocalSandbox extends MastraSandbox<Path> {
     private final Path directory;
     private final Map<String, String> baseEnv;
     private final ProcessGroupRunner runner;
+    private final LocalFileTransfer files;
 
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
         this.runner = new ProcessGroupRunner(setsid);
+        this.files = new LocalFileTransfer(directory);
     }
 
     /** The session directory on the host. */
@@ -115,6 +119,20 @@ public final class LocalSandbox extends MastraSandbox<Path> {
             requireDirectory();
             throw e;
         }
+    }
+
+    @Override
+    public void copyIn(String root, String directory, Source source) {
+        ensureRunning();
+        requireDirectory();
+        files.copyIn(root, directory, source);
+    }
+
+    @Override
+    public void copyOut(String root, String path, Sink sink) {
+        ensureRunning();
+        requireDirectory();
+        files.copyOut(root, path, sink);
     }
 
     private void requireDirectory() {
