@@ -3,6 +3,8 @@ package io.sandboxfactory.api;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Optional fast file transfer a sandbox may offer besides {@link ExecutableSandbox#executeCommand}
@@ -17,6 +19,9 @@ import java.util.List;
  * writes through a symbolic link an entry of the same transfer created, and refuses with {@link
  * PathOutsideRootException} a path it can see lies outside {@code root}. Both methods start the
  * sandbox when it is not running, as {@code executeCommand} does. Implementations are thread-safe.
+ *
+ * <p>{@link #resolve} lets the caller confine paths without running a command; a sandbox that
+ * cannot answer cheaply leaves it empty and the caller resolves with a command instead.
  *
  * <p>Failures: a missing path is a {@link SandboxFileException} ({@link SandboxFileException#NOT_FOUND});
  * other sandbox-side failures are {@link SandboxException}s; an {@link IOException} thrown by the
@@ -46,6 +51,33 @@ public interface FileTransferSandbox {
      * @param path an existing path under {@code root}
      */
     void copyOut(String root, String path, Sink sink);
+
+    /**
+     * Resolves the absolute {@code path} as the sandbox's own kernel would: every symbolic link
+     * followed (dangling ones too, at most 40), the part that does not exist appended and
+     * normalized lexically. Empty when this sandbox cannot answer without running a command. Starts
+     * the sandbox when it is not running. {@link SandboxPaths#resolve} does the walk over an
+     * {@code lstat}-like primitive.
+     */
+    default Optional<Resolution> resolve(String path) {
+        return Optional.empty();
+    }
+
+    /** What a resolved path names. */
+    enum Kind { FILE, DIRECTORY, OTHER, MISSING }
+
+    /**
+     * Where a path leads.
+     *
+     * @param path absolute and canonical: no symbolic link, {@code .} or {@code ..} in it
+     * @param kind what is there
+     */
+    record Resolution(String path, Kind kind) {
+        public Resolution {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(kind, "kind");
+        }
+    }
 
     /** The entries {@link #copyIn} writes, and their content. */
     interface Source {

@@ -12,6 +12,9 @@ import java.io.OutputStream;
  */
 interface ContentTransfer {
 
+    /** Resolves and confines {@code path} inside the sandbox. */
+    Resolved resolve(String path);
+
     /** Streams the regular file at {@code path} into {@code out}. */
     void read(String path, OutputStream out);
 

@@ -1,6 +1,8 @@
 package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.TransferEntry;
 
@@ -9,12 +11,14 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * File content through the provider's {@link FileTransferSandbox}. Confinement stays with the
- * scripts: one command resolves and checks the path inside the sandbox, then the content moves
- * through the provider on the canonical path. A write goes to a temporary file beside the target
- * and a second command renames it over the target, so it stays atomic.
+ * File content through the provider's {@link FileTransferSandbox}. Paths are resolved with the
+ * provider's {@link FileTransferSandbox#resolve} when it answers (no command at all), else with
+ * the resolve script, and confined to the root here; content then moves on the canonical path. A
+ * write goes to a temporary file beside the target and one command renames it over the target, so
+ * it stays atomic.
  */
 final class FastTransfer implements ContentTransfer {
 
@@ -30,8 +34,38 @@ final class FastTransfer implements ContentTransfer {
     }
 
     @Override
+    public Resolved resolve(String path) {
+        Optional<FileTransferSandbox.Resolution> root = transfer.resolve(commands.root().path());
+        if (root.isEmpty()) {
+            return commands.resolve(path);
+        }
+        String shown = FileCommands.display(path);
+        if (root.get().kind() != FileTransferSandbox.Kind.DIRECTORY) {
+            throw new SandboxException("ROOT_MISSING", "Cannot resolve '" + shown + "' in sandbox '" + commands.shell().sandboxId()
+                    + "': the root " + commands.root() + " is not a directory in the sandbox.");
+        }
+        String canonicalRoot = root.get().path();
+        FileTransferSandbox.Resolution target = path.isEmpty() ? root.get() : transfer.resolve(commands.absolute(path))
+                .orElseThrow(() -> new IllegalStateException("The sandbox resolved the root but not '" + shown + "'."));
+        boolean inside = canonicalRoot.equals("/") || target.path().equals(canonicalRoot) || target.path().startsWith(canonicalRoot + "/");
+        if (!inside) {
+            throw new PathOutsideRootException(shown, commands.root().path(), "it resolves to " + target.path() + " through a symbolic link");
+        }
+        return new Resolved(canonicalRoot, target.path(), kind(target.kind()));
+    }
+
+    private static char kind(FileTransferSandbox.Kind kind) {
+        return switch (kind) {
+            case DIRECTORY -> 'd';
+            case FILE -> 'f';
+            case OTHER -> 'o';
+            case MISSING -> 'm';
+        };
+    }
+
+    @Override
     public void read(String path, OutputStream out) {
-        Resolved resolved = commands.resolve(path);
+        Resolved resolved = resolve(path);
         String shown = FileCommands.display(path);
         if (!resolved.regularFile()) {
             throw notAFile(resolved, shown, "read");
@@ -56,15 +90,32 @@ final class FastTransfer implements ContentTransfer {
         }
     }
 
-    void write(String path, SpooledContent content, String mode) {
+    private void write(String path, SpooledContent content, String mode) {
+        Resolved target = resolve(path);
+        if (target.directory()) {
+            String shown = FileCommands.display(path);
+            throw new SandboxFileException(SandboxFileException.IS_A_DIRECTORY, shown, "Cannot write '" + shown + "' in sandbox '"
+                    + commands.shell().sandboxId() + "': it is a directory.");
+        }
         String token = Tokens.next();
-        FileCommands.PreparedWrite prepared = commands.prepareWrite(path, token, mode, Map.of(), false);
+        String directory = parentOf(target.path());
+        Optional<FileTransferSandbox.Resolution> parent = transfer.resolve(directory);
+        String temp;
+        String root;
+        if (parent.isPresent() && parent.get().kind() == FileTransferSandbox.Kind.DIRECTORY && parent.get().path().equals(directory)) {
+            root = target.root();
+            temp = (directory.equals("/") ? "/" : directory + "/") + ".sf-" + token;
+        } else {
+            // Missing parents: the prepare script creates them (and the temporary file) inside the root.
+            FileCommands.PreparedWrite prepared = commands.prepareWrite(path, token, mode, Map.of(), false);
+            root = prepared.root();
+            temp = prepared.temp();
+            directory = parentOf(temp);
+        }
         try {
-            int slash = prepared.temp().lastIndexOf('/');
-            String directory = slash == 0 ? "/" : prepared.temp().substring(0, slash);
-            TransferEntry entry = TransferEntry.file(prepared.temp().substring(slash + 1), content.size(),
+            TransferEntry entry = TransferEntry.file(temp.substring(temp.lastIndexOf('/') + 1), content.size(),
                     mode == null ? 0644 : Integer.parseInt(mode, 8));
-            transfer.copyIn(prepared.root(), directory, new FileTransferSandbox.Source() {
+            transfer.copyIn(root, directory, new FileTransferSandbox.Source() {
                 @Override
                 public List<TransferEntry> entries() {
                     return List.of(entry);
@@ -75,11 +126,16 @@ final class FastTransfer implements ContentTransfer {
                     return content.open();
                 }
             });
-            commands.finishWrite(path, token, mode, prepared.temp(), Map.of());
+            commands.finishWrite(path, token, mode, temp, Map.of());
         } catch (RuntimeException e) {
-            commands.discardTemp(path, token, prepared.temp());
+            commands.discardTemp(path, token, temp);
             throw e;
         }
+    }
+
+    private static String parentOf(String absolute) {
+        int slash = absolute.lastIndexOf('/');
+        return slash <= 0 ? "/" : absolute.substring(0, slash);
     }
 
     @Override

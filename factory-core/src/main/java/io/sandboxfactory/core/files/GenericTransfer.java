@@ -27,6 +27,11 @@ final class GenericTransfer implements ContentTransfer {
     }
 
     @Override
+    public Resolved resolve(String path) {
+        return commands.resolve(path);
+    }
+
+    @Override
     public void read(String path, OutputStream out) {
         Base64Sink sink = new Base64Sink(out);
         commands.shell().stream("read", FileCommands.display(path), List.of(commands.absolute(path)), sink, FileScripts.READ);

@@ -32,6 +32,12 @@ final class RunningOnly implements ExecutableSandbox {
         }
         return Optional.of(new FileTransferSandbox() {
             @Override
+            public Optional<Resolution> resolve(String path) {
+                requireRunning();
+                return transfer.resolve(path);
+            }
+
+            @Override
             public void copyIn(String root, String directory, Source source) {
                 requireRunning();
                 transfer.copyIn(root, directory, source);

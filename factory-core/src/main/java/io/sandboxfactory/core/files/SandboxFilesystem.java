@@ -127,12 +127,12 @@ public final class SandboxFilesystem implements FilesystemView {
 
     @Override
     public boolean exists(String path) {
-        return !commands.resolve(root.normalize(path)).missing();
+        return !transfer.resolve(root.normalize(path)).missing();
     }
 
     @Override
     public String realpath(String path) {
-        return commands.resolve(root.normalize(path)).relative();
+        return transfer.resolve(root.normalize(path)).relative();
     }
 
     // ---- writing ------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ public final class SandboxFilesystem implements FilesystemView {
             throw new IllegalArgumentException("Host path " + hostSource + " is the file system root; copy a directory below it.");
         }
         String destination = root.normalize(target);
-        Resolved resolved = commands.resolve(destination);
+        Resolved resolved = transfer.resolve(destination);
         Resolved directory;
         String directoryPath;
         String name;
@@ -244,7 +244,8 @@ public final class SandboxFilesystem implements FilesystemView {
                         "Cannot copy directory " + hostSource + " onto '" + FileCommands.display(destination) + "': it is not a directory.");
             }
             directoryPath = SandboxRoot.parent(destination);
-            directory = commands.mkdirs(directoryPath);
+            Resolved parent = transfer.resolve(directoryPath);
+            directory = parent.directory() ? parent : commands.mkdirs(directoryPath);
             name = SandboxRoot.name(destination);
         }
         HostTree tree = HostTree.scan(source, name);
@@ -267,7 +268,7 @@ public final class SandboxFilesystem implements FilesystemView {
     public TransferSummary copyOut(String source, Path hostTarget, TransferProgress progress) {
         Objects.requireNonNull(progress, "progress");
         String path = root.normalize(source);
-        Resolved resolved = commands.resolve(path);
+        Resolved resolved = transfer.resolve(path);
         String shown = FileCommands.display(path);
         if (resolved.missing()) {
             throw new SandboxFileException(SandboxFileException.NOT_FOUND, shown, "Cannot copy '" + shown

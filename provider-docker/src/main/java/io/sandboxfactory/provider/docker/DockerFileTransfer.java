@@ -7,6 +7,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.SandboxPaths;
 import io.sandboxfactory.api.TransferEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The docker provider's {@link FileTransferSandbox}: the Engine API's archive endpoints ({@code PUT}
@@ -24,10 +26,12 @@ import java.util.Locale;
  * with the tar streamed both ways.
  *
  * <p>Uploads set {@code noOverwriteDirNonDir}, so an entry never replaces a directory by a
- * non-directory or the other way round; the engine also refuses a symbolic link pointing outside
- * the directory it extracts into (as {@code docker cp} does). Paths must lie under the root (checked
- * lexically here: the caller resolved them); the engine resolves them inside the container.
- * Hard links in a downloaded archive are delivered as the files they link to.
+ * non-directory or the other way round; the engine also refuses a relative symbolic link that
+ * climbs out of the directory it extracts into (as with {@code docker cp}), after writing the entries
+ * before it. Uploads and path resolution go through {@link EngineArchive} (plain sockets; docker-java
+ * over TLS); downloads through docker-java. Paths must lie under the root (checked lexically here:
+ * the caller resolved them); the engine resolves them inside the container. Hard links in a
+ * downloaded archive are delivered as the files they link to.
  */
 final class DockerFileTransfer {
 
@@ -39,25 +43,51 @@ final class DockerFileTransfer {
         this.sessionId = sessionId;
     }
 
+    /** Resolves with one {@code HEAD} per path component (see {@link EngineArchive}); empty over TLS. */
+    Optional<FileTransferSandbox.Resolution> resolve(String containerId, String path) {
+        EngineArchive archive = archive();
+        if (!archive.supported()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(SandboxPaths.resolve(path, p -> archive.lstat(containerId, p)));
+        } catch (IOException e) {
+            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
+                    + "': " + e.getMessage(), e);
+        }
+    }
+
     void copyIn(String containerId, String root, String directory, FileTransferSandbox.Source source) {
         requireUnder(root, directory);
-        DockerClient client = client();
+        EngineArchive archive = archive();
         TarStream tar = new TarStream(source);
         try (tar) {
-            client.copyArchiveToContainerCmd(containerId)
-                    .withRemotePath(directory)
-                    .withNoOverwriteDirNonDir(true)
-                    .withTarInputStream(tar)
-                    .exec();
+            if (archive.supported()) {
+                archive.put(containerId, directory, tar);
+            } else {
+                client().copyArchiveToContainerCmd(containerId)
+                        .withRemotePath(directory)
+                        .withNoOverwriteDirNonDir(true)
+                        .withTarInputStream(tar)
+                        .exec();
+            }
         } catch (IOException | RuntimeException e) {
             if (tar.failure().isPresent()) {
                 throw tar.failure().get();
             }
+            if (e instanceof EngineArchive.EngineError refused) {
+                throw refused(refused, directory);
+            }
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("Could not close the content of the copy: " + io.getMessage(), io);
+                throw new SandboxExecTransportException("Lost the connection while copying into " + directory + " in sandbox '"
+                        + sessionId + "'; some files may have been written: " + io.getMessage(), true, io);
             }
             throw failure((RuntimeException) e, directory, "copy into");
         }
+    }
+
+    private EngineArchive archive() {
+        return new EngineArchive(connection.host(), connection.usesTls(), connection.apiVersion().getVersion());
     }
 
     void copyOut(String containerId, String root, String path, FileTransferSandbox.Sink sink) {
@@ -137,17 +167,24 @@ final class DockerFileTransfer {
         }
     }
 
+    private SandboxException refused(EngineArchive.EngineError e, String directory) {
+        return classify(e.status() == 404, e.status() == 409, e.getMessage(), e, directory, "copy into");
+    }
+
     private SandboxException failure(RuntimeException e, String path, String verb) {
-        String message = DockerFailures.message(e);
+        return classify(DockerFailures.isNotFound(e), DockerFailures.isConflict(e), DockerFailures.message(e), e, path, verb);
+    }
+
+    private SandboxException classify(boolean notFound, boolean conflict, String message, Exception e, String path, String verb) {
         String lower = message.toLowerCase(Locale.ROOT);
-        if (DockerFailures.isNotFound(e) && lower.contains("no such container")) {
+        if (notFound && lower.contains("no such container")) {
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed (" + message + ").", e);
         }
-        if (DockerFailures.isNotFound(e)) {
+        if (notFound) {
             return new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
                     + sessionId + "': it does not exist (" + message + ").", e);
         }
-        if (DockerFailures.isConflict(e)) {
+        if (conflict) {
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' cannot take files: its container is not running ("
                     + message + ").", e);
         }

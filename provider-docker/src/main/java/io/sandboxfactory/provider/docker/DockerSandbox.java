@@ -210,6 +210,12 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     }
 
     @Override
+    public Optional<Resolution> resolve(String path) {
+        ensureRunning();
+        return files.resolve(containerId(), path);
+    }
+
+    @Override
     public void copyIn(String root, String directory, Source source) {
         ensureRunning();
         files.copyIn(containerId(), root, directory, source);

@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.local;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.SandboxPaths;
 import io.sandboxfactory.api.TransferEntry;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -40,6 +42,31 @@ final class LocalFileTransfer {
 
     LocalFileTransfer(Path sessionDirectory) {
         this.sessionDirectory = sessionDirectory;
+    }
+
+    /** Resolves with {@code lstat} on the host: no process. */
+    FileTransferSandbox.Resolution resolve(String path) {
+        try {
+            return SandboxPaths.resolve(path, LocalFileTransfer::lstat);
+        } catch (IOException e) {
+            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<SandboxPaths.Entry> lstat(String path) throws IOException {
+        Path file = Path.of(path);
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        if (attributes.isSymbolicLink()) {
+            return Optional.of(new SandboxPaths.Entry(FileTransferSandbox.Kind.OTHER, Files.readSymbolicLink(file).toString()));
+        }
+        FileTransferSandbox.Kind kind = attributes.isDirectory() ? FileTransferSandbox.Kind.DIRECTORY
+                : attributes.isRegularFile() ? FileTransferSandbox.Kind.FILE : FileTransferSandbox.Kind.OTHER;
+        return Optional.of(new SandboxPaths.Entry(kind, null));
     }
 
     void copyIn(String root, String directory, FileTransferSandbox.Source source) {

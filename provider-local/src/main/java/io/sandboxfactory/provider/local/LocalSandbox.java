@@ -122,6 +122,13 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     }
 
     @Override
+    public Optional<Resolution> resolve(String path) {
+        ensureRunning();
+        requireDirectory();
+        return Optional.of(files.resolve(path));
+    }
+
+    @Override
     public void copyIn(String root, String directory, Source source) {
         ensureRunning();
         requireDirectory();
