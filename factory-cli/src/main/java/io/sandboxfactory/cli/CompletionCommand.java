@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /** {@code factory completion bash}: prints a completion script. */
-@Command(name = "completion", description = "Print a shell completion script.",
+@Command(mixinStandardHelpOptions = true, name = "completion", description = "Print a shell completion script.",
         footerHeading = "%nExamples:%n", footer = {"  source <(factory completion bash)", "  factory completion bash > /etc/bash_completion.d/factory"})
 final class CompletionCommand implements Callable<Integer> {
 

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code factory exec}: run one command in an open session. */
-@Command(name = "exec",
+@Command(mixinStandardHelpOptions = true, name = "exec",
         description = "Run one command in the checkout of an open session and exit with its exit code.",
         footerHeading = "%nExamples:%n",
         footer = {"  factory exec fix-42 -- npm test", "  factory exec fix-42 --timeout 10m -- make check"})
@@ -39,7 +39,8 @@ final class ExecCommand implements Callable<Integer> {
         var limit = timeout == null ? null : DurationFormat.parse(timeout);
         try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
             SessionHandle handle = StoredSessions.resume(factory, sessionId);
-            CommandResult result = CommandRunner.run(handle, command, limit, console, global.json);
+            CommandResult result = CommandRunner.run(handle, command, limit != null ? limit : factory.config().timeouts().command().orElse(null),
+                        console, global.json);
             if (global.json) {
                 Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
             }

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory list}: every session the store knows. */
-@Command(name = "list", description = "List sessions: provider, status, branch, created and last-used times.",
+@Command(mixinStandardHelpOptions = true, name = "list", description = "List sessions: provider, status, branch, created and last-used times.",
         footerHeading = "%nExamples:%n", footer = {"  factory list", "  factory --json list"})
 final class ListCommand implements Callable<Integer> {
 

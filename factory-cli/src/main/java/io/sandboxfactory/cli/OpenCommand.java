@@ -11,7 +11,7 @@ import picocli.CommandLine.ParentCommand;
 import java.util.concurrent.Callable;
 
 /** {@code factory open}: open (or reopen) a session and leave it running for later commands. */
-@Command(name = "open",
+@Command(mixinStandardHelpOptions = true, name = "open",
         description = "Open a session: get or create its sandbox, clone, check out the branch and run setup once. It stays for later exec calls.",
         footerHeading = "%nExamples:%n",
         footer = {"  factory open fix-42 --repo octo/app --branch fix-42 --setup 'npm ci'",

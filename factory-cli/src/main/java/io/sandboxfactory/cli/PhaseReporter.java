@@ -41,7 +41,7 @@ final class PhaseReporter {
         current = name;
         currentStart = System.nanoTime();
         if (!quiet) {
-            err.printf("factory: %s...%n", name);
+            err.printf("factory: [%s] %s...%n", format(Duration.ofNanos(currentStart - origin)), name);
             err.flush();
         }
     }
@@ -60,7 +60,7 @@ final class PhaseReporter {
     synchronized void done(String what) {
         end();
         if (!quiet) {
-            err.printf("factory: %s (%s)%n", what, format(Duration.ofNanos(System.nanoTime() - origin)));
+            err.printf("factory: [%s] %s%n", format(Duration.ofNanos(System.nanoTime() - origin)), what);
             err.flush();
         }
     }

@@ -22,11 +22,17 @@ final class ProgressListener implements SessionListener {
             case CLONE -> reporter.begin("cloning" + suffix);
             case FETCH -> reporter.begin("fetching" + suffix);
             case CHECKOUT -> reporter.begin("checking out" + suffix);
-            case SETUP -> reporter.begin("running setup" + suffix);
+            case SETUP -> reporter.begin("running setup");
             case SETUP_SKIPPED -> reporter.begin("skipping setup that already failed in this session" + suffix);
             case WORKSPACE_SETUP -> reporter.begin("running workspace setup" + suffix);
             case TEARDOWN -> reporter.begin("running teardown" + suffix);
+            case BRANCH_KEPT -> reporter.begin("keeping the current branch" + suffix);
             case READY -> reporter.done("ready");
         }
+    }
+
+    @Override
+    public void onOutput(String sessionId, SessionPhase phase, String chunk) {
+        reporter.detail(chunk);
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory providers}: what discovery found, where from, and what each one's config section takes. */
-@Command(name = "providers", description = "List every discovered sandbox provider, the jar it came from and its config keys (providers.<name>.<key>).",
+@Command(mixinStandardHelpOptions = true, name = "providers", description = "List every discovered sandbox provider, the jar it came from and its config keys (providers.<name>.<key>).",
         footerHeading = "%nExamples:%n", footer = {"  factory providers", "  FACTORY_PLUGINS=./plugins factory --json providers"})
 final class ProvidersCommand implements Callable<Integer> {
 

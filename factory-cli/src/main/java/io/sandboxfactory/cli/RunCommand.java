@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** {@code factory run}: open a session, run one command, retire it. */
-@Command(name = "run",
+@Command(mixinStandardHelpOptions = true, name = "run",
         description = "Open a session, run one command in it, stream its output and exit with its exit code."
                 + " The session is destroyed afterwards unless --keep.",
         footerHeading = "%nExamples:%n",
@@ -59,7 +59,8 @@ final class RunCommand implements Callable<Integer> {
                 reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());
                 SessionHandle handle = factory.openSession(spec);
                 reporter.end();
-                CommandResult result = CommandRunner.run(handle, command, limit, console, global.json);
+                CommandResult result = CommandRunner.run(handle, command, limit != null ? limit : factory.config().timeouts().command().orElse(null),
+                        console, global.json);
                 if (global.json) {
                     Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
                 }

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory status}: what the store and the provider know about one session. */
-@Command(name = "status", description = "Show a session: provider, sandbox state, branch, workdir, created and last-used times.",
+@Command(mixinStandardHelpOptions = true, name = "status", description = "Show a session: provider, sandbox state, branch, workdir, created and last-used times.",
         footerHeading = "%nExamples:%n", footer = {"  factory status fix-42", "  factory --json status fix-42"})
 final class StatusCommand implements Callable<Integer> {
 

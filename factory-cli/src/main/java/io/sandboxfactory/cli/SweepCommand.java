@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory sweep}: remove orphaned sandboxes of the selected provider. */
-@Command(name = "sweep", description = "Remove sandboxes of the selected provider whose session is unknown to the session store or retired. Live sessions are never touched.",
+@Command(mixinStandardHelpOptions = true, name = "sweep", description = "Remove sandboxes of the selected provider whose session is unknown to the session store or retired. Live sessions are never touched.",
         footerHeading = "%nExamples:%n", footer = {"  factory sweep", "  factory --provider docker --json sweep"})
 final class SweepCommand implements Callable<Integer> {
 

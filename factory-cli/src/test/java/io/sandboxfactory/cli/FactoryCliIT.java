@@ -80,6 +80,16 @@ class FactoryCliIT {
     }
 
     @Test
+    void retireInALaterProcessRunsTheTeardownInTheCheckout() throws Exception {
+        assertThat(cli.run("open", "td", "--repo", bare.toString(), "--branch", "b", "--teardown", "pwd > ../teardown.log").exitCode()).isZero();
+
+        CliProcess.Result retire = cli.run("retire", "td");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        assertThat(Files.readString(state.resolve("sessions/td/teardown.log")).strip()).isEqualTo(state.resolve("sessions/td/app").toString());
+    }
+
+    @Test
     void retireWithoutDeleteKeepsTheFiles() {
         assertThat(cli.run("open", "kept", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
 

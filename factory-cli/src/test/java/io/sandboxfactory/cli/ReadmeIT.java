@@ -32,6 +32,10 @@ class ReadmeIT {
 
         Path clone = temp.resolve("clone");
         GitRepos.git(temp, "clone", "-q", project.toString(), clone.toString());
+        // A user's fresh clone is of main; a developer's checkout may be on another branch.
+        if (GitRepos.git(clone, "branch", "--list", "main").isBlank()) {
+            GitRepos.git(clone, "branch", "main", "HEAD");
+        }
         CliProcess.Result result = CliProcess.exec(List.of("bash", "-c", mainJob), clone,
                 Map.of("FACTORY_STATE_DIR", temp.resolve("state").toString()));
 

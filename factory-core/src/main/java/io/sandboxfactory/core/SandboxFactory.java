@@ -10,6 +10,7 @@ import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCallback;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.config.ConfigOverrides;
 import io.sandboxfactory.core.config.ConfigResolver;
 import io.sandboxfactory.core.config.FactoryConfig;
@@ -18,6 +19,7 @@ import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.discovery.ProviderDiscovery;
+import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -170,6 +172,15 @@ public final class SandboxFactory implements AutoCloseable {
     public Runnable onSessionInvalidated(String sessionId, Runnable callback) {
         requireOpen();
         return sessions.onInvalidate(sessionId, callback);
+    }
+
+    /**
+     * Removes the selected provider's orphaned sandboxes: those whose session the store does not
+     * know. Live sessions, and sessions another process is opening, are never touched.
+     */
+    public List<SandboxListing> sweep() {
+        requireOpen();
+        return new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
     }
 
     /** The session store this factory keeps session state in. */

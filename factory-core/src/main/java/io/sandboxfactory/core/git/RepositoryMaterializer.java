@@ -93,7 +93,7 @@ public final class RepositoryMaterializer {
         String parent = parentOf(checkout);
         String script = "mkdir -p " + Sandboxes.quote(parent)
                 + (wipe ? " && rm -rf " + Sandboxes.quote(checkout) : "")
-                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --quiet -- "
+                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --progress -- "
                 + Sandboxes.quote(url) + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {

@@ -19,4 +19,11 @@ public interface SessionListener {
      */
     default void onCommand(String sessionId, String commandLine) {
     }
+
+    /**
+     * Output of a command run in a phase the user reads ({@link SessionPhase#showsOutput()}): git's
+     * progress while cloning, the setup command's output. Tokens are redacted.
+     */
+    default void onOutput(String sessionId, SessionPhase phase, String chunk) {
+    }
 }

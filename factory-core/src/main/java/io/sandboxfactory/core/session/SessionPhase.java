@@ -25,5 +25,10 @@ public enum SessionPhase {
     /** Running teardown commands. */
     TEARDOWN,
     /** The sandbox is ready. */
-    READY
+    READY;
+
+    /** Whether the output of this phase's commands is shown to listeners (it is the user's to read). */
+    public boolean showsOutput() {
+        return this == CLONE || this == FETCH || this == SETUP || this == WORKSPACE_SETUP || this == TEARDOWN;
+    }
 }

@@ -28,6 +28,15 @@ public record SessionServices(SessionStore store, SessionLeases leases, InFlight
         Objects.requireNonNull(defaults, "defaults");
     }
 
+    /** Passes phase output to the listener; a failing listener is logged, never fatal. */
+    public void output(String sessionId, SessionPhase phase, String chunk) {
+        try {
+            listener.onOutput(sessionId, phase, chunk);
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(SessionServices.class).debug("Session listener failed: {}", e.toString());
+        }
+    }
+
     /** Tells the listener about a phase; a failing listener is logged, never fatal. */
     public void phase(String sessionId, SessionPhase phase, String detail) {
         try {

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -59,6 +60,9 @@ public final class SessionStartHook implements SandboxStartHook {
     private final RepositoryMaterializer materializer;
     private final SessionBranch branches;
     private final SetupGate gate;
+    /** The phase whose command output is shown to the listener (clone, setup, teardown), and how to redact it. */
+    private volatile SessionPhase currentPhase;
+    private volatile UnaryOperator<String> outputRedaction = UnaryOperator.identity();
 
     /**
      * @param plan what to prepare, unless the memo entry carries a newer plan
@@ -117,6 +121,7 @@ public final class SessionStartHook implements SandboxStartHook {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         UnaryOperator<String> redact = redactor(access);
+        outputRedaction = redact;
         if (event.sandbox() instanceof MastraSandbox<?> mastra) {
             applyOverlay(mastra, access.get(0));
         }
@@ -265,11 +270,26 @@ public final class SessionStartHook implements SandboxStartHook {
             } catch (RuntimeException e) {
                 LOG.debug("Session listener failed: {}", e.toString());
             }
-            return exec.executeCommand(command, args, options);
+            return exec.executeCommand(command, args, streamed(options));
         };
     }
 
+    /** Long phases show their commands' output (git progress, setup output) to the listener as it comes. */
+    private CommandOptions streamed(CommandOptions options) {
+        SessionPhase phase = currentPhase;
+        if (phase == null || !phase.showsOutput()) {
+            return options;
+        }
+        UnaryOperator<String> redact = outputRedaction;
+        Consumer<String> forward = chunk -> services.output(id(), phase, redact.apply(chunk));
+        return options.toBuilder()
+                .onStdout(options.onStdout().map(own -> own.andThen(forward)).orElse(forward))
+                .onStderr(options.onStderr().map(own -> own.andThen(forward)).orElse(forward))
+                .build();
+    }
+
     private void phase(SessionPhase phase, String detail) {
+        currentPhase = phase;
         services.phase(id(), phase, detail);
     }
 

@@ -118,6 +118,8 @@ class SessionBranchTest {
         try (SessionHarness factory = new SessionHarness(tmp.resolve("state"))) {
             Path foreign = factory.sessionDirectory("s1").resolve("lib");
             Files.createDirectories(foreign);
+            // The session directory is the local provider's (marked); only the checkout inside it is foreign.
+            Files.writeString(factory.sessionDirectory("s1").resolve(".sandbox-factory-session"), "s1\n");
             Files.writeString(foreign.resolve("precious.txt"), "keep me\n");
             assertThatThrownBy(() -> factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("x").build()))
                     .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.CHECKOUT_CONFLICT))

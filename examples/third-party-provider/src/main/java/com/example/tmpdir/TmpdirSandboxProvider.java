@@ -1,0 +1,40 @@
+package com.example.tmpdir;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxProvider;
+
+import java.nio.file.Path;
+
+/**
+ * The entry point ServiceLoader finds (see META-INF/services/io.sandboxfactory.api.SandboxProvider).
+ * It needs a public no-argument constructor and does no I/O until {@link #open}.
+ */
+public final class TmpdirSandboxProvider implements SandboxProvider<TmpdirConfig> {
+
+    @Override
+    public String name() {
+        return "tmpdir";
+    }
+
+    @Override
+    public Class<TmpdirConfig> configType() {
+        return TmpdirConfig.class;
+    }
+
+    @Override
+    public String description() {
+        return "Every session in its own directory under a temporary root (an example third-party provider).";
+    }
+
+    /** Validates the config with a clear sentence; opening touches nothing on disk yet. */
+    @Override
+    public FactorySandbox open(TmpdirConfig config, ProviderContext context) {
+        TmpdirConfig effective = config == null ? new TmpdirConfig(null, null) : config;
+        Path root = Path.of(effective.root());
+        if (!root.isAbsolute()) {
+            throw new IllegalArgumentException("providers.tmpdir.root '" + effective.root() + "' is invalid; it must be an absolute path.");
+        }
+        return new TmpdirFactorySandbox(root.normalize(), effective.env());
+    }
+}

@@ -1,0 +1,86 @@
+package io.sandboxfactory.tck;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.StartOutcome;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.sandboxfactory.api.SandboxCapability.EXEC;
+import static io.sandboxfactory.api.SandboxCapability.INVENTORY;
+import static io.sandboxfactory.tck.ContractRule.CAPABILITY_EXEC;
+import static io.sandboxfactory.tck.ContractRule.CAPABILITY_INVENTORY;
+import static io.sandboxfactory.tck.ContractRule.INVENTORY_LISTING;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Declared capabilities match behaviour: EXEC, INVENTORY (and its listing). */
+abstract class CapabilityCases {
+
+    abstract ContractBench bench();
+
+    @Test
+    @DisplayName("EXEC is declared exactly when sandboxes run commands; without it commands fail with EXEC_UNSUPPORTED")
+    void execMatchesDeclaration() {
+        MastraSandbox<?> sandbox = bench().create(bench().newSessionId("caps"));
+        if (bench().declares(EXEC)) {
+            CAPABILITY_EXEC.perform("Sandboxes.requireExec on a sandbox of a provider that declares EXEC",
+                    () -> Sandboxes.requireExec(sandbox));
+            return;
+        }
+        RuntimeException failure;
+        try {
+            sandbox.executeCommand("true");
+            failure = null;
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        RuntimeException thrown = failure;
+        CAPABILITY_EXEC.require(thrown instanceof SandboxException se && se.code().equals("EXEC_UNSUPPORTED"), () -> "the provider "
+                + "does not declare EXEC, but executeCommand " + (thrown == null ? "ran a command"
+                : "threw " + thrown.getClass().getName() + ": " + thrown.getMessage()) + " instead of failing with code EXEC_UNSUPPORTED");
+    }
+
+    @Test
+    @DisplayName("INVENTORY is declared exactly when the factory implements SandboxInventory")
+    void inventoryMatchesDeclaration() {
+        FactorySandbox factory = bench().factory();
+        boolean declared = bench().declares(INVENTORY);
+        boolean implemented = factory instanceof SandboxInventory;
+        CAPABILITY_INVENTORY.require(declared == implemented, () -> "the provider " + (declared ? "declares" : "does not declare")
+                + " INVENTORY, but its FactorySandbox (" + factory.getClass().getName() + ") "
+                + (implemented ? "implements" : "does not implement") + " SandboxInventory");
+    }
+
+    @Test
+    @DisplayName("the inventory lists a started sandbox with its ids, and removeSandbox removes it, idempotently")
+    void inventoryListsAndRemoves() {
+        assumeTrue(bench().declares(INVENTORY) && bench().factory() instanceof SandboxInventory, () -> "Provider '"
+                + bench().providerName() + "' has no inventory: listing is not checked.");
+        SandboxInventory inventory = (SandboxInventory) bench().factory();
+        String session = bench().newSessionId("inventory");
+        MastraSandbox<?> sandbox = bench().create(session);
+        INVENTORY_LISTING.perform("starting session '" + session + "'", sandbox::start);
+
+        List<SandboxListing> listed = INVENTORY_LISTING.attempt("listSandboxes()", () -> bench().listingsOf(session));
+        INVENTORY_LISTING.requireEquals(1, listed.size(), "the number of listings of session '" + session + "' after start()");
+        SandboxListing listing = listed.get(0);
+        INVENTORY_LISTING.requireEquals(sandbox.sandboxId().orElse(null), listing.sandboxId(),
+                "the sandboxId listed for session '" + session + "'");
+
+        INVENTORY_LISTING.perform("removeSandbox(" + listing.sandboxId() + ")", () -> inventory.removeSandbox(listing));
+        INVENTORY_LISTING.require(bench().listingsOf(session).isEmpty(), () -> "listSandboxes() still lists session '" + session
+                + "' after removeSandbox()");
+        INVENTORY_LISTING.perform("a second removeSandbox(" + listing.sandboxId() + ")", () -> inventory.removeSandbox(listing));
+
+        MastraSandbox<?> fresh = bench().create(session);
+        INVENTORY_LISTING.perform("starting a new instance of the removed session '" + session + "'", fresh::start);
+        INVENTORY_LISTING.requireEquals(StartOutcome.CREATED, fresh.lastStartOutcome().orElse(null),
+                "the outcome of starting session '" + session + "' after removeSandbox()");
+    }
+}

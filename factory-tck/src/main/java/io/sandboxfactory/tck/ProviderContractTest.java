@@ -1,0 +1,160 @@
+package io.sandboxfactory.tck;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The provider conformance kit. Extend it in your provider's tests and say what to test:
+ *
+ * <pre>{@code
+ * class TmpdirProviderContractTest extends ProviderContractTest<TmpdirConfig> {
+ *     @Override
+ *     protected ProviderUnderTest<TmpdirConfig> providerUnderTest() {
+ *         return ProviderUnderTest.of(new TmpdirSandboxProvider(), dir -> new TmpdirConfig(dir.toString(), null));
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Every test opens the provider afresh with its own temporary directory and unique session ids,
+ * and destroys every sandbox it made when it ends. The cases are grouped by rule; each failure
+ * says which rule was broken and what to fix. Cases that need a capability the provider does not
+ * declare ({@code EXEC}, {@code FILES_SURVIVE_STOP}, {@code RECONNECT_ACROSS_PROCESSES}, {@code
+ * INVENTORY}) are skipped with a message; a provider without {@code EXEC} is checked to refuse
+ * commands. The {@code Sessions} group runs whole sessions through {@code
+ * SandboxFactory.openSession} (clone, branch, setup once, warm restart) on the provider; it needs
+ * {@code git} in the sandbox and a provider registered in {@code META-INF/services}.
+ *
+ * <p>The command cases need a POSIX shell with {@code printf}, {@code cat}, {@code sleep}, {@code
+ * kill} and {@code mkdir} in the sandbox. Every test is bounded by a generous timeout so that a
+ * hanging provider fails instead of stalling the build.
+ *
+ * @param <C> the provider's config type
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+public abstract class ProviderContractTest<C> {
+
+    @TempDir
+    Path tempDirectory;
+
+    private ContractBench bench;
+    private SessionBench sessions;
+
+    /** The provider under test and its configuration. */
+    protected abstract ProviderUnderTest<C> providerUnderTest();
+
+    @BeforeEach
+    void openBench() {
+        bench = new ContractBench(providerUnderTest(), tempDirectory);
+        sessions = new SessionBench(bench);
+    }
+
+    @AfterEach
+    void closeBench() {
+        try {
+            if (sessions != null) {
+                sessions.close();
+            }
+        } finally {
+            if (bench != null) {
+                bench.close();
+            }
+        }
+    }
+
+    ContractBench bench() {
+        return bench;
+    }
+
+    @Nested
+    @DisplayName("identity and create")
+    class Creation extends CreationCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("id-keyed get-or-create")
+    class IdKeyed extends IdKeyedCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("start and start hooks")
+    class Start extends StartCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("executeCommand")
+    class Commands extends CommandCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("command environment")
+    class Environment extends EnvironmentCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("command timeouts")
+    class Timeouts extends TimeoutCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("stop and destroy")
+    class StopAndDestroy extends StopDestroyCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
+    @DisplayName("a whole session through SandboxFactory.openSession")
+    class Sessions extends SessionCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+
+        @Override
+        SessionBench sessions() {
+            return ProviderContractTest.this.sessions;
+        }
+    }
+
+    @Nested
+    @DisplayName("declared capabilities")
+    class Capabilities extends CapabilityCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+}

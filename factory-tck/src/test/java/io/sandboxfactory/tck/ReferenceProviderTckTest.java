@@ -1,0 +1,13 @@
+package io.sandboxfactory.tck;
+
+import io.sandboxfactory.tck.fixtures.DirectoryConfig;
+import io.sandboxfactory.tck.fixtures.DirectoryProvider;
+
+/** The correct fixture provider passes the kit: the broken ones differ from it in one flaw each. */
+class ReferenceProviderTckTest extends ProviderContractTest<DirectoryConfig> {
+
+    @Override
+    protected ProviderUnderTest<DirectoryConfig> providerUnderTest() {
+        return ProviderUnderTest.of(new DirectoryProvider(), dir -> new DirectoryConfig(dir.toString()));
+    }
+}
