@@ -85,6 +85,15 @@ public final class SandboxFilesystem implements FilesystemView {
         return of(session.sandbox(), checkout);
     }
 
+    /**
+     * Checks {@code path} the way every operation does before anything runs (relative, no {@code
+     * ..}, no NUL) and returns its normal form; lets a caller refuse bad input before it starts a
+     * sandbox. {@code root} only words the refusal.
+     */
+    public static String requireRelative(String path, String root) {
+        return SandboxRoot.normalize(path, root);
+    }
+
     /** The root, as given (absolute, inside the sandbox). */
     public String root() {
         return root.path();
