@@ -114,19 +114,19 @@ final class EngineArchive {
                         .getBytes(StandardCharsets.UTF_8));
                 byte[] chunk = new byte[CHUNK];
                 int n;
+                // A failure reading tar propagates as is and closes the connection mid-body: the engine
+                // sees a truncated archive, and nothing after the failure is ever sent.
                 while ((n = tar.readNBytes(chunk, 0, chunk.length)) > 0) {
-                    out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                    out.write(chunk, 0, n);
-                    out.write('\r');
-                    out.write('\n');
+                    send(out, chunk, n);
                 }
                 out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-            } catch (IOException sending) {
-                // The engine may have refused early and closed; its answer says why.
+            } catch (SendFailure sending) {
+                // The engine may have refused early and stopped reading; its answer says why.
+                connection.shutdownOutput();
                 String early = tryReadHeaders(connection.in());
                 if (early == null || status(early) / 100 == 2) {
-                    throw sending;
+                    throw sending.getCause();
                 }
                 throw error(early, connection.in());
             }
@@ -134,6 +134,31 @@ final class EngineArchive {
             if (status(response) / 100 != 2) {
                 throw error(response, connection.in());
             }
+        }
+    }
+
+    /** A write to the engine failed (as opposed to reading the archive). */
+    private static final class SendFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        SendFailure(IOException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
+    }
+
+    private static void send(OutputStream out, byte[] chunk, int n) throws SendFailure {
+        try {
+            out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(chunk, 0, n);
+            out.write('\r');
+            out.write('\n');
+        } catch (IOException e) {
+            throw new SendFailure(e);
         }
     }
 
@@ -147,13 +172,27 @@ final class EngineArchive {
 
     private EngineError error(String response, InputStream in) throws IOException {
         int status = status(response);
-        String body = new String(in.readNBytes(MAX_ERROR_BYTES), StandardCharsets.UTF_8);
+        int length = contentLength(response).map(l -> (int) Math.min(l, MAX_ERROR_BYTES)).orElse(MAX_ERROR_BYTES);
+        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
         Matcher m = JSON_MESSAGE.matcher(body);
         String message = m.find() ? m.group(1).replace("\\\"", "\"").replace("\\\\", "\\") : body.strip();
         return new EngineError(status, message.isEmpty() ? "HTTP " + status : message);
     }
 
-    private record Connection(AutoCloseable channel, InputStream in, OutputStream out) implements AutoCloseable {
+    private record Connection(AutoCloseable channel, InputStream in, OutputStream out, Shutdown shutdown) implements AutoCloseable {
+        interface Shutdown {
+            void output() throws IOException;
+        }
+
+        /** Tells the engine the request is over, best effort, so it answers instead of waiting for more. */
+        void shutdownOutput() {
+            try {
+                shutdown.output();
+            } catch (IOException ignored) {
+                // Already closed by the engine: its answer, if any, is still readable.
+            }
+        }
+
         @Override
         public void close() throws IOException {
             try {
@@ -169,11 +208,11 @@ final class EngineArchive {
     private Connection open() throws IOException {
         if ("unix".equals(host.getScheme())) {
             SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(host.getPath()));
-            return new Connection(channel, Channels.newInputStream(channel), Channels.newOutputStream(channel));
+            return new Connection(channel, Channels.newInputStream(channel), Channels.newOutputStream(channel), channel::shutdownOutput);
         }
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(host.getHost(), host.getPort()), CONNECT_TIMEOUT_MILLIS);
-        return new Connection(socket, socket.getInputStream(), socket.getOutputStream());
+        return new Connection(socket, socket.getInputStream(), socket.getOutputStream(), socket::shutdownOutput);
     }
 
     private static String tryReadHeaders(InputStream in) {
@@ -211,6 +250,20 @@ final class EngineArchive {
         } catch (RuntimeException e) {
             throw new IOException("The Docker engine's answer is not HTTP: '" + statusLine + "'.");
         }
+    }
+
+    /** The announced body length; without one the engine closes the connection after the body (we asked it to). */
+    private static Optional<Long> contentLength(String response) {
+        for (String line : response.split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                try {
+                    return Optional.of(Long.parseLong(line.substring("content-length:".length()).strip()));
+                } catch (NumberFormatException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static String statHeader(String response, String path) throws IOException {
