@@ -15,8 +15,8 @@ import java.util.Map;
  */
 final class FileCommands {
 
-    /** What {@link #prepareWrite} made: the canonical root and target, and the temporary file beside it. */
-    record PreparedWrite(String root, String target, String temp) {
+    /** What {@link #prepareWrite} made: the canonical root and the temporary file beside the target. */
+    record PreparedWrite(String root, String temp) {
     }
 
     private final SandboxShell shell;
@@ -119,7 +119,7 @@ final class FileCommands {
         }
         String out = shell.run("write", display(path), writeArgs(path, token, mode, ""), data, body.toArray(String[]::new));
         String[] parts = fields(out, 3, path);
-        return new PreparedWrite(parts[0], parts[1], parts[2]);
+        return new PreparedWrite(parts[0], parts[2]);
     }
 
     void appendToTemp(String path, String token, String temp, Map<String, String> data) {
