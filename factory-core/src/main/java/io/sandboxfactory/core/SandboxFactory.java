@@ -19,6 +19,7 @@ import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.discovery.ProviderDiscovery;
+import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionEntry;
@@ -184,6 +185,15 @@ public final class SandboxFactory implements AutoCloseable {
     public List<SandboxListing> sweep() {
         requireOpen();
         return new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+    }
+
+    /**
+     * A read-only view of the session's files (its checkout) that never starts or creates a
+     * sandbox: a session whose sandbox is not running in this process reads as not materialized.
+     */
+    public PeekFilesystem peekFiles(String sessionId) {
+        requireOpen();
+        return new PeekFilesystem(memo, sessionId);
     }
 
     /** The session store this factory keeps session state in. */

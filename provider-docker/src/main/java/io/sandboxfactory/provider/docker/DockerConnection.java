@@ -80,6 +80,11 @@ final class DockerConnection implements AutoCloseable {
         return endpoint.host();
     }
 
+    /** Whether the engine is reached over TLS. */
+    boolean usesTls() {
+        return endpoint.sslConfig() != null;
+    }
+
     /** The client, opening the connection (and negotiating the API version) on first use. */
     DockerClient client() {
         return open().client();

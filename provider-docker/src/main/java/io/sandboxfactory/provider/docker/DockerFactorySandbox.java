@@ -94,7 +94,8 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     @Override
     public Set<SandboxCapability> capabilities() {
         Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
-                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY);
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
+                SandboxCapability.FILE_TRANSFER);
         if (config.networkIsolated()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
         }

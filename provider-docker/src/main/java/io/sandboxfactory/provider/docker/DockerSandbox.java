@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -33,12 +34,13 @@ import java.util.Optional;
  * Docker's init unless configured off, with the configured network, CPU and memory limits, {@code
  * Tty=false}, its working directory created and the configured host directories mounted. {@link
  * #stop()} stops it (files stay); {@link #destroy()} removes it with its anonymous volumes.
- * Commands run as described in {@link DockerCommandRunner}. A command that finds the container
- * removed or stopped from outside fails with {@link SandboxDestroyedException} and leaves a running
- * instance {@code STOPPED}, so its next start (an {@code executeCommand}, or {@code start()})
- * reconnects to a stopped container or creates a fresh one.
+ * Commands run as described in {@link DockerCommandRunner}; files move through the engine's archive
+ * API ({@link DockerFileTransfer}). A command that finds the container removed or stopped from
+ * outside fails with {@link SandboxDestroyedException} and leaves a running instance {@code
+ * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
+ * stopped container or creates a fresh one.
  */
-public final class DockerSandbox extends MastraSandbox<String> {
+public final class DockerSandbox extends MastraSandbox<String> implements FileTransferSandbox {
 
     /** Keeps the container alive doing nothing; {@code docker stop} ends it at once. */
     static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
@@ -54,6 +56,7 @@ public final class DockerSandbox extends MastraSandbox<String> {
     private final Optional<String> knownContainerId;
     private final String owner;
     private final DockerCommandRunner runner;
+    private final DockerFileTransfer files;
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
                   DockerConnection connection, Map<String, String> baseEnv) {
@@ -63,6 +66,7 @@ public final class DockerSandbox extends MastraSandbox<String> {
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
         this.owner = owner;
         this.runner = new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory());
+        this.files = new DockerFileTransfer(connection, sessionId);
     }
 
     /** The container name this session maps to. */
@@ -211,10 +215,8 @@ public final class DockerSandbox extends MastraSandbox<String> {
 
     @Override
     protected CommandResult doExecute(CommandRequest request) {
-        String containerId = handle().orElseThrow(() -> new SandboxNotReadyException(
-                "Sandbox '" + id() + "' has no container yet; start it first."));
         try {
-            return runner.run(containerId, request);
+            return runner.run(containerId(), request);
         } catch (SandboxDestroyedException gone) {
             noteContainerGone(gone);
             throw gone;
@@ -237,6 +239,28 @@ public final class DockerSandbox extends MastraSandbox<String> {
         } catch (RuntimeException e) {
             gone.addSuppressed(e);
         }
+    }
+
+    @Override
+    public Optional<Resolution> resolve(String path) {
+        ensureRunning();
+        return files.resolve(containerId(), path);
+    }
+
+    @Override
+    public void copyIn(String root, String directory, Source source) {
+        ensureRunning();
+        files.copyIn(containerId(), root, directory, source);
+    }
+
+    @Override
+    public void copyOut(String root, String path, Sink sink) {
+        ensureRunning();
+        files.copyOut(containerId(), root, path, sink);
+    }
+
+    private String containerId() {
+        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id() + "' has no container yet; start it first."));
     }
 
     private Optional<InspectContainerResponse> inspect(DockerClient client, String idOrName) {

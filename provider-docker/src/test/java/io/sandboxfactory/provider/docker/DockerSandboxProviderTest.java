@@ -51,7 +51,8 @@ class DockerSandboxProviderTest {
              DockerFactorySandbox hostNet = open(DockerProviderConfig.builder().networkMode("host").build())) {
             assertThat(isolated.capabilities()).containsExactlyInAnyOrder(SandboxCapability.EXEC,
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
-                    SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY);
+                    SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
+                    SandboxCapability.FILE_TRANSFER);
             assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION).contains(SandboxCapability.EXEC);
         }
     }

@@ -56,7 +56,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public Set<SandboxCapability> capabilities() {
         return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
-                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY);
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -22,9 +23,10 @@ import java.util.stream.Stream;
  * ({@link RunningCommands}). A start ends the commands a dead host process left running. Stop kills
  * running commands — this instance's, what they left running in the background, and those other
  * processes recorded — and keeps the files; destroy also deletes the directory. A directory removed
- * from outside makes the next command throw {@link SandboxDestroyedException}.
+ * from outside makes the next command throw {@link SandboxDestroyedException}. File transfers use
+ * java.nio on the session directory ({@link LocalFileTransfer}), confined to it.
  */
-public final class LocalSandbox extends MastraSandbox<Path> {
+public final class LocalSandbox extends MastraSandbox<Path> implements FileTransferSandbox {
 
     /** Marks a directory as a session directory this provider made, so sweeps never touch others. */
     static final String OWNER_MARKER = ".sandbox-factory-session";
@@ -33,6 +35,7 @@ public final class LocalSandbox extends MastraSandbox<Path> {
     private final Map<String, String> baseEnv;
     private final RunningCommands running;
     private final ProcessGroupRunner runner;
+    private final LocalFileTransfer files;
 
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
@@ -40,6 +43,7 @@ public final class LocalSandbox extends MastraSandbox<Path> {
         this.baseEnv = Map.copyOf(baseEnv);
         this.running = new RunningCommands(directory, host);
         this.runner = new ProcessGroupRunner(setsid, running);
+        this.files = new LocalFileTransfer(directory);
     }
 
     /** The session directory on the host. */
@@ -126,6 +130,27 @@ public final class LocalSandbox extends MastraSandbox<Path> {
             requireDirectory();
             throw e;
         }
+    }
+
+    @Override
+    public Optional<Resolution> resolve(String path) {
+        ensureRunning();
+        requireDirectory();
+        return Optional.of(files.resolve(path));
+    }
+
+    @Override
+    public void copyIn(String root, String directory, Source source) {
+        ensureRunning();
+        requireDirectory();
+        files.copyIn(root, directory, source);
+    }
+
+    @Override
+    public void copyOut(String root, String path, Sink sink) {
+        ensureRunning();
+        requireDirectory();
+        files.copyOut(root, path, sink);
     }
 
     private void requireDirectory() {

@@ -1,0 +1,194 @@
+package io.sandboxfactory.provider.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.SandboxPaths;
+import io.sandboxfactory.api.TransferEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.io.input.CloseShieldInputStream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The docker provider's {@link FileTransferSandbox}: the Engine API's archive endpoints ({@code PUT}
+ * and {@code GET /containers/{id}/archive}), one request per copy whatever the number of files,
+ * with the tar streamed both ways.
+ *
+ * <p>Uploads set {@code noOverwriteDirNonDir}, so an entry never replaces a directory by a
+ * non-directory or the other way round; the engine also refuses a relative symbolic link that
+ * climbs out of the directory it extracts into (as with {@code docker cp}), after writing the entries
+ * before it. Uploads and path resolution go through {@link EngineArchive} (plain sockets; docker-java
+ * over TLS); downloads through docker-java. Paths must lie under the root (checked lexically here:
+ * the caller resolved them); the engine resolves them inside the container. Hard links in a
+ * downloaded archive are delivered as the files they link to.
+ */
+final class DockerFileTransfer {
+
+    private final DockerConnection connection;
+    private final String sessionId;
+
+    DockerFileTransfer(DockerConnection connection, String sessionId) {
+        this.connection = connection;
+        this.sessionId = sessionId;
+    }
+
+    /** Resolves with one {@code HEAD} per path component (see {@link EngineArchive}); empty over TLS. */
+    Optional<FileTransferSandbox.Resolution> resolve(String containerId, String path) {
+        EngineArchive archive = archive();
+        if (!archive.supported()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(SandboxPaths.resolve(path, p -> archive.lstat(containerId, p)));
+        } catch (IOException e) {
+            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
+                    + "': " + e.getMessage(), e);
+        }
+    }
+
+    void copyIn(String containerId, String root, String directory, FileTransferSandbox.Source source) {
+        requireUnder(root, directory);
+        EngineArchive archive = archive();
+        TarStream tar = new TarStream(source);
+        try (tar) {
+            if (archive.supported()) {
+                archive.put(containerId, directory, tar);
+            } else {
+                client().copyArchiveToContainerCmd(containerId)
+                        .withRemotePath(directory)
+                        .withNoOverwriteDirNonDir(true)
+                        .withTarInputStream(tar)
+                        .exec();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (tar.failure().isPresent()) {
+                throw tar.failure().get();
+            }
+            if (e instanceof EngineArchive.EngineError refused) {
+                throw refused(refused, directory);
+            }
+            if (e instanceof IOException io) {
+                throw new SandboxExecTransportException("Lost the connection while copying into " + directory + " in sandbox '"
+                        + sessionId + "'; some files may have been written: " + io.getMessage(), true, io);
+            }
+            throw failure((RuntimeException) e, directory, "copy into");
+        }
+    }
+
+    private EngineArchive archive() {
+        return new EngineArchive(connection.host(), connection.usesTls(), connection.apiVersion().getVersion());
+    }
+
+    void copyOut(String containerId, String root, String path, FileTransferSandbox.Sink sink) {
+        requireUnder(root, path);
+        DockerClient client = client();
+        String parent = path.substring(0, Math.max(path.lastIndexOf('/'), 1));
+        try (InputStream body = client.copyArchiveFromContainerCmd(containerId, path).exec();
+             TarArchiveInputStream tar = new TarArchiveInputStream(body, StandardCharsets.UTF_8.name())) {
+            TarArchiveEntry header;
+            while ((header = tar.getNextEntry()) != null) {
+                String name = trimSlash(header.getName());
+                int mode = header.getMode() & 07777;
+                if (header.isDirectory()) {
+                    deliver(sink, TransferEntry.directory(name, mode), InputStream.nullInputStream());
+                } else if (header.isSymbolicLink()) {
+                    deliver(sink, TransferEntry.symlink(name, header.getLinkName()), InputStream.nullInputStream());
+                } else if (header.isLink()) {
+                    // The archive names an earlier entry instead of repeating its content: fetch that file.
+                    deliverHardLink(containerId, root, parent + "/" + trimSlash(header.getLinkName()), name, mode, sink);
+                } else if (header.isFile()) {
+                    deliver(sink, TransferEntry.file(name, header.getSize(), mode), CloseShieldInputStream.wrap(tar));
+                }
+            }
+        } catch (SandboxException | UncheckedIOException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new SandboxExecTransportException("Lost the archive of " + path + " from sandbox '" + sessionId + "': "
+                    + e.getMessage(), true, e);
+        } catch (RuntimeException e) {
+            throw failure(e, path, "copy");
+        }
+    }
+
+    private void deliverHardLink(String containerId, String root, String original, String name, int mode, FileTransferSandbox.Sink sink) {
+        boolean[] delivered = {false};
+        copyOut(containerId, root, original, (entry, content) -> {
+            if (!delivered[0] && entry.type() == TransferEntry.Type.FILE) {
+                delivered[0] = true;
+                sink.accept(TransferEntry.file(name, entry.size(), mode), content);
+            }
+        });
+    }
+
+    private static void deliver(FileTransferSandbox.Sink sink, TransferEntry entry, InputStream content) {
+        try {
+            sink.accept(entry, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not take '" + entry.path() + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static String trimSlash(String name) {
+        String trimmed = name;
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        while (trimmed.startsWith("./")) {
+            trimmed = trimmed.substring(2);
+        }
+        return trimmed;
+    }
+
+    private DockerClient client() {
+        try {
+            return connection.client();
+        } catch (IllegalStateException closed) {
+            throw new SandboxExecTransportException("Cannot copy files of sandbox '" + sessionId + "': " + closed.getMessage(), false, closed);
+        }
+    }
+
+    /** The caller resolved {@code path}; it must still name the root or a path below it, without {@code ..}. */
+    private static void requireUnder(String root, String path) {
+        String base = root.endsWith("/") ? root : root + "/";
+        boolean under = path.equals(root) || path.startsWith(base);
+        if (!under || ("/" + path + "/").contains("/../")) {
+            throw new PathOutsideRootException(path, root, "it is not below the root");
+        }
+    }
+
+    private SandboxException refused(EngineArchive.EngineError e, String directory) {
+        return classify(e.status() == 404, e.status() == 409, e.getMessage(), e, directory, "copy into");
+    }
+
+    private SandboxException failure(RuntimeException e, String path, String verb) {
+        return classify(DockerFailures.isNotFound(e), DockerFailures.isConflict(e), DockerFailures.message(e), e, path, verb);
+    }
+
+    private SandboxException classify(boolean notFound, boolean conflict, String message, Exception e, String path, String verb) {
+        String lower = message.toLowerCase(Locale.ROOT);
+        if (notFound && lower.contains("no such container")) {
+            return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed (" + message + ").", e);
+        }
+        if (notFound) {
+            return new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+                    + sessionId + "': it does not exist (" + message + ").", e);
+        }
+        if (conflict) {
+            return new SandboxDestroyedException("Sandbox '" + sessionId + "' cannot take files: its container is not running ("
+                    + message + ").", e);
+        }
+        return new SandboxFileException(SandboxFileException.FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+                + sessionId + "': " + message + ".", e);
+    }
+}
