@@ -29,6 +29,8 @@ class SqliteNativeLibraryTest {
     @BeforeEach
     void saveProperties() {
         saved = (Properties) System.getProperties().clone();
+        // In-process CLI tests in the same JVM may have pointed sqlite-jdbc at their own cache.
+        System.clearProperty(SqliteNativeLibrary.PATH_PROPERTY);
     }
 
     @AfterEach
