@@ -33,7 +33,7 @@ import java.util.Optional;
  * Docker's init unless configured off, with the configured network, CPU and memory limits, {@code
  * Tty=false}, its working directory created and the configured host directories mounted. {@link
  * #stop()} stops it (files stay); {@link #destroy()} removes it with its anonymous volumes.
- * Commands run as described in {@link DockerCommandRunner}. A command that finds the container
+ * Commands run as described in {@link ChannelCommandRunner}. A command that finds the container
  * removed or stopped from outside fails with {@link SandboxDestroyedException} and leaves a running
  * instance {@code STOPPED}, so its next start (an {@code executeCommand}, or {@code start()})
  * reconnects to a stopped container or creates a fresh one.
@@ -53,16 +53,17 @@ public final class DockerSandbox extends MastraSandbox<String> {
     private final ContainerSpec spec;
     private final Optional<String> knownContainerId;
     private final String owner;
-    private final DockerCommandRunner runner;
+    private final ChannelCommandRunner runner;
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
-                  DockerConnection connection, Map<String, String> baseEnv) {
+                  DockerConnection connection, Map<String, String> baseEnv, boolean execChannel) {
         super(sessionId, spec.name(), DockerSandboxProvider.NAME);
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
         this.owner = owner;
-        this.runner = new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory());
+        this.runner = new ChannelCommandRunner(connection, sessionId,
+                new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory()), execChannel);
     }
 
     /** The container name this session maps to. */
@@ -184,6 +185,7 @@ public final class DockerSandbox extends MastraSandbox<String> {
 
     @Override
     protected void doStop(String containerId) {
+        runner.closeChannel();
         try {
             connection.client().stopContainerCmd(containerId).withTimeout(STOP_GRACE_SECONDS).exec();
         } catch (NotModifiedException alreadyStopped) {
@@ -198,6 +200,7 @@ public final class DockerSandbox extends MastraSandbox<String> {
 
     @Override
     protected void doDestroy(String containerId) {
+        runner.closeChannel();
         try {
             connection.client().removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
         } catch (RuntimeException e) {

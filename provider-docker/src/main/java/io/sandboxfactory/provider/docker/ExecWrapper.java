@@ -25,7 +25,7 @@ final class ExecWrapper {
     /** Environment variable marking every process of one command. */
     static final String MARKER_VARIABLE = "SANDBOX_FACTORY_EXEC";
 
-    private static final String RUN_SCRIPT = String.join("\n",
+    static final String RUN_SCRIPT = String.join("\n",
             "cd -- \"$2\" 2>/dev/null || { printf '%s' \"$4\" >&2; exit 1; }",
             "echo $$ >\"$1\" 2>/dev/null",
             "/bin/sh -c \"$3\"",
