@@ -13,8 +13,8 @@ import java.util.List;
  * written as {@code '"$_sf_nl"'} so the request stays one line. Nothing in a word is ever
  * evaluated, so any text without NUL arrives verbatim.
  *
- * <p>Per command the server makes two FIFOs, starts one {@code cat} copying each to its own stdout
- * and stderr, and runs {@link ExecWrapper}'s wrapper in a fresh child: {@code setsid} (so the
+ * <p>Per command the server makes two FIFOs (removed once open), starts one {@code cat} copying
+ * each to its own stdout and stderr, and runs {@link ExecWrapper}'s wrapper in a fresh child: {@code setsid} (so the
  * wrapper leads its own process group, as an exec would), {@code env} with exactly the requested
  * variables over the container's, stdin {@code /dev/null}, stdout and stderr on the FIFOs. The
  * server's own variables are not exported, so nothing of one command reaches the next. When the
@@ -52,17 +52,24 @@ final class ChannelProtocol {
             "  _sf_n=$((_sf_n + 1))",
             "  _sf_o=$_sf_dir/$_sf_n.o _sf_e=$_sf_dir/$_sf_n.e",
             "  mkfifo \"$_sf_o\" \"$_sf_e\" || exit 71",
-            "  cat \"$_sf_o\" 3>&- & _sf_op=$!",
-            "  cat \"$_sf_e\" >&3 3>&- & _sf_ep=$!",
-            "  setsid env -- \"$@\" /bin/sh -c \"$_sf_run\" sandbox-factory-exec \"$_sf_pid\" \"$_sf_cwd\" \"$_sf_cmd\" \"$_sf_sig\""
-                    + " </dev/null >\"$_sf_o\" 2>\"$_sf_e\" 3>&-",
-            "  _sf_st=$?",
-            // The watchdog ends copies that background children keep open; it kills its own sleep when told to stop.
-            "  { sleep " + GRACE_SECONDS + " & _sf_s=$!; trap 'kill $_sf_s; exit 0' TERM; wait $_sf_s;"
-                    + " kill -9 $_sf_op $_sf_ep; } 3>&- & _sf_w=$!",
-            "  wait $_sf_op $_sf_ep",
-            "  kill $_sf_w",
+            // Opened read-write first so no open blocks: a blocked open in the shell fails when a signal
+            // arrives, and a copy that opened only after the command ended would wait for a writer forever.
+            "  exec 4<>\"$_sf_o\" 5<>\"$_sf_e\" 6<\"$_sf_o\" 7<\"$_sf_e\"",
             "  rm -f \"$_sf_o\" \"$_sf_e\"",
+            "  cat <&6 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_op=$!",
+            "  cat <&7 >&3 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_ep=$!",
+            "  exec 6<&- 7<&-",
+            "  setsid env -- \"$@\" /bin/sh -c \"$_sf_run\" sandbox-factory-exec \"$_sf_pid\" \"$_sf_cwd\" \"$_sf_cmd\" \"$_sf_sig\""
+                    + " </dev/null >&4 2>&5 3>&- 4>&- 5>&-",
+            "  _sf_st=$?",
+            "  exec 4>&- 5>&-",
+            // The watchdog ends copies that background children keep open. It leads its own process
+            // group, so one kill ends it and its sleep whether or not it got to setsid yet.
+            "  setsid sh -c 'sleep " + GRACE_SECONDS + "; kill -9 \"$1\" \"$2\"' sandbox-factory-grace $_sf_op $_sf_ep"
+                    + " </dev/null >/dev/null 3>&- & _sf_w=$!",
+            "  wait $_sf_op $_sf_ep",
+            "  kill -9 -$_sf_w $_sf_w",
+            "  wait $_sf_w",
             "  printf '\\001\\002sf-end:%s\\n' \"$_sf_end\" >&3",
             "  printf '\\001\\002sf-end:%s\\n%s\\n' \"$_sf_end\" \"$_sf_st\"",
             "done");

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -44,8 +45,10 @@ final class ExecChannel implements AutoCloseable {
     }
 
     /**
-     * Starts the server in {@code containerId} and waits until it is ready. Empty when it could not
-     * start or is not ready within {@code wait} (then nothing was sent and nothing ran).
+     * Starts the server in {@code containerId} and waits until it is ready. Throws the engine's
+     * error when the exec cannot start, and {@link IllegalStateException} when the server is not
+     * ready within {@code wait} (such as an image without {@code setsid} or {@code mkfifo}); either
+     * way no request was sent.
      */
     static ExecChannel open(DockerClient client, String containerId, Duration wait) throws InterruptedException {
         ExecChannel channel = new ExecChannel(containerId);
@@ -178,11 +181,22 @@ final class ExecChannel implements AutoCloseable {
         }
     }
 
-    /** The server's output. */
-    private final class Frames extends ResultCallback.Adapter<Frame> {
+    /** The server's output; closing it drops the connection. */
+    private final class Frames implements ResultCallback<Frame> {
+        private volatile Closeable upstream;
+        private volatile boolean closed;
+
+        @Override
+        public void onStart(Closeable closeable) {
+            upstream = closeable;
+            if (closed) {
+                closeQuietly(closeable);
+            }
+        }
+
         @Override
         public void onNext(Frame frame) {
-            if (frame != null) {
+            if (frame != null && !closed) {
                 onFrame(frame);
             }
         }
@@ -190,19 +204,25 @@ final class ExecChannel implements AutoCloseable {
         @Override
         public void onError(Throwable throwable) {
             breakWith(throwable);
-            super.onError(throwable);
         }
 
         @Override
         public void onComplete() {
             breakWith(new IOException("The command channel's stream ended."));
-            super.onComplete();
         }
 
         @Override
         public void close() {
+            closed = true;
+            Closeable c = upstream;
+            if (c != null) {
+                closeQuietly(c);
+            }
+        }
+
+        private static void closeQuietly(Closeable closeable) {
             try {
-                super.close();
+                closeable.close();
             } catch (IOException | RuntimeException ignored) {
                 // Dropping the connection on purpose; a failure to close it changes nothing.
             }

@@ -62,6 +62,17 @@ class DockerExecChannelIT {
     }
 
     @Test
+    void manyQuickCommandsInARowEachGetTheirOwnResult() {
+        // Quick commands finish while the previous command's helpers are still being reaped: the
+        // server must not lose a request, an exit status or an open of its output to a signal.
+        for (int i = 0; i < 100; i++) {
+            CommandResult result = channel.executeCommand(i % 2 == 0 ? "echo " + i : "mkdir -p d" + i + " && exit " + (i % 7));
+            assertThat(result.exitCode()).as("command %d", i).isEqualTo(i % 2 == 0 ? 0 : i % 7);
+            assertThat(result.stdout()).as("command %d", i).isEqualTo(i % 2 == 0 ? i + "\n" : "");
+        }
+    }
+
+    @Test
     void outputWithoutTrailingNewlineEndsWhereTheCommandStopped() {
         CommandResult result = channel.executeCommand("printf out; printf err >&2");
         assertThat(result.stdout()).isEqualTo("out");
