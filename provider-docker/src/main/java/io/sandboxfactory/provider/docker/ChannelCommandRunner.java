@@ -83,6 +83,7 @@ final class ChannelCommandRunner {
         String cwd = execPath.workingDirectory(request);
         String token = ExecWrapper.newToken();
         List<String> env = execPath.environment(request.env(), token);
+        long started = System.nanoTime();
         DockerClient client;
         try {
             client = connection.client();
@@ -94,7 +95,6 @@ final class ChannelCommandRunner {
             return execPath.run(containerId, request);
         }
         ExecChannel ch = open.get();
-        long started = System.nanoTime();
         String nonce = ExecWrapper.newToken();
         String signal = ExecWrapper.missingDirectorySignal(token);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
@@ -157,20 +157,23 @@ final class ChannelCommandRunner {
         }
         ExecChannel opened;
         try {
-            opened = ExecChannel.open(client, containerId, OPEN_WAIT);
+            Optional<ExecChannel> started = ExecChannel.open(client, containerId, OPEN_WAIT);
+            if (started.isEmpty()) {
+                // The server itself gave up (an image without the tools it needs): keep this container on the exec path.
+                LOG.log(System.Logger.Level.WARNING, "The command channel cannot run in sandbox ''{0}''; its commands"
+                        + " run as one exec each until it stops.", sessionId);
+                synchronized (channelLock) {
+                    unsupportedIn = containerId;
+                }
+                return Optional.empty();
+            }
+            opened = started.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } catch (RuntimeException e) {
-            // A gone container fails the exec path the same way, with its usual error; anything else
-            // (an image without the tools the server needs) keeps this container on the exec path.
-            if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                LOG.log(System.Logger.Level.WARNING, "The command channel cannot run in sandbox ''{0}'' ({1});"
-                        + " its commands run as one exec each.", sessionId, DockerFailures.message(e));
-                synchronized (channelLock) {
-                    unsupportedIn = containerId;
-                }
-            }
+            // The engine or the connection failed (a gone container among others): the exec path
+            // meets the same failure and reports it as usual; the next command tries the channel again.
             return Optional.empty();
         }
         synchronized (channelLock) {

@@ -89,9 +89,9 @@ final class ChannelReply {
         }
     }
 
-    /** The channel broke before the reply was complete. */
-    void fail(Throwable cause) {
-        if (!abandoned) {
+    /** The channel broke; a reply that is already complete stays complete. */
+    synchronized void fail(Throwable cause) {
+        if (!abandoned && !(exitCode != null && stderr.ended())) {
             failure = cause;
         }
         done.countDown();

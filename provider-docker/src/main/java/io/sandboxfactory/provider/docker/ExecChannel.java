@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -39,18 +40,19 @@ final class ExecChannel implements AutoCloseable {
     private ChannelReply current;
     private long currentRequestStart;
     private volatile Throwable broken;
+    private volatile boolean transportFailed;
 
     private ExecChannel(String containerId) {
         this.containerId = containerId;
     }
 
     /**
-     * Starts the server in {@code containerId} and waits until it is ready. Throws the engine's
-     * error when the exec cannot start, and {@link IllegalStateException} when the server is not
-     * ready within {@code wait} (such as an image without {@code setsid} or {@code mkfifo}); either
-     * way no request was sent.
+     * Starts the server in {@code containerId} and waits until it is ready. Empty when the server
+     * ended or was not ready within {@code wait} (such as in an image without {@code setsid} or
+     * {@code mkfifo}); throws when the engine or the connection failed. Either way no request was
+     * sent.
      */
-    static ExecChannel open(DockerClient client, String containerId, Duration wait) throws InterruptedException {
+    static Optional<ExecChannel> open(DockerClient client, String containerId, Duration wait) throws InterruptedException {
         ExecChannel channel = new ExecChannel(containerId);
         try {
             String execId = client.execCreateCmd(containerId)
@@ -66,13 +68,17 @@ final class ExecChannel implements AutoCloseable {
             channel.close();
             throw e;
         }
-        if (!channel.ready.await(wait.toNanos(), TimeUnit.NANOSECONDS) || channel.isBroken()) {
-            Throwable cause = channel.broken;
-            channel.close();
-            throw new IllegalStateException("The command channel did not become ready within " + wait
-                    + (cause == null ? "" : ": " + DockerFailures.message(cause)), cause);
+        boolean ready = channel.ready.await(wait.toNanos(), TimeUnit.NANOSECONDS) && !channel.isBroken();
+        Throwable cause = channel.broken;
+        if (ready) {
+            return Optional.of(channel);
         }
-        return channel;
+        channel.close();
+        if (channel.transportFailed) {
+            throw new IllegalStateException("The command channel lost its connection while starting: "
+                    + DockerFailures.message(cause), cause);
+        }
+        return Optional.empty();
     }
 
     /** The container the server runs in. */
@@ -203,6 +209,7 @@ final class ExecChannel implements AutoCloseable {
 
         @Override
         public void onError(Throwable throwable) {
+            transportFailed = true;
             breakWith(throwable);
         }
 

@@ -69,6 +69,16 @@ class ChannelReplyTest {
     }
 
     @Test
+    void aChannelThatBreaksAfterTheReplyCompletedDoesNotFailIt() throws Exception {
+        reply.onStderr(bytes(end()));
+        reply.onStdout(bytes(end() + "0\n"));
+        reply.fail(new IllegalStateException("closed afterwards"));
+        assertThat(reply.await(Optional.of(Duration.ZERO))).isTrue();
+        assertThat(reply.failure()).isEmpty();
+        assertThat(reply.exitCode()).contains(0);
+    }
+
+    @Test
     void outputAfterTheStatusIsNotExplained() {
         reply.onStderr(bytes(end()));
         assertThat(reply.onStdout(bytes(end() + "0\nmore"))).isFalse();

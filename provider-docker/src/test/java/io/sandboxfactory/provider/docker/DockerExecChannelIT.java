@@ -200,6 +200,16 @@ class DockerExecChannelIT {
         assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
     }
 
+    @Test
+    void aContainerWhereTheServerCannotStartRunsEveryCommandAsItsOwnExec() {
+        // The server keeps its FIFOs under /tmp; with /tmp a plain file it exits before saying it is ready.
+        assertThat(execPathOf(channel, "rm -rf /tmp && touch /tmp").exitCode()).isZero();
+        for (int i = 0; i < 3; i++) {
+            assertThat(channel.executeCommand("echo works-" + i).stdout()).isEqualTo("works-" + i + "\n");
+        }
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("0");
+    }
+
     /** Runs {@code command} in {@code sandbox}'s container as an exec of its own, beside the channel. */
     private static CommandResult execPathOf(DockerSandbox sandbox, String command) {
         try (DockerConnection connection = new DockerConnection(DockerProviderConfig.defaults())) {
