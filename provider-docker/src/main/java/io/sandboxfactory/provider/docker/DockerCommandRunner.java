@@ -54,7 +54,7 @@ final class DockerCommandRunner {
     }
 
     CommandResult run(String containerId, CommandRequest request) {
-        String cwd = request.cwd().map(this::resolve).orElse(defaultCwd);
+        String cwd = workingDirectory(request);
         String token = ExecWrapper.newToken();
         List<String> env = environment(request.env(), token);
         long started = System.nanoTime();
@@ -101,6 +101,11 @@ final class DockerCommandRunner {
                 timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
     }
 
+    /** Where {@code request} runs: its {@code cwd}, relative ones under the sandbox's working directory. */
+    String workingDirectory(CommandRequest request) {
+        return request.cwd().map(this::resolve).orElse(defaultCwd);
+    }
+
     /** A relative {@code cwd} is taken from the sandbox's working directory, as the local provider does. */
     private String resolve(String cwd) {
         if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
@@ -110,7 +115,8 @@ final class DockerCommandRunner {
         return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
     }
 
-    private List<String> environment(Map<String, String> requestEnv, String token) {
+    /** The command's variables as {@code NAME=VALUE}: base env, then the request's, then the marker. */
+    List<String> environment(Map<String, String> requestEnv, String token) {
         Map<String, String> merged = new LinkedHashMap<>(baseEnv);
         requestEnv.forEach((name, value) -> {
             DockerProviderConfig.checkEnv(name, value, "Command environment");
@@ -170,7 +176,8 @@ final class DockerCommandRunner {
         }
     }
 
-    private void kill(DockerClient client, String containerId, String token) {
+    /** Kills every process of command {@code token} (see {@link ExecWrapper#killCommand}) with an exec of its own. */
+    void kill(DockerClient client, String containerId, String token) {
         try {
             String killExec = client.execCreateCmd(containerId)
                     .withCmd(ExecWrapper.killCommand(token).toArray(String[]::new))

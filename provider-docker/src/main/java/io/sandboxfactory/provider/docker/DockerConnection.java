@@ -35,6 +35,11 @@ final class DockerConnection implements AutoCloseable {
     static final RemoteApiVersion NEWEST_SUPPORTED = RemoteApiVersion.VERSION_1_44;
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Every sandbox's command channel ({@link ExecChannel}) holds one connection for as long as it is
+     * open, so the pool is sized for many sandboxes rather than docker-java's default of 100.
+     */
+    private static final int MAX_CONNECTIONS = 1024;
 
     /** Where the engine is and how to talk to it, before any request. */
     record Endpoint(URI host, SSLConfig sslConfig) {
@@ -121,6 +126,7 @@ final class DockerConnection implements AutoCloseable {
                 .dockerHost(endpoint.host())
                 .sslConfig(endpoint.sslConfig())
                 .connectionTimeout(CONNECT_TIMEOUT)
+                .maxConnections(MAX_CONNECTIONS)
                 .build();
         try {
             RemoteApiVersion version = config.pinnedApiVersion()

@@ -88,7 +88,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 memory,
                 config.init(),
                 config.bindMounts());
-        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env());
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel());
     }
 
     @Override

@@ -53,6 +53,10 @@ import java.util.regex.Pattern;
  *     repository named by a host path is cloned through such a mount: mount the directory that
  *     holds it at the same path, read-only ({@code /srv/git:/srv/git:ro}). Mounts are decided when
  *     a container is created; a container that already exists keeps the mounts it was made with.
+ * @param execChannel run commands through one long-lived exec per sandbox that reads requests on
+ *     its stdin (see {@link ExecChannel}) instead of one exec per command, which the engine makes
+ *     slow. Default true. A command that finds the channel busy with another command, or unable to
+ *     open, runs as an exec of its own; results are the same either way
  */
 public record DockerProviderConfig(
         String host,
@@ -66,7 +70,8 @@ public record DockerProviderConfig(
         Boolean useEnvironment,
         Map<String, String> env,
         Boolean init,
-        List<String> volumes) {
+        List<String> volumes,
+        Boolean execChannel) {
 
     public static final String DEFAULT_HOST = "unix:///var/run/docker.sock";
     public static final String DEFAULT_IMAGE = "sandbox-factory/test-base:latest";
@@ -92,6 +97,7 @@ public record DockerProviderConfig(
         env = checkedCopy(env, (name, value) -> checkEnv(name, value, FIELD + "env"));
         init = Objects.requireNonNullElse(init, Boolean.TRUE);
         volumes = checkedVolumes(volumes);
+        execChannel = Objects.requireNonNullElse(execChannel, Boolean.TRUE);
 
         checkHost(host);
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
@@ -123,6 +129,14 @@ public record DockerProviderConfig(
         this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init, null);
     }
 
+    /** The config as it was before {@code execChannel}: the channel at its default. */
+    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
+                                Map<String, String> labels, String workingDirectory, String apiVersion,
+                                Boolean useEnvironment, Map<String, String> env, Boolean init, List<String> volumes) {
+        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init,
+                volumes, null);
+    }
+
     /** Every field at its default. */
     public static DockerProviderConfig defaults() {
         return builder().build();
@@ -136,7 +150,7 @@ public record DockerProviderConfig(
     public Builder toBuilder() {
         return new Builder().host(host).image(image).cpus(cpus).memory(memory).networkMode(networkMode)
                 .labels(labels).workingDirectory(workingDirectory).apiVersion(apiVersion)
-                .useEnvironment(useEnvironment).env(env).init(init).volumes(volumes);
+                .useEnvironment(useEnvironment).env(env).init(init).volumes(volumes).execChannel(execChannel);
     }
 
     /** The memory limit in bytes, when configured. */
@@ -165,7 +179,8 @@ public record DockerProviderConfig(
         return "DockerProviderConfig[host=" + host + ", image=" + image + ", cpus=" + cpus + ", memory=" + memory
                 + ", networkMode=" + networkMode + ", labels=" + labels + ", workingDirectory=" + workingDirectory
                 + ", apiVersion=" + (apiVersion == null ? "<negotiated>" : apiVersion) + ", useEnvironment="
-                + useEnvironment + ", envKeys=" + env.keySet() + ", init=" + init + ", volumes=" + volumes + "]";
+                + useEnvironment + ", envKeys=" + env.keySet() + ", init=" + init + ", volumes=" + volumes
+                + ", execChannel=" + execChannel + "]";
     }
 
     static void checkWorkingDirectory(String dir, String what) {
@@ -259,6 +274,7 @@ public record DockerProviderConfig(
         private Map<String, String> env;
         private Boolean init;
         private List<String> volumes;
+        private Boolean execChannel;
 
         private Builder() {
         }
@@ -324,9 +340,15 @@ public record DockerProviderConfig(
             return this;
         }
 
+        /** Whether commands use the long-lived exec channel; null means the default (true). */
+        public Builder execChannel(Boolean execChannel) {
+            this.execChannel = execChannel;
+            return this;
+        }
+
         public DockerProviderConfig build() {
             return new DockerProviderConfig(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion,
-                    useEnvironment, env, init, volumes);
+                    useEnvironment, env, init, volumes, execChannel);
         }
     }
 }

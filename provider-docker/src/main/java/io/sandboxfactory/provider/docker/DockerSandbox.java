@@ -34,9 +34,9 @@ import java.util.Optional;
  * Docker's init unless configured off, with the configured network, CPU and memory limits, {@code
  * Tty=false}, its working directory created and the configured host directories mounted. {@link
  * #stop()} stops it (files stay); {@link #destroy()} removes it with its anonymous volumes.
- * Commands run as described in {@link DockerCommandRunner}; files move through the engine's archive
- * API ({@link DockerFileTransfer}). A command that finds the container removed or stopped from
- * outside fails with {@link SandboxDestroyedException} and leaves a running instance {@code
+ * Commands run as described in {@link ChannelCommandRunner}; files move through the engine's
+ * archive API ({@link DockerFileTransfer}). A command that finds the container removed or stopped
+ * from outside fails with {@link SandboxDestroyedException} and leaves a running instance {@code
  * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
  * stopped container or creates a fresh one.
  */
@@ -55,17 +55,18 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     private final ContainerSpec spec;
     private final Optional<String> knownContainerId;
     private final String owner;
-    private final DockerCommandRunner runner;
+    private final ChannelCommandRunner runner;
     private final DockerFileTransfer files;
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
-                  DockerConnection connection, Map<String, String> baseEnv) {
+                  DockerConnection connection, Map<String, String> baseEnv, boolean execChannel) {
         super(sessionId, spec.name(), DockerSandboxProvider.NAME);
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
         this.owner = owner;
-        this.runner = new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory());
+        this.runner = new ChannelCommandRunner(connection, sessionId,
+                new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory()), execChannel);
         this.files = new DockerFileTransfer(connection, sessionId);
     }
 
@@ -188,6 +189,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
 
     @Override
     protected void doStop(String containerId) {
+        runner.closeChannel();
         try {
             connection.client().stopContainerCmd(containerId).withTimeout(STOP_GRACE_SECONDS).exec();
         } catch (NotModifiedException alreadyStopped) {
@@ -202,6 +204,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
 
     @Override
     protected void doDestroy(String containerId) {
+        runner.closeChannel();
         try {
             connection.client().removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
         } catch (RuntimeException e) {

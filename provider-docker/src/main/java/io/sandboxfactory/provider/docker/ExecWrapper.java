@@ -25,7 +25,12 @@ final class ExecWrapper {
     /** Environment variable marking every process of one command. */
     static final String MARKER_VARIABLE = "SANDBOX_FACTORY_EXEC";
 
-    private static final String RUN_SCRIPT = String.join("\n",
+    /**
+     * The wrapper; {@code $1} pid file, {@code $2} working directory, {@code $3} command line,
+     * {@code $4} missing-directory signal. The {@link ExecChannel} server runs it too, under {@code
+     * setsid} so it leads its own process group as an exec does.
+     */
+    static final String RUN_SCRIPT = String.join("\n",
             "cd -- \"$2\" 2>/dev/null || { printf '%s' \"$4\" >&2; exit 1; }",
             "echo $$ >\"$1\" 2>/dev/null",
             "/bin/sh -c \"$3\"",

@@ -11,8 +11,9 @@ import java.util.Arrays;
 import java.util.UUID;
 
 /**
- * Compares running {@code true} through the provider with {@code docker exec <container> true}
- * on the same container: prints the median of each and their ratio. Not run by the build. For
+ * Compares running {@code true} through the provider, with its command channel and with one exec
+ * per command ({@code execChannel=false}), with {@code docker exec <container> true} on the same
+ * container: prints the median of each and their ratios. Not run by the build. For
  * reference it also times the bare Engine API round trips (exec-create, exec-start, exec-inspect of
  * {@code true}, no wrapper): the floor any exec-based provider pays.
  *
@@ -33,36 +34,48 @@ public final class DockerExecBenchmark {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int warmup = Math.max(10, iterations / 10);
         String owner = "bench-" + UUID.randomUUID();
-        DockerProviderConfig config = DockerProviderConfig.defaults();
-        try (DockerFactorySandbox factory = new DockerSandboxProvider().open(config, new TestProviderContext(owner, Path.of("/tmp")))) {
-            DockerSandbox sandbox = factory.create(FactorySandboxContext.of("bench-" + UUID.randomUUID()));
+        DockerProviderConfig config = DockerProviderConfig.builder().execChannel(true).build();
+        TestProviderContext context = new TestProviderContext(owner, Path.of("/tmp"));
+        try (DockerFactorySandbox factory = new DockerSandboxProvider().open(config, context);
+             DockerFactorySandbox perCommand = new DockerSandboxProvider().open(config.toBuilder().execChannel(false).build(), context)) {
+            String session = "bench-" + UUID.randomUUID();
+            DockerSandbox sandbox = factory.create(FactorySandboxContext.of(session));
+            // The same session through the other factory: it connects to the same container.
+            DockerSandbox execSandbox = perCommand.create(FactorySandboxContext.of(session));
             try {
                 sandbox.start();
+                execSandbox.start();
                 String container = sandbox.sandboxId().orElseThrow();
                 System.out.printf("engine API %s, container %s, %d iterations after %d warm-up%n",
                         factory.apiVersion(), sandbox.containerName(), iterations, warmup);
 
                 DockerClient client = factory.dockerClient();
                 long[] provider = new long[iterations];
+                long[] providerExec = new long[iterations];
                 long[] cli = new long[iterations];
                 long[] bare = new long[iterations];
                 for (int i = 0; i < warmup; i++) {
                     viaProvider(sandbox);
+                    viaProvider(execSandbox);
                     viaCli(container);
                     viaBareApi(client, container);
                 }
                 // Interleaved so all three see the same machine load.
                 for (int i = 0; i < iterations; i++) {
                     provider[i] = viaProvider(sandbox);
+                    providerExec[i] = viaProvider(execSandbox);
                     cli[i] = viaCli(container);
                     bare[i] = viaBareApi(client, container);
                 }
                 double providerMs = median(provider) / 1e6;
+                double providerExecMs = median(providerExec) / 1e6;
                 double cliMs = median(cli) / 1e6;
-                System.out.printf("provider executeCommand(true): median %.2f ms%n", providerMs);
-                System.out.printf("docker exec <c> true (CLI):    median %.2f ms%n", cliMs);
-                System.out.printf("bare Engine API exec of true:  median %.2f ms%n", median(bare) / 1e6);
-                System.out.printf("ratio provider / CLI:          %.2f%n", providerMs / cliMs);
+                System.out.printf("provider, exec channel:           median %.2f ms%n", providerMs);
+                System.out.printf("provider, exec per command:       median %.2f ms%n", providerExecMs);
+                System.out.printf("docker exec <c> true (CLI):       median %.2f ms%n", cliMs);
+                System.out.printf("bare Engine API exec of true:     median %.2f ms%n", median(bare) / 1e6);
+                System.out.printf("ratio provider (channel) / CLI:   %.2f%n", providerMs / cliMs);
+                System.out.printf("ratio provider (per exec) / CLI:  %.2f%n", providerExecMs / cliMs);
             } finally {
                 sandbox.destroy();
             }

@@ -19,6 +19,7 @@ import java.util.function.UnaryOperator;
 final class DockerFixture implements AutoCloseable {
 
     static final String RUN_LABEL = "sandbox-factory.test-run";
+    static final String EXEC_CHANNEL_PROPERTY = "sandboxfactory.docker.execChannel";
 
     private final String runId = UUID.randomUUID().toString();
     private final String owner = "it-" + runId;
@@ -42,7 +43,7 @@ final class DockerFixture implements AutoCloseable {
 
     /** A factory for {@code owner} whose config {@code customize} adjusts; the run label is always added. */
     DockerFactorySandbox factory(String owner, UnaryOperator<DockerProviderConfig.Builder> customize) {
-        DockerProviderConfig config = customize.apply(DockerProviderConfig.builder()).build();
+        DockerProviderConfig config = customize.apply(DockerProviderConfig.builder().execChannel(execChannelMode())).build();
         Map<String, String> labels = new java.util.LinkedHashMap<>(config.labels());
         labels.put(RUN_LABEL, runId);
         DockerFactorySandbox factory = new DockerSandboxProvider().open(config.toBuilder().labels(labels).build(),
@@ -51,6 +52,16 @@ final class DockerFixture implements AutoCloseable {
             factories.add(factory);
         }
         return factory;
+    }
+
+    /**
+     * The {@code execChannel} the run's factories use unless a test sets it: the system property
+     * {@value #EXEC_CHANNEL_PROPERTY} ({@code true}/{@code false}), else the provider's default. The
+     * build runs the integration tests once per value.
+     */
+    static Boolean execChannelMode() {
+        String mode = System.getProperty(EXEC_CHANNEL_PROPERTY);
+        return mode == null || mode.isBlank() ? null : Boolean.valueOf(mode.trim());
     }
 
     /** A fresh sandbox instance of {@code factory} for {@code sessionId}. */

@@ -20,13 +20,15 @@ class DockerProviderConfigBindingTest {
     void bindsAConfigSection() throws Exception {
         DockerProviderConfig config = mapper.readValue("""
                 {"image": "alpine/git:2.45", "cpus": 2, "memory": "512m", "networkMode": "host",
-                 "labels": {"team": "blue"}, "env": {"CI": "1"}, "init": false}
+                 "labels": {"team": "blue"}, "env": {"CI": "1"}, "init": false, "execChannel": false}
                 """, DockerProviderConfig.class);
         assertThat(config.image()).isEqualTo("alpine/git:2.45");
         assertThat(config.cpus()).isEqualTo(2.0);
         assertThat(config.memoryBytes()).contains(512L << 20);
         assertThat(config.labels()).isEqualTo(Map.of("team", "blue"));
         assertThat(config.init()).isFalse();
+        assertThat(config.execChannel()).isFalse();
+        assertThat(config.toBuilder().build()).isEqualTo(config);
         assertThat(config.host()).isEqualTo(DockerProviderConfig.DEFAULT_HOST);
     }
 

@@ -26,6 +26,7 @@ class DockerProviderConfigTest {
         assertThat(config.useEnvironment()).isFalse();
         assertThat(config.env()).isEmpty();
         assertThat(config.init()).isTrue();
+        assertThat(config.execChannel()).isTrue();
         assertThat(config).isEqualTo(DockerProviderConfig.defaults());
     }
 

@@ -1,0 +1,221 @@
+package io.sandboxfactory.provider.docker;
+
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandRequest;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FactorySandboxContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The command channel in a real container: what only a long-lived server could get wrong (output
+ * framing, leftovers of one command reaching the next, stdin, environment leaks, a busy channel),
+ * each compared with the exec-per-command path where the answer is not obvious.
+ */
+@ExtendWith(RequiresDockerEngine.class)
+class DockerExecChannelIT {
+
+    /** Counts channel servers; the bracket keeps the grep from counting itself. */
+    private static final String COUNT_SERVERS = "grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline 2>/dev/null | wc -l";
+
+    private DockerFixture fixture;
+    private DockerSandbox channel;
+    private DockerSandbox execPath;
+
+    @BeforeEach
+    void startSandboxes() {
+        fixture = new DockerFixture();
+        Map<String, String> base = Map.of("BASE_VAR", "base");
+        channel = fixture.factory(fixture.owner(), b -> b.env(base).execChannel(true))
+                .create(FactorySandboxContext.of(fixture.sessionId("channel")));
+        execPath = fixture.factory(fixture.owner(), b -> b.env(base).execChannel(false))
+                .create(FactorySandboxContext.of(fixture.sessionId("execpath")));
+        channel.start();
+        execPath.start();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        fixture.close();
+    }
+
+    @Test
+    void oneServerCarriesEveryCommandAndTheExecPathHasNone() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(channel.executeCommand("echo " + i).stdout()).isEqualTo(i + "\n");
+        }
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+        assertThat(execPath.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("0");
+    }
+
+    @Test
+    void manyQuickCommandsInARowEachGetTheirOwnResult() {
+        // Quick commands finish while the previous command's helpers are still being reaped: the
+        // server must not lose a request, an exit status or an open of its output to a signal.
+        for (int i = 0; i < 100; i++) {
+            CommandResult result = channel.executeCommand(i % 2 == 0 ? "echo " + i : "mkdir -p d" + i + " && exit " + (i % 7));
+            assertThat(result.exitCode()).as("command %d", i).isEqualTo(i % 2 == 0 ? 0 : i % 7);
+            assertThat(result.stdout()).as("command %d", i).isEqualTo(i % 2 == 0 ? i + "\n" : "");
+        }
+    }
+
+    @Test
+    void outputWithoutTrailingNewlineEndsWhereTheCommandStopped() {
+        CommandResult result = channel.executeCommand("printf out; printf err >&2");
+        assertThat(result.stdout()).isEqualTo("out");
+        assertThat(result.stderr()).isEqualTo("err");
+        assertThat(channel.executeCommand("printf ''").stdout()).isEmpty();
+        assertThat(channel.executeCommand("echo next").stdout()).isEqualTo("next\n");
+    }
+
+    @Test
+    void binaryOutputAndFakeTerminatorsArriveAsTheExecPathDeliversThem() {
+        // NUL, the terminator's prefix with a wrong nonce, a bare prefix at the very end, invalid UTF-8.
+        String command = "printf 'a\\000b\\001\\002sf-end:0123\\n\\r\\377\\376z'; printf 'e\\000\\001\\002sf-end:' >&2;"
+                + " printf '\\001\\002'";
+        CommandResult viaChannel = channel.executeCommand(command);
+        CommandResult viaExec = execPath.executeCommand(command);
+        assertThat(viaChannel.stdout()).isEqualTo("a\0b\u0001\u0002sf-end:0123\n\r\uFFFD\uFFFDz\u0001\u0002");
+        assertThat(viaChannel.stderr()).isEqualTo("e\0\u0001\u0002sf-end:");
+        assertThat(viaChannel.stdout()).isEqualTo(viaExec.stdout());
+        assertThat(viaChannel.stderr()).isEqualTo(viaExec.stderr());
+        assertThat(channel.executeCommand("echo clean").stdout()).isEqualTo("clean\n");
+    }
+
+    @Test
+    void aMegabyteOfOutputArrivesWhole() {
+        CommandResult result = channel.executeCommand("yes 0123456789abcde | head -c 1048576; echo tail >&2", List.of(),
+                CommandOptions.builder().maxRetainedBytes(2_000_000).build());
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout()).hasSize(1_048_576).isEqualTo("0123456789abcde\n".repeat(65_536));
+        assertThat(result.stderr()).isEqualTo("tail\n");
+    }
+
+    @Test
+    void aBackgroundChildHoldingTheOutputCannotWriteIntoTheNextCommand() {
+        CommandResult first = channel.executeCommand("(sleep 3; echo late-out; echo late-err >&2) & echo now");
+        assertThat(first.stdout()).isEqualTo("now\n");
+        assertThat(first.stderr()).isEmpty();
+        // Runs while the child of the first command wakes up and writes.
+        CommandResult second = channel.executeCommand("sleep 4; echo second");
+        assertThat(second.stdout()).isEqualTo("second\n");
+        assertThat(second.stderr()).isEmpty();
+        assertThat(channel.executeCommand("echo third").stdout()).isEqualTo("third\n");
+    }
+
+    @Test
+    void aCommandReadingStdinGetsEndOfFile() {
+        CommandResult result = channel.executeCommand("cat; read line; echo \"status $?\"", List.of(),
+                CommandOptions.builder().timeout(Duration.ofSeconds(20)).build());
+        assertThat(result.timedOut()).isFalse();
+        assertThat(result.stdout()).isEqualTo("status 1\n");
+        assertThat(channel.executeCommand("echo still-served").stdout()).isEqualTo("still-served\n");
+    }
+
+    @Test
+    void eachCommandSeesExactlyItsOwnEnvironment() {
+        for (int i = 0; i < 20; i++) {
+            CommandResult result = channel.executeCommand("export LEAK_$((" + i + "))=1; env | grep -e '^VAR_' -e '^LEAK_'"
+                    + " -e '^BASE_VAR=' -e '^_sf_' | sort", List.of(), CommandOptions.builder().env("VAR_" + i, "v" + i).build());
+            assertThat(result.stdout()).isEqualTo("BASE_VAR=base\nLEAK_" + i + "=1\nVAR_" + i + "=v" + i + "\n");
+        }
+        String command = "env | grep -v -e '^SANDBOX_FACTORY_EXEC=' -e '^HOSTNAME=' | sort";
+        assertThat(channel.executeCommand(command).stdout()).isEqualTo(execPath.executeCommand(command).stdout());
+    }
+
+    @Test
+    void valuesWithQuotesNewlinesAndShellSyntaxArriveVerbatim() {
+        String value = "it's \"quoted\"\n$HOME `date` \\ \r\t end'";
+        CommandResult result = channel.executeCommand("printf '%s' \"$TRICKY\"", List.of(),
+                CommandOptions.builder().env("TRICKY", value).cwd("/tmp").build());
+        assertThat(result.stdout()).isEqualTo(value);
+        assertThat(channel.executeCommand("printf '%s|'", List.of("a\nb", "'", "\"", "$(id)")).stdout())
+                .isEqualTo("a\nb|'|\"|$(id)|");
+    }
+
+    @Test
+    void commandsArrivingWhileOneRunsUseTheirOwnExecs() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            Future<CommandResult> slow = pool.submit(() -> channel.executeCommand("sleep 2; echo slow; exit 7"));
+            List<Future<CommandResult>> quick = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                quick.add(pool.submit(() -> channel.executeCommand("echo quick-" + n + "; exit " + n)));
+            }
+            for (int i = 0; i < 3; i++) {
+                CommandResult result = quick.get(i).get();
+                assertThat(result.stdout()).isEqualTo("quick-" + i + "\n");
+                assertThat(result.exitCode()).isEqualTo(i);
+            }
+            CommandResult slowResult = slow.get();
+            assertThat(slowResult.stdout()).isEqualTo("slow\n");
+            assertThat(slowResult.exitCode()).isEqualTo(7);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+    }
+
+    @Test
+    void aCommandStartedFromAnOutputCallbackRunsBesideTheBusyChannel() {
+        List<String> nested = new ArrayList<>();
+        CommandResult outer = channel.executeCommand("echo outer", List.of(), CommandOptions.builder()
+                .onStdout(chunk -> nested.add(channel.executeCommand("echo inner").stdout())).build());
+        assertThat(outer.stdout()).isEqualTo("outer\n");
+        assertThat(nested).containsExactly("inner\n");
+    }
+
+    @Test
+    void aTimedOutCommandIsKilledAndTheChannelServesTheNextOne() {
+        CommandResult result = channel.executeCommand("sleep 4711 & sleep 4714; echo never", List.of(),
+                CommandOptions.builder().timeout(Duration.ofSeconds(1)).build());
+        assertThat(result.timedOut()).isTrue();
+        assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
+        assertThat(channel.executeCommand("ps -o args").stdout()).doesNotContain("4711", "4714");
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+    }
+
+    @Test
+    void aKilledServerIsReplacedByTheNextCommand() {
+        assertThat(channel.executeCommand("echo first").stdout()).isEqualTo("first\n");
+        // Kill the server from outside the channel; the command doing it runs as an exec of its own.
+        CommandResult kill = execPathOf(channel, "for f in $(grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline);"
+                + " do p=${f#/proc/}; kill -9 ${p%/cmdline}; done");
+        assertThat(kill.exitCode()).isZero();
+        assertThat(channel.executeCommand("echo again").stdout()).isEqualTo("again\n");
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+    }
+
+    @Test
+    void aContainerWhereTheServerCannotStartRunsEveryCommandAsItsOwnExec() {
+        // The server keeps its FIFOs under /tmp; with /tmp a plain file it exits before saying it is ready.
+        assertThat(execPathOf(channel, "rm -rf /tmp && touch /tmp").exitCode()).isZero();
+        for (int i = 0; i < 3; i++) {
+            assertThat(channel.executeCommand("echo works-" + i).stdout()).isEqualTo("works-" + i + "\n");
+        }
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("0");
+    }
+
+    /** Runs {@code command} in {@code sandbox}'s container as an exec of its own, beside the channel. */
+    private static CommandResult execPathOf(DockerSandbox sandbox, String command) {
+        try (DockerConnection connection = new DockerConnection(DockerProviderConfig.defaults())) {
+            DockerCommandRunner runner = new DockerCommandRunner(connection, sandbox.id(), Map.of(), "/");
+            return runner.run(sandbox.sandboxId().orElseThrow(), new CommandRequest(command, Map.of(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), 1_000_000));
+        }
+    }
+}
