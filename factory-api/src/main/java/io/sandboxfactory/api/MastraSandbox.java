@@ -331,57 +331,41 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     @Override
     public final void stop() {
         refuseFromHook("stop");
-        while (true) {
-            Transition current;
-            SandboxStatus before = null;
-            synchronized (lock) {
-                current = transition;
-                if (current == null) {
-                    if (status == SandboxStatus.STOPPED || status == SandboxStatus.DESTROYED) {
-                        return;
-                    }
-                    before = status;
-                    current = new Transition(Kind.STOP);
-                    transition = current;
-                    status = SandboxStatus.STOPPING;
-                }
-            }
-            if (before != null) {
-                runEnd(current, Kind.STOP, before);
-                return;
-            }
-            if (current.kind() == Kind.STOP) {
-                await(current);
-                return;
-            }
-            // A start, or a destroy that may fail: let it end, then decide again.
-            awaitQuietly(current);
-        }
+        end(Kind.STOP);
     }
 
     @Override
     public final void destroy() {
         refuseFromHook("destroy");
+        end(Kind.DESTROY);
+    }
+
+    /**
+     * Stops or destroys, coalesced with an identical transition in flight; a start, or another
+     * transition that may fail, is waited for and then the decision is made again.
+     */
+    private void end(Kind kind) {
+        SandboxStatus done = kind == Kind.STOP ? SandboxStatus.STOPPED : SandboxStatus.DESTROYED;
         while (true) {
             Transition current;
             SandboxStatus before = null;
             synchronized (lock) {
                 current = transition;
                 if (current == null) {
-                    if (status == SandboxStatus.DESTROYED) {
+                    if (status == done || status == SandboxStatus.DESTROYED) {
                         return;
                     }
                     before = status;
-                    current = new Transition(Kind.DESTROY);
+                    current = new Transition(kind);
                     transition = current;
-                    status = SandboxStatus.DESTROYING;
+                    status = kind == Kind.STOP ? SandboxStatus.STOPPING : SandboxStatus.DESTROYING;
                 }
             }
             if (before != null) {
-                runEnd(current, Kind.DESTROY, before);
+                runEnd(current, kind, before);
                 return;
             }
-            if (current.kind() == Kind.DESTROY) {
+            if (current.kind() == kind) {
                 await(current);
                 return;
             }
