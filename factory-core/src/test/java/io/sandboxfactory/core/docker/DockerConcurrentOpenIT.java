@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxStatus;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxListing;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;

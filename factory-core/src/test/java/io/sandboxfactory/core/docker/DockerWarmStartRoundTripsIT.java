@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;

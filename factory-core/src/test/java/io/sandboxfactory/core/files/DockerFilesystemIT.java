@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.provider.docker.DockerSandbox;
 import org.junit.jupiter.api.AfterAll;
@@ -19,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * commands and through the engine's archive API. One container per transfer mode; every test gets
  * fresh directories in it.
  */
-@ExtendWith(RequiresDockerEngine.class)
+@ExtendWith(RequiresDocker.class)
 class DockerFilesystemIT {
 
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)

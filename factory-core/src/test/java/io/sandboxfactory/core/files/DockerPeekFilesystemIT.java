@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.session.SessionDefaults;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The passive view over docker sandboxes held in a session memo: an unstarted session creates no
  * container, a stopped one is not started again, a running one is read (checked on the engine).
  */
-@ExtendWith(RequiresDockerEngine.class)
+@ExtendWith(RequiresDocker.class)
 class DockerPeekFilesystemIT {
 
     private final DockerSandboxes docker = new DockerSandboxes();

@@ -1,6 +1,5 @@
-package io.sandboxfactory.core.docker;
+package io.sandboxfactory.core.testing;
 
-import io.sandboxfactory.core.testing.TestProviderContext;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 import io.sandboxfactory.provider.docker.DockerProviderConfig;
 import io.sandboxfactory.provider.docker.DockerSandboxProvider;
@@ -12,12 +11,12 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Gate for the session-on-docker integration tests: they need a Docker engine at the default
+ * Gate for the Docker integration tests of this module: they need a Docker engine at the default
  * socket and the offline image {@value DockerProviderConfig#DEFAULT_IMAGE}. Without them the class
  * is skipped with a message naming {@code scripts/docker-up.sh}; with {@code CI=true} it fails, so
  * a CI machine without Docker cannot pass by skipping.
  */
-final class RequiresDocker implements BeforeAllCallback {
+public final class RequiresDocker implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -27,9 +26,9 @@ final class RequiresDocker implements BeforeAllCallback {
         }
         String message = problem.get() + " Run scripts/docker-up.sh to start Docker and build " + DockerProviderConfig.DEFAULT_IMAGE + ".";
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true, so the Docker session integration tests must run, but: " + message);
+            throw new IllegalStateException("CI=true, so the Docker integration tests must run, but: " + message);
         }
-        Assumptions.abort("Skipping Docker session integration tests: " + message);
+        Assumptions.abort("Skipping Docker integration tests: " + message);
     }
 
     private static Optional<String> problem() {
