@@ -70,6 +70,28 @@ class FactoryCliIT {
     }
 
     @Test
+    void cpCatAndLsMoveFilesThroughTheJarAndRefuseAPathOutsideTheCheckout() throws Exception {
+        assertThat(cli.run("open", "files", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        Path tree = Files.createDirectories(temp.resolve("tree/sub dir"));
+        Files.writeString(tree.resolve("a.txt"), "alpha\n");
+
+        CliProcess.Result in = cli.run("cp", temp.resolve("tree").toString(), "files:copied");
+        CliProcess.Result cat = cli.run("cat", "files:copied/sub dir/a.txt");
+        CliProcess.Result ls = cli.run("ls", "files:copied");
+        CliProcess.Result out = cli.run("cp", "files:README.md", temp.resolve("out.md").toString());
+        CliProcess.Result outside = cli.run("cp", temp.resolve("tree").toString(), "files:../escape");
+
+        assertThat(in.exitCode()).as(in.toString()).isZero();
+        assertThat(state.resolve("sessions/files/app/copied/sub dir/a.txt")).hasContent("alpha");
+        assertThat(cat.stdout()).isEqualTo("alpha\n");
+        assertThat(ls.stdout()).contains("sub dir");
+        assertThat(out.exitCode()).as(out.toString()).isZero();
+        assertThat(temp.resolve("out.md")).hasContent("hello from app");
+        assertThat(outside.exitCode()).as(outside.toString()).isEqualTo(2);
+        assertThat(state.resolve("sessions/files/escape")).doesNotExist();
+    }
+
+    @Test
     void setupRunsOnceAcrossProcesses() throws Exception {
         assertThat(cli.run("open", "once", "--repo", bare.toString(), "--branch", "b", "--setup", "echo ran >> ../setup.log").exitCode()).isZero();
         assertThat(cli.run("exec", "once", "--", "true").exitCode()).isZero();
