@@ -31,8 +31,7 @@ final class RetireCommand implements Callable<Integer> {
      * Teardown runs in the sandbox, so a session opened by another process is started first (a warm
      * start: no clone, no setup) when it has teardown commands and its sandbox still exists.
      */
-    private void startForTeardown(SandboxFactory factory, SessionHandle handle, PhaseReporter reporter) {
-        SessionRecord record = StoredSessions.record(factory, sessionId);
+    private void startForTeardown(SandboxFactory factory, SessionRecord record, SessionHandle handle, PhaseReporter reporter) {
         boolean hasTeardown = !record.definition().teardownCommands().isEmpty() || !factory.config().repository().teardown().isEmpty();
         String state = new SandboxStates(factory).of(sessionId, record.definition().provider().orElse(null), factory.providerName());
         if (!hasTeardown || state.equals("missing")) {
@@ -51,8 +50,9 @@ final class RetireCommand implements Callable<Integer> {
         Console console = root.console;
         PhaseReporter reporter = new PhaseReporter(console.err(), root.global.quiet || root.global.json);
         try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(new ProgressListener(reporter))) {
-            SessionHandle handle = StoredSessions.resume(factory, sessionId);
-            startForTeardown(factory, handle, reporter);
+            SessionRecord record = StoredSessions.record(factory, sessionId);
+            SessionHandle handle = StoredSessions.resume(factory, record);
+            startForTeardown(factory, record, handle, reporter);
             RetireMode mode = delete ? RetireMode.DESTROY : RetireMode.STOP;
             reporter.begin((delete ? "destroying" : "stopping") + " session " + sessionId);
             factory.retire(sessionId, mode);

@@ -24,7 +24,12 @@ final class StoredSessions {
 
     /** The session as a lazy handle: nothing starts until a command runs. */
     static SessionHandle resume(SandboxFactory factory, String sessionId) {
-        SessionRecord record = record(factory, sessionId);
+        return resume(factory, record(factory, sessionId));
+    }
+
+    /** The session of {@code record}, already read from the store, as a lazy handle. */
+    static SessionHandle resume(SandboxFactory factory, SessionRecord record) {
+        String sessionId = record.sessionId();
         SessionDefinition definition = record.definition();
         definition.provider().filter(p -> !p.equals(factory.providerName())).ifPresent(p -> {
             throw new BadInputException("Session '" + sessionId + "' was opened with provider '" + p + "' but this invocation uses '"

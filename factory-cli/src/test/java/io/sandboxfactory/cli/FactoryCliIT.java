@@ -8,7 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -223,11 +222,5 @@ class FactoryCliIT {
 
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.stderr()).contains("Unknown sandbox provider 'nope'");
-    }
-
-    static long count(Path dir) throws Exception {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.count();
-        }
     }
 }
