@@ -27,8 +27,11 @@ public final class SessionEntry {
     private final Set<String> repos = ConcurrentHashMap.newKeySet();
     private final AtomicReference<SessionPlan> plan = new AtomicReference<>();
     private final AtomicLong generation = new AtomicLong(UNBOUND);
+    /** Starts the session hook began on this instance; {@link #CONDEMNED} once a revival replaced it. */
+    private final AtomicLong starts = new AtomicLong();
 
     private static final long UNBOUND = Long.MIN_VALUE;
+    private static final long CONDEMNED = -1;
 
     SessionEntry(String sessionId, MastraSandbox<?> sandbox) {
         this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -92,6 +95,35 @@ public final class SessionEntry {
      */
     public long claimGeneration(long value) {
         return generation.compareAndSet(UNBOUND, value) ? value : generation.get();
+    }
+
+    /** How many starts of this instance the session hook has begun (negative once condemned). */
+    long starts() {
+        return starts.get();
+    }
+
+    /**
+     * Counts a start of this instance as it begins; false when a revival condemned the instance,
+     * which must then never start again (a fresh instance holds the session's files).
+     */
+    boolean admitStart() {
+        while (true) {
+            long seen = starts.get();
+            if (seen == CONDEMNED) {
+                return false;
+            }
+            if (starts.compareAndSet(seen, seen + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Condemns this instance unless a start began since the caller saw {@code seen} starts (another
+     * caller revived it in place); true when condemned. Either it or {@link #admitStart} wins, never both.
+     */
+    boolean condemn(long seen) {
+        return starts.compareAndSet(seen, CONDEMNED) || starts.get() == CONDEMNED;
     }
 
     @Override

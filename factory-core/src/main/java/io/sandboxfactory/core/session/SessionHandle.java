@@ -86,13 +86,25 @@ public final class SessionHandle implements CommandExecutor {
         Objects.requireNonNull(options, "options");
         SessionEntry current = entry();
         try {
-            return run(current, command, args, options);
+            StartFailures.start(current.sandbox());
         } catch (RuntimeException failure) {
-            if (!sandboxIsGone(current, failure, options)) {
-                throw failure;
-            }
-            return run(revival.revive(current, failure), command, args, options);
+            // A start that failed counts itself: only a start another caller begins after it matters.
+            return replayIfGone(current, current.starts(), failure, command, args, options);
         }
+        long startsSeen = current.starts();
+        try {
+            return current.sandbox().executeCommand(command, args, options);
+        } catch (RuntimeException failure) {
+            return replayIfGone(current, startsSeen, failure, command, args, options);
+        }
+    }
+
+    private CommandResult replayIfGone(SessionEntry current, long startsSeen, RuntimeException failure, String command,
+                                       List<String> args, CommandOptions options) {
+        if (!sandboxIsGone(current, failure, options)) {
+            throw failure;
+        }
+        return run(revival.revive(current, startsSeen, failure), command, args, options);
     }
 
     private static CommandResult run(SessionEntry target, String command, List<String> args, CommandOptions options) {

@@ -64,10 +64,13 @@ final class SessionRevival {
 
     /**
      * The live entry to replay a command on, in place of {@code dead}: the one another caller made
-     * meanwhile, or a fresh one started now. Throws {@code failure} when the session may not be
-     * revived, and a start failure (with {@code failure} suppressed) when the fresh start fails.
+     * meanwhile, {@code dead} itself when another caller restarted it since this one saw {@code
+     * startsSeen} starts of it, or a fresh one started now (from then on {@code dead} refuses to
+     * start, so two instances never prepare the session's files at once). Throws {@code failure}
+     * when the session may not be revived, and a start failure (with {@code failure} suppressed)
+     * when the fresh start fails.
      */
-    SessionEntry revive(SessionEntry dead, RuntimeException failure) {
+    SessionEntry revive(SessionEntry dead, long startsSeen, RuntimeException failure) {
         String id = dead.sessionId();
         synchronized (dead) {
             Optional<SessionEntry> current = memo.peek(id);
@@ -77,6 +80,9 @@ final class SessionRevival {
             Opened how = opened.get(dead);
             if (current.isEmpty() || how == null || services.store().generation(id) != how.generation()) {
                 throw failure;
+            }
+            if (!dead.condemn(startsSeen)) {
+                return dead;
             }
             if (!memo.evict(id, dead)) {
                 return memo.peek(id).orElseThrow(() -> failure);

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxStartEvent;
 import io.sandboxfactory.api.SandboxStartHook;
 import io.sandboxfactory.api.Sandboxes;
@@ -64,6 +65,8 @@ public final class SessionStartHook implements SandboxStartHook {
     /** The phase whose command output is shown to the listener (clone, setup, teardown), and how to redact it. */
     private volatile SessionPhase currentPhase;
     private volatile UnaryOperator<String> outputRedaction = UnaryOperator.identity();
+    /** This instance's memo entry, kept once seen: a start after its eviction must still ask it for admission. */
+    private volatile SessionEntry ownEntry;
 
     /**
      * @param plan what to prepare, unless the memo entry carries a newer plan
@@ -100,6 +103,7 @@ public final class SessionStartHook implements SandboxStartHook {
 
     @Override
     public void onStart(SandboxStartEvent event) {
+        admit();
         SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
         CommandExecutor exec = observed(event.exec());
         try (InFlightStarts.Registration registration = services.inFlight().register(id(), generation)) {
@@ -258,6 +262,20 @@ public final class SessionStartHook implements SandboxStartHook {
 
     private static Optional<String> sandboxIdOf(SandboxStartEvent event) {
         return event.sandbox() instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
+    }
+
+    /**
+     * Refuses to start an instance that a revival replaced with a fresh one (a caller that still held
+     * it would otherwise prepare the session's files alongside the fresh instance); the refusal is a
+     * dead-sandbox error, so the caller's handle moves on to the fresh instance.
+     */
+    private void admit() {
+        entry.get().ifPresent(seen -> ownEntry = seen);
+        SessionEntry own = ownEntry;
+        if (own != null && !own.admitStart()) {
+            throw new SandboxDestroyedException("The sandbox instance of session '" + id()
+                    + "' was replaced by a fresh one after it was found gone; use the session's handle to reach the fresh one.");
+        }
     }
 
     /**

@@ -288,4 +288,71 @@ class DeadSandboxRevivalTest {
             assertThat(first.sandbox()).isSameAs(second.sandbox());
         }
     }
+
+    @Test
+    void aDeadInstanceThatARevivalReplacedNeverStartsAgain() throws Exception {
+        try (SessionHarness factory = new SessionHarness(state)) {
+            SessionHandle handle = factory.open(spec());
+            MastraSandbox<?> dead = handle.sandbox();
+            String checkout = handle.checkout().orElseThrow();
+            MaterializeAndSetupTest.deleteTree(factory.sessionDirectory("s1"));
+            assertThat(handle.executeCommand(countedCommand(), List.of(), in(checkout)).exitCode()).isZero();
+            assertThat(clones(factory)).isEqualTo(2);
+
+            // A caller that still holds the replaced instance must not prepare the session's files a second time.
+            assertThatThrownBy(dead::start).hasRootCauseInstanceOf(SandboxDestroyedException.class)
+                    .rootCause().hasMessageContaining("replaced by a fresh one");
+            assertThat(clones(factory)).as("the replaced instance ran no clone").isEqualTo(2);
+            assertThat(factory.memo.peek("s1").orElseThrow().sandbox()).isSameAs(handle.sandbox()).isNotSameAs(dead);
+            assertThat(handle.executeCommand(countedCommand(), List.of(), in(checkout)).exitCode()).isZero();
+            assertThat(lines(runs)).containsExactly("ran", "ran");
+        }
+    }
+
+    @Test
+    void aCallerWhoseDeadSandboxAnotherCallerRestartedMeanwhileReplaysOnItInsteadOfStartingASecondOne() throws Exception {
+        try (SessionHarness factory = new SessionHarness(state)) {
+            SessionHandle handle = factory.open(spec());
+            SessionEntry entry = factory.memo.peek("s1").orElseThrow();
+            String checkout = handle.checkout().orElseThrow();
+            MaterializeAndSetupTest.deleteTree(factory.sessionDirectory("s1"));
+
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<CommandResult> replayed;
+                // Revivals of one instance serialize on it: holding it keeps the caller between failure and revival.
+                synchronized (entry) {
+                    Thread[] caller = new Thread[1];
+                    replayed = pool.submit(() -> {
+                        caller[0] = Thread.currentThread();
+                        return handle.executeCommand(countedCommand(), List.of(), in(checkout));
+                    });
+                    awaitBlockedInRevival(caller);
+                    // Meanwhile another caller restarts the very same instance (it is in ERROR, so start acquires anew).
+                    entry.sandbox().start();
+                }
+                assertThat(replayed.get(2, TimeUnit.MINUTES).stdout()).contains("# fixture");
+            } finally {
+                pool.shutdownNow();
+            }
+
+            assertThat(clones(factory)).as("only the restart cloned; no second instance was started").isEqualTo(2);
+            assertThat(factory.memo.peek("s1")).containsSame(entry);
+            assertThat(handle.sandbox()).isSameAs(entry.sandbox());
+            assertThat(factory.listener.phases()).doesNotContain(SessionPhase.REVIVE);
+            assertThat(lines(runs)).containsExactly("ran");
+        }
+    }
+
+    private static void awaitBlockedInRevival(Thread[] caller) throws InterruptedException {
+        for (int i = 0; i < 6000; i++) {
+            Thread thread = caller[0];
+            if (thread != null && thread.getState() == Thread.State.BLOCKED && List.of(thread.getStackTrace()).stream()
+                    .anyMatch(frame -> frame.getClassName().equals(SessionRevival.class.getName()))) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("The caller never reached the revival of its dead sandbox.");
+    }
 }
