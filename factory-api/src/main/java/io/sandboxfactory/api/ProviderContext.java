@@ -1,6 +1,7 @@
 package io.sandboxfactory.api;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,4 +19,14 @@ public interface ProviderContext {
 
     /** Who owns the sandboxes this factory makes; providers label their resources with it. */
     String owner();
+
+    /**
+     * The host environment the factory was built with, read-only; a provider that passes host
+     * variables to its sandboxes takes them from here rather than from {@link System#getenv()}, so a
+     * host serving callers with different environments from one process gives each its own.
+     * Default: this process's environment.
+     */
+    default Map<String, String> environment() {
+        return System.getenv();
+    }
 }

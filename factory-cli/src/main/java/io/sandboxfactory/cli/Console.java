@@ -4,14 +4,18 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Where the CLI writes and what it reads from its surroundings; one per invocation. */
-record Console(PrintStream out, PrintStream err, Map<String, String> environment) {
+/**
+ * Where the CLI writes and what it reads from its surroundings; one per invocation. In the factory
+ * daemon these are the calling client's, not the daemon process's own.
+ *
+ * @param factories where commands that run in a session get their factory
+ */
+record Console(PrintStream out, PrintStream err, Map<String, String> environment, Path workingDirectory, Path home,
+               FactorySource factories) {
 
-    Path workingDirectory() {
-        return Path.of("").toAbsolutePath();
-    }
-
-    Path home() {
-        return Path.of(System.getProperty("user.home"));
+    /** This process's own surroundings; each command builds its own factory. */
+    Console(PrintStream out, PrintStream err, Map<String, String> environment) {
+        this(out, err, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
+                FactorySource.PER_COMMAND);
     }
 }

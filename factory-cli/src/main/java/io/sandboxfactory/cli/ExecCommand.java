@@ -37,7 +37,8 @@ final class ExecCommand implements Callable<Integer> {
         GlobalOptions global = root.global;
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
         var limit = timeout == null ? null : DurationFormat.parse(timeout);
-        try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, global), new ProgressListener(reporter))) {
+            SandboxFactory factory = use.factory();
             SessionHandle handle = StoredSessions.resume(factory, sessionId);
             CommandResult result = CommandRunner.run(handle, command, limit != null ? limit : factory.config().timeouts().command().orElse(null),
                         console, global.json);

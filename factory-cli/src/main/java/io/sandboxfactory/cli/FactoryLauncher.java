@@ -4,10 +4,16 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Builds the {@link SandboxFactory} a command works with, from the global options and the surroundings. */
 final class FactoryLauncher {
@@ -20,18 +26,25 @@ final class FactoryLauncher {
         this.global = global;
     }
 
+    /** Sends the framework's log to this command's stderr, then builds the factory. */
     SandboxFactory open(SessionListener listener) {
         Logging.configure(global.verbose, console.err());
-        SandboxFactory.Builder builder = SandboxFactory.builder().environment(console.environment());
-        new ConfigLocator(console.workingDirectory(), console.environment(), console.home())
-                .locate(global.config).ifPresent(builder::config);
+        return build(listener);
+    }
+
+    /** Builds the factory; the log goes wherever it was configured to go. */
+    SandboxFactory build(SessionListener listener) {
+        SandboxFactory.Builder builder = SandboxFactory.builder()
+                .environment(console.environment())
+                .workingDirectory(console.workingDirectory());
+        configFile().ifPresent(builder::config);
         if (global.provider != null) {
             builder.provider(global.provider);
         }
         if (global.stateDir != null) {
             builder.stateDirectory(console.workingDirectory().resolve(global.stateDir));
         }
-        Path stateDirectory = stateDirectoryGuess();
+        Path stateDirectory = stateDirectory();
         if (Files.isDirectory(stateDirectory)) {
             // Only in a state directory that exists: bad input must not leave a new directory behind.
             SqliteNativeLibrary.useCacheUnder(stateDirectory.resolve("cache"));
@@ -39,6 +52,32 @@ final class FactoryLauncher {
         builder.classLoader(PluginLoader.loaderFor(pluginDirectories(), Main.class.getClassLoader()));
         builder.sessionListener(listener);
         return builder.build();
+    }
+
+    /**
+     * A digest of everything {@link #build} reads: two launchers with equal fingerprints build
+     * equivalent factories, so a daemon may serve both with one. The environment (which may hold
+     * tokens) goes into the digest only.
+     */
+    String fingerprint() {
+        MessageDigest digest = Digests.sha256();
+        Optional<Path> config = configFile();
+        Digests.add(digest, "config", config.map(Path::toString).orElse(""));
+        config.ifPresent(file -> Digests.add(digest, "config-bytes", contentOf(file)));
+        Digests.add(digest, "provider", global.provider == null ? "" : global.provider);
+        Digests.add(digest, "state", stateDirectory().toString());
+        for (Path dir : pluginDirectories()) {
+            Digests.add(digest, "plugins", dir.toString());
+            for (Path jar : jarsIn(dir)) {
+                Digests.add(digest, "jar", jar.getFileName() + " " + sizeAndTime(jar));
+            }
+        }
+        Digests.add(digest, "environment", DaemonAddress.environmentIdentity(console.environment()));
+        return Digests.hex(digest);
+    }
+
+    private Optional<Path> configFile() {
+        return new ConfigLocator(console.workingDirectory(), console.environment(), console.home()).locate(global.config);
     }
 
     /** {@code $FACTORY_PLUGINS} (a path list), then {@code <state dir>/plugins}. */
@@ -52,18 +91,39 @@ final class FactoryLauncher {
                 }
             }
         }
-        dirs.add(stateDirectoryGuess().resolve("plugins"));
+        dirs.add(stateDirectory().resolve("plugins"));
         return dirs;
     }
 
-    private Path stateDirectoryGuess() {
-        if (global.stateDir != null) {
-            return console.workingDirectory().resolve(global.stateDir);
+    /** The state directory the options or the environment name (a config file may still name another). */
+    private Path stateDirectory() {
+        return StateDirectories.named(global.stateDir, console.environment(), console.workingDirectory(), console.home());
+    }
+
+    private static String contentOf(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            return "unreadable " + e;
         }
-        String fromEnv = console.environment().get("FACTORY_STATE_DIR");
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            return console.workingDirectory().resolve(fromEnv);
+    }
+
+    private static List<Path> jarsIn(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
         }
-        return console.home().resolve(".sandbox-factory");
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sizeAndTime(Path file) {
+        try {
+            return Files.size(file) + "@" + Files.getLastModifiedTime(file).toMillis();
+        } catch (IOException e) {
+            return "unreadable";
+        }
     }
 }

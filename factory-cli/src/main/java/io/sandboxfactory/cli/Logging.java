@@ -1,12 +1,12 @@
 package io.sandboxfactory.cli;
 
 import java.io.PrintStream;
+import java.util.function.Function;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import java.util.logging.StreamHandler;
 
 /**
  * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
@@ -18,18 +18,38 @@ final class Logging {
     }
 
     static void configure(boolean verbose, PrintStream err) {
+        configure(verbose, thread -> err);
+    }
+
+    /**
+     * Routes each record to the stream {@code streamFor} gives the logging thread: the factory
+     * daemon sends what a request's thread logs to that request's client.
+     */
+    static void configure(boolean verbose, Function<Thread, PrintStream> streamFor) {
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);
         }
         Level level = verbose ? Level.FINE : Level.WARNING;
-        StreamHandler handler = new StreamHandler(err, new OneLine()) {
+        Handler handler = new Handler() {
             @Override
-            public synchronized void publish(LogRecord record) {
-                super.publish(record);
-                flush();
+            public void publish(LogRecord record) {
+                if (isLoggable(record)) {
+                    PrintStream stream = streamFor.apply(Thread.currentThread());
+                    stream.print(getFormatter().format(record));
+                    stream.flush();
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
             }
         };
+        handler.setFormatter(new OneLine());
         handler.setLevel(level);
         root.addHandler(handler);
         root.setLevel(level);

@@ -2,6 +2,10 @@ package io.sandboxfactory.cli;
 
 import picocli.CommandLine;
 
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalInt;
+
 /** Entry point of the {@code factory} command. */
 public final class Main {
 
@@ -10,7 +14,15 @@ public final class Main {
 
     public static void main(String[] args) {
         startupDefaults();
-        System.exit(run(args));
+        Map<String, String> environment = System.getenv();
+        DaemonClient daemon = DaemonClient.of(args, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")));
+        OptionalInt served = daemon.execThroughDaemon(args, System.out, System.err);
+        if (served.isPresent()) {
+            System.exit(served.getAsInt());
+        }
+        int code = run(args);
+        daemon.startDaemonIfNone();
+        System.exit(code);
     }
 
     /**

@@ -29,6 +29,10 @@ final class CliProcess {
     private final Map<String, String> env = new HashMap<>();
     private Path workingDirectory;
 
+    /**
+     * Without the factory daemon unless {@link #withDaemon()}: a daemon outlives the command that
+     * started it, and each test's state directory is deleted right after the test.
+     */
     CliProcess(Path stateDir) {
         String configured = System.getProperty("factory.jar");
         this.jar = Path.of(configured != null ? configured : "target/factory.jar").toAbsolutePath();
@@ -37,6 +41,13 @@ final class CliProcess {
         }
         this.stateDir = stateDir;
         this.workingDirectory = stateDir;
+        env.put("FACTORY_DAEMON", "off");
+    }
+
+    /** Lets commands use (and start) the factory daemon of the state directory, as users' commands do. */
+    CliProcess withDaemon() {
+        env.remove("FACTORY_DAEMON");
+        return this;
     }
 
     CliProcess env(String name, String value) {
@@ -50,15 +61,30 @@ final class CliProcess {
     }
 
     Result run(String... args) {
-        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar.toString(), "--state-dir", stateDir.toString()));
-        command.addAll(List.of(args));
-        return exec(command, workingDirectory, env);
+        return exec(command(args), workingDirectory, env);
     }
 
-    static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv) {
+    /** Starts the command without waiting for it; its output goes nowhere. */
+    Process start(String... args) throws IOException {
+        return builder(command(args), workingDirectory, env).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private List<String> command(String... args) {
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar.toString(), "--state-dir", stateDir.toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private static ProcessBuilder builder(List<String> command, Path cwd, Map<String, String> extraEnv) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile());
         builder.environment().keySet().removeIf(k -> k.startsWith("FACTORY_"));
         builder.environment().putAll(extraEnv);
+        return builder;
+    }
+
+    static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv) {
+        ProcessBuilder builder = builder(command, cwd, extraEnv);
         try {
             Process process = builder.start();
             process.getOutputStream().close();

@@ -244,6 +244,7 @@ public final class SandboxFactory implements AutoCloseable {
         private Path stateDirectory;
         private String owner;
         private Map<String, String> environment;
+        private Path workingDirectory;
         private final HostObjects.Builder hostObjects = HostObjects.builder();
         private SessionStore sessionStore;
         private SessionListener sessionListener = SessionListener.NONE;
@@ -302,7 +303,7 @@ public final class SandboxFactory implements AutoCloseable {
             return this;
         }
 
-        /** The state directory; beats the environment and the config. Relative paths resolve against the working directory. */
+        /** The state directory; beats the environment and the config. Relative paths resolve against {@link #workingDirectory}. */
         public Builder stateDirectory(Path stateDirectory) {
             this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
             return this;
@@ -314,9 +315,18 @@ public final class SandboxFactory implements AutoCloseable {
             return this;
         }
 
-        /** The environment {@code FACTORY_*} overrides are read from; default {@link System#getenv()}. */
+        /**
+         * The host environment: where {@code FACTORY_*} overrides are read from, and what providers
+         * see as {@link io.sandboxfactory.api.ProviderContext#environment()}; default {@link System#getenv()}.
+         */
         public Builder environment(Map<String, String> environment) {
             this.environment = Map.copyOf(environment);
+            return this;
+        }
+
+        /** What relative paths (state directory, {@code FACTORY_STATE_DIR}) resolve against; default this process's. */
+        public Builder workingDirectory(Path workingDirectory) {
+            this.workingDirectory = workingDirectory.toAbsolutePath().normalize();
             return this;
         }
 
@@ -355,10 +365,13 @@ public final class SandboxFactory implements AutoCloseable {
             }
             ConfigOverrides overrides = new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory),
                     Optional.ofNullable(owner));
-            ResolvedConfig resolved = new ConfigResolver(home, System.getProperty("user.name"))
-                    .resolve(base, origin, environment == null ? System.getenv() : environment, overrides, discovered);
+            Map<String, String> hostEnvironment = environment == null ? System.getenv() : environment;
+            ResolvedConfig resolved = new ConfigResolver(home, System.getProperty("user.name"),
+                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory)
+                    .resolve(base, origin, hostEnvironment, overrides, discovered);
 
-            SandboxFactory factory = new SandboxFactory(createInjector(new FactoryModule(discovered, resolved, hostObjects.build())));
+            SandboxFactory factory = new SandboxFactory(createInjector(new FactoryModule(discovered, resolved,
+                    hostObjects.build(), hostEnvironment)));
             try {
                 Files.createDirectories(resolved.stateDirectory());
             } catch (IOException e) {

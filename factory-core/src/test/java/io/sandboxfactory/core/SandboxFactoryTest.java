@@ -135,6 +135,36 @@ class SandboxFactoryTest {
     }
 
     @Test
+    void providersSeeTheEnvironmentTheFactoryWasBuiltWithNotTheProcesses() throws Exception {
+        Path fakeHome = Files.createDirectories(tmp.resolve("someone-else"));
+        Map<String, String> environment = Map.of("HOME", fakeHome.toString(), "PATH", "/usr/bin:/bin", "MARK", "built-with");
+        try (SandboxFactory factory = memoryFactory().environment(environment).build()) {
+            ProviderContext context = ((MemorySandboxProvider.Factory) factory.factorySandbox()).context();
+            assertThat(context.environment()).isEqualTo(environment);
+        }
+        // The real local provider passes HOME and PATH to its commands from there.
+        try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(environment)
+                .stateDirectory(tmp.resolve("local-state")).build()) {
+            MastraSandbox<?> sandbox = factory.sandbox(FactorySandboxContext.builder("env-check").build());
+            assertThat(sandbox.executeCommand("printf '%s|%s' \"$HOME\" \"$PATH\"").stdout())
+                    .isEqualTo(fakeHome + "|/usr/bin:/bin");
+            sandbox.destroy();
+        }
+    }
+
+    @Test
+    void aRelativeStateDirectoryResolvesAgainstTheBuildersWorkingDirectory() throws Exception {
+        Path elsewhere = Files.createDirectories(tmp.resolve("caller-cwd"));
+        try (SandboxFactory fromOverride = memoryFactory().workingDirectory(elsewhere).stateDirectory(Path.of("rel-state")).build()) {
+            assertThat(fromOverride.stateDirectory()).isEqualTo(elsewhere.resolve("rel-state")).isDirectory();
+        }
+        try (SandboxFactory fromEnv = SandboxFactory.builder().provider("test-memory").workingDirectory(elsewhere)
+                .environment(Map.of("FACTORY_STATE_DIR", "env-state")).build()) {
+            assertThat(fromEnv.stateDirectory()).isEqualTo(elsewhere.resolve("env-state")).isDirectory();
+        }
+    }
+
+    @Test
     void providerSelectionPrecedenceIsBuilderOverEnvironmentOverFile() throws IOException {
         Path config = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-noexec\n");
         SandboxFactory.Builder builder = SandboxFactory.builder()

@@ -67,14 +67,22 @@ public final class ConfigResolver {
     private final ProviderSectionBinder binder = new ProviderSectionBinder(json);
     private final Path home;
     private final String userName;
+    private final Path workingDirectory;
+
+    /** Resolves relative paths against this process's working directory. */
+    public ConfigResolver(Path home, String userName) {
+        this(home, userName, Path.of("").toAbsolutePath());
+    }
 
     /**
      * @param home the user's home, for {@code ~} and the default state directory
      * @param userName the user's name, for the default owner
+     * @param workingDirectory what a relative state directory (override or {@code FACTORY_STATE_DIR}) resolves against
      */
-    public ConfigResolver(Path home, String userName) {
+    public ConfigResolver(Path home, String userName, Path workingDirectory) {
         this.home = home.toAbsolutePath().normalize();
         this.userName = userName == null ? "" : userName;
+        this.workingDirectory = workingDirectory.toAbsolutePath().normalize();
     }
 
     /**
@@ -119,9 +127,8 @@ public final class ConfigResolver {
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
-        Path cwd = Path.of("").toAbsolutePath();
-        Path dir = overrides.stateDirectory().map(p -> p.toAbsolutePath().normalize())
-                .or(() -> env.get(EnvironmentOverrides.STATE_DIR).map(text -> StatePaths.resolve(text, home, cwd)))
+        Path dir = overrides.stateDirectory().map(p -> workingDirectory.resolve(p).normalize())
+                .or(() -> env.get(EnvironmentOverrides.STATE_DIR).map(text -> StatePaths.resolve(text, home, workingDirectory)))
                 .or(() -> config.stateDir().map(p -> p.toAbsolutePath().normalize()))
                 .orElse(home.resolve(DEFAULT_STATE_DIR));
         if (Files.exists(dir) && !Files.isDirectory(dir)) {

@@ -31,11 +31,14 @@ public final class FactoryModule extends AbstractModule {
     private final DiscoveredProviders providers;
     private final ResolvedConfig config;
     private final HostObjects hostObjects;
+    private final HostEnvironment environment;
 
-    public FactoryModule(DiscoveredProviders providers, ResolvedConfig config, HostObjects hostObjects) {
+    public FactoryModule(DiscoveredProviders providers, ResolvedConfig config, HostObjects hostObjects,
+                         Map<String, String> environment) {
         this.providers = Objects.requireNonNull(providers, "providers");
         this.config = Objects.requireNonNull(config, "config");
         this.hostObjects = Objects.requireNonNull(hostObjects, "hostObjects");
+        this.environment = new HostEnvironment(environment);
     }
 
     @Override
@@ -46,6 +49,7 @@ public final class FactoryModule extends AbstractModule {
         bind(DiscoveredProviders.class).toInstance(providers);
         bind(ResolvedConfig.class).toInstance(config);
         bind(HostObjects.class).toInstance(hostObjects);
+        bind(HostEnvironment.class).toInstance(environment);
         bind(FactoryProviderContext.class).in(Scopes.SINGLETON);
         bind(ProviderContext.class).to(FactoryProviderContext.class);
         bind(SessionMemo.class).in(Scopes.SINGLETON);

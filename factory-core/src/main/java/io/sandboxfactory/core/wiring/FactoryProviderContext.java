@@ -5,20 +5,23 @@ import io.sandboxfactory.core.config.ResolvedConfig;
 import jakarta.inject.Inject;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
-/** The {@link ProviderContext} a factory opens its provider with: its host objects, state directory and owner. */
+/** The {@link ProviderContext} a factory opens its provider with: its host objects, state directory, owner and environment. */
 public final class FactoryProviderContext implements ProviderContext {
 
     private final HostObjects hostObjects;
     private final Path stateDirectory;
     private final String owner;
+    private final Map<String, String> environment;
 
     @Inject
-    public FactoryProviderContext(ResolvedConfig config, HostObjects hostObjects) {
+    public FactoryProviderContext(ResolvedConfig config, HostObjects hostObjects, HostEnvironment environment) {
         this.hostObjects = hostObjects;
         this.stateDirectory = config.stateDirectory();
         this.owner = config.owner();
+        this.environment = environment.variables();
     }
 
     @Override
@@ -34,5 +37,10 @@ public final class FactoryProviderContext implements ProviderContext {
     @Override
     public String owner() {
         return owner;
+    }
+
+    @Override
+    public Map<String, String> environment() {
+        return environment;
     }
 }

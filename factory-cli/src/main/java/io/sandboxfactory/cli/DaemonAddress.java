@@ -1,0 +1,94 @@
+package io.sandboxfactory.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Where the factory daemon of one state directory and one environment listens: a Unix socket in
+ * {@code <state dir>/daemon/} (a directory only its user may enter), named after this build of the
+ * CLI and this JVM, so that a rebuilt jar never talks to a daemon of the old one, and after the
+ * caller's environment, so that the daemon process's own environment (which libraries and
+ * third-party providers may read directly) is always the caller's.
+ *
+ * @param socket the daemon's socket
+ * @param lock held by the live daemon for as long as it serves
+ * @param log where the daemon writes what happens outside any request
+ */
+record DaemonAddress(Path socket, Path lock, Path log) {
+
+    /** Unix socket paths longer than this do not fit in {@code sockaddr_un} on Linux. */
+    private static final int MAX_SOCKET_PATH = 100;
+    /** Shell bookkeeping that changes from call to call and that nothing in a factory reads. */
+    private static final Set<String> VOLATILE_VARIABLES = Set.of("PWD", "OLDPWD", "_", "SHLVL", "COLUMNS", "LINES");
+
+    /**
+     * The address for {@code stateDirectory} and {@code environment}, if the directory exists and
+     * the path fits in a socket address.
+     */
+    static Optional<DaemonAddress> of(Path stateDirectory, Map<String, String> environment) {
+        if (!Files.isDirectory(stateDirectory)) {
+            return Optional.empty();
+        }
+        String stem = fnv(buildIdentity() + "\n" + environmentIdentity(environment));
+        Path socket = stateDirectory.toAbsolutePath().resolve("daemon").resolve(stem + ".sock");
+        if (socket.toString().length() > MAX_SOCKET_PATH) {
+            return Optional.empty();
+        }
+        return Optional.of(new DaemonAddress(socket, socket.resolveSibling(stem + ".lock"), socket.resolveSibling(stem + ".log")));
+    }
+
+    /** Whether a variable is shell bookkeeping that no factory reads. */
+    static boolean isVolatile(String variable) {
+        return VOLATILE_VARIABLES.contains(variable);
+    }
+
+    /** The environment without its volatile variables, in a canonical order, as one text. */
+    static String environmentIdentity(Map<String, String> environment) {
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
+            if (!isVolatile(variable.getKey())) {
+                text.append(variable.getKey()).append('=').append(variable.getValue()).append('\0');
+            }
+        }
+        return text.toString();
+    }
+
+    /** Makes the daemon directory, readable by its user only. */
+    void prepareDirectory() throws IOException {
+        Path directory = socket.getParent();
+        if (!Files.isDirectory(directory)) {
+            Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+    }
+
+    /** The class path's files (path, size, time) and the JVM: what makes one build of the CLI differ from another. */
+    private static String buildIdentity() {
+        StringBuilder text = new StringBuilder();
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            File file = new File(entry);
+            text.append(file.getAbsolutePath()).append('\0').append(file.length()).append('\0').append(file.lastModified()).append('\n');
+        }
+        return text.append(System.getProperty("java.home")).append('\0').append(System.getProperty("java.vm.version")).toString();
+    }
+
+    /**
+     * FNV-1a, 64 bits, as hex. Not a MessageDigest: this runs at the start of every command, and the
+     * name needs no secrecy (the directory is private), only to tell builds and environments apart.
+     */
+    private static String fnv(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            hash ^= text.charAt(i);
+            hash *= 0x100000001b3L;
+        }
+        String hex = Long.toHexString(hash);
+        return "0".repeat(16 - hex.length()) + hex;
+    }
+}

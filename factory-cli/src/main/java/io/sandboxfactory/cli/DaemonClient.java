@@ -1,0 +1,162 @@
+package io.sandboxfactory.cli;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.ProcessBuilder.Redirect;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The {@code factory} side of the factory daemon. {@code factory exec} asks the daemon of its state
+ * directory to run the command, with its own arguments, working directory and environment, and
+ * relays the output and the exit code; the daemon keeps factories and running sandboxes warm, so
+ * the command costs one JVM start plus the command. When there is no daemon (or it declines), the
+ * command runs in this process as usual, and afterwards {@code open} and {@code exec} start a
+ * daemon for the next call. {@code FACTORY_DAEMON=off} turns all of this off; a {@code --verbose}
+ * or help invocation always runs in this process.
+ */
+final class DaemonClient {
+
+    private final Invocation invocation;
+    private final Map<String, String> environment;
+    private final Path workingDirectory;
+    /** The state directory whose daemon this command may use; empty when it may use none. */
+    private final Optional<Path> stateDirectory;
+
+    private DaemonClient(Invocation invocation, Map<String, String> environment, Path workingDirectory,
+                         Optional<Path> stateDirectory) {
+        this.invocation = invocation;
+        this.environment = environment;
+        this.workingDirectory = workingDirectory;
+        this.stateDirectory = stateDirectory;
+    }
+
+    static DaemonClient of(String[] args, Map<String, String> environment, Path workingDirectory, Path home) {
+        Invocation invocation = Invocation.of(args);
+        boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.verboseOrHelp()
+                && (invocation.is("exec") || invocation.is("open"));
+        Optional<Path> stateDirectory = wanted
+                ? Optional.of(StateDirectories.named(invocation.stateDirectory(), environment, workingDirectory, home))
+                : Optional.empty();
+        return new DaemonClient(invocation, environment, workingDirectory, stateDirectory);
+    }
+
+    private Optional<DaemonAddress> address() {
+        // No method reference: linking one costs this start-up path a few milliseconds.
+        return stateDirectory.isPresent() ? DaemonAddress.of(stateDirectory.get(), environment) : Optional.empty();
+    }
+
+    /**
+     * Runs the command line through the daemon when it is an {@code exec} and a daemon listens;
+     * returns its exit code, or empty when nothing ran there (the caller then runs it itself).
+     */
+    OptionalInt execThroughDaemon(String[] args, PrintStream out, PrintStream err) {
+        Optional<DaemonAddress> address = address();
+        if (address.isEmpty() || !invocation.is("exec")) {
+            return OptionalInt.empty();
+        }
+        SocketChannel channel;
+        try {
+            channel = SocketChannel.open(UnixDomainSocketAddress.of(address.get().socket()));
+        } catch (IOException | UnsupportedOperationException e) {
+            return OptionalInt.empty();
+        }
+        try (channel) {
+            DataOutputStream requests = new DataOutputStream(DaemonProtocol.output(channel));
+            DataInputStream frames = new DataInputStream(DaemonProtocol.input(channel));
+            DaemonProtocol.writeRequest(requests, new DaemonProtocol.Request(Arrays.asList(args), workingDirectory.toString(),
+                    environment));
+            DaemonProtocol.Frame first = DaemonProtocol.readFrame(frames);
+            if (first == null || first.type() != DaemonProtocol.STARTED) {
+                return OptionalInt.empty();
+            }
+            return OptionalInt.of(relay(frames, out, err, address.get()));
+        } catch (IOException e) {
+            // Before STARTED nothing ran: run it here. After it, relay() has reported the failure.
+            return OptionalInt.empty();
+        }
+    }
+
+    private static int relay(DataInputStream frames, PrintStream out, PrintStream err, DaemonAddress address) {
+        try {
+            for (DaemonProtocol.Frame frame = DaemonProtocol.readFrame(frames); frame != null; frame = DaemonProtocol.readFrame(frames)) {
+                switch (frame.type()) {
+                    case DaemonProtocol.STDOUT -> {
+                        out.write(frame.payload(), 0, frame.payload().length);
+                        out.flush();
+                    }
+                    case DaemonProtocol.STDERR -> {
+                        err.write(frame.payload(), 0, frame.payload().length);
+                        err.flush();
+                    }
+                    case DaemonProtocol.EXIT -> {
+                        return frame.exitCode();
+                    }
+                    default -> {
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // Reported below: the command may have run in part.
+        }
+        err.println("factory: the factory daemon stopped before the command finished, so it may have run in part; see "
+                + address.log() + ".");
+        return ExitCodes.INFRASTRUCTURE;
+    }
+
+    /**
+     * After an {@code open} or {@code exec} that ran in this process: starts the daemon of the
+     * state directory in the background (in a session of its own, so the terminal's Ctrl-C does not
+     * reach it) unless one listens already. Never fails the command: a daemon that cannot start only
+     * means later commands run in their own process too.
+     */
+    void startDaemonIfNone() {
+        // Asked only now: the state directory may have been made by this very command.
+        Optional<DaemonAddress> address = address();
+        if (address.isEmpty()) {
+            return;
+        }
+        DaemonAddress daemon = address.get();
+        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(daemon.socket()))) {
+            return;
+        } catch (IOException | UnsupportedOperationException notListening) {
+            // Start one below.
+        }
+        try {
+            daemon.prepareDirectory();
+            List<String> command = new ArrayList<>();
+            setsid().ifPresent(command::add);
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(List.of("-XX:+UseSerialGC", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                    FactoryDaemon.class.getName(), daemon.socket().toString()));
+            new ProcessBuilder(command)
+                    .directory(daemon.socket().getParent().toFile())
+                    .redirectInput(Redirect.from(new File("/dev/null")))
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(daemon.log().toFile()))
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            // Later commands start their own JVM, as without a daemon.
+        }
+    }
+
+    private static Optional<String> setsid() {
+        for (String path : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(path))) {
+                return Optional.of(path);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,77 @@
+package io.sandboxfactory.cli;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A first look at a command line without picocli, cheap enough for the start of every process:
+ * which subcommand it names, the {@code --state-dir} it gives and whether it asks for help, a
+ * version or a verbose run. Anything it does not understand makes it {@link #unknown()}, and the
+ * command line is then left to picocli alone.
+ *
+ * @param subcommand the subcommand, empty when there is none or the line was not understood
+ */
+record Invocation(Optional<String> subcommand, Path stateDirectory, boolean verboseOrHelp) {
+
+    private static final Set<String> VALUE_OPTIONS = Set.of("--provider", "--config", "--state-dir");
+    private static final Set<String> FLAGS = Set.of("--json", "--quiet");
+    private static final Set<String> HELP_AND_VERBOSE = Set.of("-h", "--help", "-V", "--version", "--verbose");
+
+    static Invocation unknown() {
+        return new Invocation(Optional.empty(), null, false);
+    }
+
+    /**
+     * Reads the global options before the subcommand (any other option there makes the line
+     * unknown), then up to {@code --} (or the end) only {@code --state-dir} and the help, version
+     * and verbose flags, which picocli also accepts after the subcommand.
+     */
+    static Invocation of(String[] args) {
+        String subcommand = null;
+        Path stateDirectory = null;
+        boolean verboseOrHelp = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--")) {
+                break;
+            }
+            String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (HELP_AND_VERBOSE.contains(arg)) {
+                verboseOrHelp = true;
+            } else if (VALUE_OPTIONS.contains(name)) {
+                String value;
+                if (name.equals(arg)) {
+                    if (i + 1 >= args.length) {
+                        return unknown();
+                    }
+                    value = args[++i];
+                } else {
+                    value = arg.substring(name.length() + 1);
+                }
+                if (name.equals("--state-dir")) {
+                    try {
+                        stateDirectory = Path.of(value);
+                    } catch (InvalidPathException e) {
+                        return unknown();
+                    }
+                }
+            } else if (FLAGS.contains(arg)) {
+                continue;
+            } else if (subcommand == null) {
+                if (arg.startsWith("-")) {
+                    return unknown();
+                }
+                subcommand = arg;
+            }
+            // After the subcommand: its own options and arguments, which only picocli knows.
+        }
+        return new Invocation(Optional.ofNullable(subcommand), stateDirectory, verboseOrHelp);
+    }
+
+    boolean is(String name) {
+        // No lambda: linking one costs this start-up path a few milliseconds.
+        return subcommand.isPresent() && subcommand.get().equals(name);
+    }
+}

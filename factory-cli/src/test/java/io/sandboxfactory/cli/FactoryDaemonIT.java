@@ -1,0 +1,274 @@
+package io.sandboxfactory.cli;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The factory daemon as users meet it: the real jar as client processes, the daemon it starts as a
+ * real process, real git and the local provider. Which process ran a command is read from the
+ * command's own ancestry in /proc. Every test stops the daemons it started (by removing their
+ * sockets, which is also what it tests in one case) before its directory is deleted.
+ */
+class FactoryDaemonIT {
+
+    /** Prints the pids of the command's ancestors, nearest first. */
+    private static final String ANCESTORS = "p=$PPID; while [ \"$p\" -gt 1 ]; do echo \"$p\"; p=$(cut -d' ' -f4 /proc/$p/stat); done";
+
+    @TempDir
+    Path temp;
+
+    Path state;
+    Path bare;
+    CliProcess cli;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        state = temp.resolve("state");
+        bare = GitRepos.bareWithMain(temp, "app");
+        cli = new CliProcess(state).in(temp).withDaemon();
+    }
+
+    @AfterEach
+    void stopDaemons() throws Exception {
+        List<ProcessHandle> daemons = daemons();
+        try (Stream<Path> sockets = Files.isDirectory(daemonDirectory()) ? Files.list(daemonDirectory()) : Stream.empty()) {
+            for (Path socket : sockets.filter(p -> p.toString().endsWith(".sock")).toList()) {
+                Files.deleteIfExists(socket);
+            }
+        }
+        for (ProcessHandle daemon : daemons) {
+            if (!awaitCondition(() -> !daemon.isAlive())) {
+                daemon.destroyForcibly();
+            }
+        }
+    }
+
+    private Path daemonDirectory() {
+        return state.resolve("daemon");
+    }
+
+    /** The live daemon processes of this test's state directory. */
+    private List<ProcessHandle> daemons() {
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                .filter(line -> line.contains(FactoryDaemon.class.getName()) && line.contains(daemonDirectory().toString()))
+                .isPresent()).toList();
+    }
+
+    private ProcessHandle awaitDaemon() {
+        assertThat(awaitCondition(() -> daemons().size() == 1 && socket().isPresent()))
+                .as("one daemon listening for " + state).isTrue();
+        return daemons().get(0);
+    }
+
+    private Optional<Path> socket() {
+        if (!Files.isDirectory(daemonDirectory())) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.list(daemonDirectory())) {
+            return files.filter(p -> p.toString().endsWith(".sock")).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Polls for up to 60 s; a condition, not a timing assertion. */
+    private static boolean awaitCondition(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return condition.getAsBoolean();
+    }
+
+    /** The pids {@link #ANCESTORS} printed at the start of a command's output. */
+    private static List<Long> leadingPids(String output) {
+        return output.lines().takeWhile(line -> line.matches("\\d+")).map(Long::parseLong).toList();
+    }
+
+    private void open() {
+        CliProcess.Result open = cli.run("open", "s1", "--repo", bare.toString(), "--branch", "work");
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+    }
+
+    @Test
+    void afterOpenTheNextExecsRunInTheDaemonWithTheirOutputAndExitCode() {
+        open();
+        ProcessHandle daemon = awaitDaemon();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "sh", "-c",
+                ANCESTORS + "; git rev-parse --abbrev-ref HEAD; echo to-err >&2; exit 7");
+        assertThat(exec.exitCode()).as(exec.toString()).isEqualTo(7);
+        assertThat(exec.stdout()).endsWith("\nwork\n");
+        assertThat(exec.stderr()).contains("to-err");
+        assertThat(leadingPids(exec.stdout())).as("the command ran under the daemon").contains(daemon.pid());
+
+        CliProcess.Result json = cli.run("--json", "exec", "s1", "--", "echo", "hi");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.stdout()).contains("\"stdout\" : \"hi\\n\"").contains("\"branch\" : \"work\"");
+        assertThat(daemons()).containsExactly(daemon);
+    }
+
+    @Test
+    void aCallerWithAnotherEnvironmentGetsADaemonOfItsOwnNeverTheEnvironmentOfAnother() {
+        open();
+        ProcessHandle first = awaitDaemon();
+
+        cli.env("HOME", temp.resolve("home-b").toString());
+        CliProcess.Result inProcess = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
+        assertThat(inProcess.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
+        assertThat(leadingPids(inProcess.stdout())).as("not served by the daemon of another environment").doesNotContain(first.pid());
+
+        assertThat(awaitCondition(() -> daemons().size() == 2)).as("a daemon for the second environment").isTrue();
+        ProcessHandle second = daemons().stream().filter(p -> p.pid() != first.pid()).findFirst().orElseThrow();
+        CliProcess.Result served = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
+        assertThat(served.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
+        assertThat(leadingPids(served.stdout())).contains(second.pid()).doesNotContain(first.pid());
+    }
+
+    @Test
+    void concurrentExecsInOneSessionAllGetTheirOwnOutput() throws Exception {
+        open();
+        awaitDaemon();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<CliProcess.Result>> results = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                String mark = "call-" + i;
+                results.add(pool.submit(() -> cli.run("exec", "s1", "--", "sh", "-c", "echo " + mark + "; exit " + (mark.length() % 5))));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                CliProcess.Result result = results.get(i).get(5, TimeUnit.MINUTES);
+                assertThat(result.stdout()).as(result.toString()).isEqualTo("call-" + i + "\n");
+                assertThat(result.exitCode()).isEqualTo(("call-" + i).length() % 5);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aClientKilledMidCommandTakesItsCommandDownWithIt() throws Exception {
+        open();
+        awaitDaemon();
+        Path pidFile = temp.resolve("sleeper.pid");
+        Process client = cli.start("exec", "s1", "--", "sh", "-c", "echo $$ > '" + pidFile + "'; exec sleep 300");
+        assertThat(awaitCondition(() -> Files.exists(pidFile) && readPid(pidFile).isPresent())).as("the command started").isTrue();
+        long sleeper = readPid(pidFile).orElseThrow();
+        assertThat(ProcessHandle.of(sleeper)).get().matches(ProcessHandle::isAlive);
+
+        client.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+
+        assertThat(awaitCondition(() -> ProcessHandle.of(sleeper).map(p -> !p.isAlive()).orElse(true)))
+                .as("the daemon killed the command of the client that went away").isTrue();
+        CliProcess.Result after = cli.run("exec", "s1", "--", "echo", "still-serving");
+        assertThat(after.stdout()).isEqualTo("still-serving\n");
+    }
+
+    private static Optional<Long> readPid(Path file) {
+        try {
+            String text = Files.readString(file).strip();
+            return text.matches("\\d+") ? Optional.of(Long.parseLong(text)) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Test
+    void aDeadDaemonsSocketIsNoObstacleAndTheNextCommandStartsAFreshDaemon() throws Exception {
+        open();
+        ProcessHandle dead = awaitDaemon();
+        dead.destroyForcibly();
+        assertThat(awaitCondition(() -> !dead.isAlive())).isTrue();
+        assertThat(socket()).as("a SIGKILLed daemon leaves its socket file").isPresent();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS);
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+        assertThat(leadingPids(exec.stdout())).doesNotContain(dead.pid());
+
+        ProcessHandle fresh = awaitDaemon();
+        assertThat(fresh.pid()).isNotEqualTo(dead.pid());
+        CliProcess.Result served = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS);
+        assertThat(leadingPids(served.stdout())).contains(fresh.pid());
+    }
+
+    @Test
+    void theDaemonLeavesWhenItsSocketIsRemovedAndWhenIdle() throws Exception {
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        Files.delete(socket().orElseThrow());
+        assertThat(awaitCondition(() -> !daemon.isAlive())).as("gone with its socket").isTrue();
+
+        cli.env("FACTORY_DAEMON_IDLE", "1s");
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+        ProcessHandle idle = awaitDaemon();
+        assertThat(awaitCondition(() -> !idle.isAlive())).as("gone after a second without requests").isTrue();
+        assertThat(socket()).as("an idle daemon removes its socket").isEmpty();
+    }
+
+    @Test
+    void aSessionRetiredByAnotherProcessIsReportedByTheDaemonAsUnknown() {
+        open();
+        awaitDaemon();
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+
+        CliProcess.Result retire = cli.env("FACTORY_DAEMON", "off").run("retire", "s1", "--delete");
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        cli.withDaemon();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "true");
+        assertThat(exec.exitCode()).as(exec.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(exec.stderr()).contains("Session 's1' is not known");
+        assertThat(state.resolve("sessions/s1")).doesNotExist();
+    }
+
+    @Test
+    void tokensInTheCallersEnvironmentReachNeitherTheDaemonsCommandLineNorItsLog() throws Exception {
+        String token = "ghp_daemonSecret0123456789";
+        cli.env("GH_TOKEN", token);
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "true");
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+
+        assertThat(daemon.info().commandLine().orElseThrow()).doesNotContain(token);
+        try (Stream<Path> logs = Files.list(daemonDirectory())) {
+            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+                assertThat(Files.readString(log)).contains("serving").doesNotContain(token);
+            }
+        }
+    }
+
+    @Test
+    void withTheDaemonTurnedOffNoneIsStarted() {
+        cli.env("FACTORY_DAEMON", "off");
+        open();
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+        assertThat(daemons()).isEmpty();
+        assertThat(daemonDirectory()).doesNotExist();
+    }
+}

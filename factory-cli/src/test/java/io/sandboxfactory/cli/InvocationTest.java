@@ -1,0 +1,46 @@
+package io.sandboxfactory.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InvocationTest {
+
+    @Test
+    void findsTheSubcommandAfterGlobalOptionsInBothSpellings() {
+        Invocation invocation = Invocation.of(new String[] {"--json", "--provider", "local", "--state-dir=/s", "--quiet", "exec", "s1", "--", "true"});
+        assertThat(invocation.is("exec")).isTrue();
+        assertThat(invocation.stateDirectory()).isEqualTo(Path.of("/s"));
+        assertThat(invocation.verboseOrHelp()).isFalse();
+    }
+
+    @Test
+    void readsTheStateDirectoryAndVerboseAfterTheSubcommandButNotAfterTheDoubleDash() {
+        Invocation invocation = Invocation.of(new String[] {"exec", "s1", "--state-dir", "rel", "--timeout", "5s", "--", "grep", "--verbose", "--state-dir", "x"});
+        assertThat(invocation.is("exec")).isTrue();
+        assertThat(invocation.stateDirectory()).isEqualTo(Path.of("rel"));
+        assertThat(invocation.verboseOrHelp()).as("--verbose after -- belongs to the user's command").isFalse();
+
+        assertThat(Invocation.of(new String[] {"exec", "--verbose", "s1", "--", "true"}).verboseOrHelp()).isTrue();
+        assertThat(Invocation.of(new String[] {"--help"}).verboseOrHelp()).isTrue();
+        assertThat(Invocation.of(new String[] {"exec", "-h"}).verboseOrHelp()).isTrue();
+    }
+
+    @Test
+    void theSubcommandsOwnOptionsDoNotHideIt() {
+        Invocation open = Invocation.of(new String[] {"open", "s1", "--repo", "/r", "--branch", "b", "--setup", "make"});
+        assertThat(open.is("open")).isTrue();
+        assertThat(open.is("exec")).isFalse();
+    }
+
+    @Test
+    void anythingItDoesNotUnderstandBeforeTheSubcommandIsLeftToPicocli() {
+        assertThat(Invocation.of(new String[] {"--bogus", "exec", "s1", "--", "true"}).subcommand()).isEmpty();
+        assertThat(Invocation.of(new String[] {"--state-dir"}).subcommand()).isEmpty();
+        assertThat(Invocation.of(new String[] {"--state-dir", "a\0b", "exec", "s1"}).subcommand()).isEmpty();
+        assertThat(Invocation.of(new String[] {}).subcommand()).isEmpty();
+        assertThat(Invocation.of(new String[] {"--", "exec"}).subcommand()).isEmpty();
+    }
+}
