@@ -51,7 +51,23 @@ final class FactoryLauncher {
         }
         builder.classLoader(PluginLoader.loaderFor(pluginDirectories(), Main.class.getClassLoader()));
         builder.sessionListener(listener);
+        repositoryToken().ifPresent(token -> builder.repositoryToken(() -> token));
         return builder.build();
+    }
+
+    /**
+     * The Git token for sessions' repositories: {@code $GH_TOKEN}, else {@code $GITHUB_TOKEN}, as
+     * GitHub's own tools read it. It reaches git only through the credential helper (never argv or
+     * URLs), and commands in the session as {@code GH_TOKEN}.
+     */
+    private Optional<String> repositoryToken() {
+        for (String name : new String[] {"GH_TOKEN", "GITHUB_TOKEN"}) {
+            String value = console.environment().get(name);
+            if (value != null && !value.isBlank()) {
+                return Optional.of(value.strip());
+            }
+        }
+        return Optional.empty();
     }
 
     /**
