@@ -235,6 +235,21 @@ public final class RepositoryLocator {
         return url;
     }
 
+    /**
+     * Fails like {@link #requireValid} unless {@code cloneUrl} — as a {@code RepositoryAccessSource}
+     * minted it, at each start — is a clone URL or an absolute path, inside the allowed file roots
+     * when they are configured: a host's source must not lead a session where its spec could not.
+     */
+    public String requireAllowedCloneUrl(String cloneUrl) {
+        requireValid(cloneUrl);
+        if (kind(cloneUrl).filter(k -> k == Kind.URL || cloneUrl.startsWith("/")).isEmpty()) {
+            throw new IllegalArgumentException("Repository '" + masked(cloneUrl) + "' is invalid; a minted clone URL must be a"
+                    + " clone URL or an absolute path.");
+        }
+        requireAllowedLocation(cloneUrl, cloneUrl);
+        return cloneUrl;
+    }
+
     private void requireAllowedLocation(String repository, String url) {
         if (allowedFileRoots.isEmpty()) {
             return;

@@ -131,6 +131,7 @@ public final class SessionStartHook implements SandboxStartHook {
     private void run(SessionPlan plan, SandboxStartEvent event, CommandExecutor exec) {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
+        access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
         UnaryOperator<String> redact = redactor(access);
         outputRedaction = redact;
         if (event.sandbox() instanceof MastraSandbox<?> mastra) {

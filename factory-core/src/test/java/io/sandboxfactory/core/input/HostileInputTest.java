@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.input;
 
+import io.sandboxfactory.api.RepositoryAccess;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.git.RetryPolicy;
@@ -178,6 +179,22 @@ class HostileInputTest {
             assertThat(factory.store.list()).hasSize(1);
             // Beside the session, the local provider keeps its record of running commands.
             assertThat(entries(factory.state.resolve("sessions"))).containsExactlyInAnyOrder("s1", ".sandbox-factory-running");
+        }
+    }
+
+    @Test
+    void aRepositoryAccessSourceCannotLeadASessionOutsideTheAllowedRootsItsSpecCouldNotName() throws IOException {
+        FaultySandboxes[] provider = new FaultySandboxes[1];
+        try (SessionHarness factory = harness(provider)) {
+            SessionSpec spec = SessionSpec.builder("s1").repository(remote.toString()).branch("work")
+                    .repositoryAccess(() -> RepositoryAccess.anonymous(outside.resolve("secret.git").toString())).build();
+
+            assertThatThrownBy(() -> factory.open(spec))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertOneSentenceNaming(e.getMessage(), outside.resolve("secret.git").toString(),
+                            "is outside the allowed file roots"));
+            assertThat(factory.listener.commands()).as("commands run in the sandbox").noneMatch(c -> c.contains(" clone "));
+            assertThat(factory.sessionDirectory("s1").resolve("secret")).doesNotExist();
         }
     }
 
