@@ -247,6 +247,23 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void aSessionStoppedByAnotherProcessIsStartedAgainByTheNextExecInTheDaemon() {
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        assertThat(cli.run("exec", "s1", "--", "sh", "-c", "echo kept > kept.txt").exitCode()).isZero();
+
+        CliProcess.Result retire = cli.env("FACTORY_DAEMON", "off").run("retire", "s1");
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        cli.withDaemon();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; cat kept.txt; git rev-parse --abbrev-ref HEAD");
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+        assertThat(exec.stdout()).endsWith("kept\nwork\n");
+        assertThat(leadingPids(exec.stdout())).contains(daemon.pid());
+        assertThat(exec.stderr()).as("the daemon started the stopped session again, with progress").contains("ready");
+    }
+
+    @Test
     void tokensInTheCallersEnvironmentReachNeitherTheDaemonsCommandLineNorItsLog() throws Exception {
         String token = "ghp_daemonSecret0123456789";
         cli.env("GH_TOKEN", token);
