@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,8 +22,9 @@ import java.util.TreeMap;
  * @param socket the daemon's socket
  * @param lock held by the live daemon for as long as it serves
  * @param log where the daemon writes what happens outside any request
+ * @param failed left by a daemon that could not listen, so clients do not start one per command
  */
-record DaemonAddress(Path socket, Path lock, Path log) {
+record DaemonAddress(Path socket, Path lock, Path log, Path failed) {
 
     /** Unix socket paths longer than this do not fit in {@code sockaddr_un} on Linux. */
     private static final int MAX_SOCKET_PATH = 100;
@@ -41,23 +44,35 @@ record DaemonAddress(Path socket, Path lock, Path log) {
         if (socket.toString().length() > MAX_SOCKET_PATH) {
             return Optional.empty();
         }
-        return Optional.of(new DaemonAddress(socket, socket.resolveSibling(stem + ".lock"), socket.resolveSibling(stem + ".log")));
+        return Optional.of(ofSocket(socket));
     }
 
-    /** Whether a variable is shell bookkeeping that no factory reads. */
-    static boolean isVolatile(String variable) {
-        return VOLATILE_VARIABLES.contains(variable);
+    /** The address whose socket is {@code socket} (a {@code <stem>.sock}); the other files are {@code <stem>.*} beside it. */
+    static DaemonAddress ofSocket(Path socket) {
+        String name = socket.getFileName().toString();
+        String stem = name.endsWith(".sock") ? name.substring(0, name.length() - ".sock".length()) : name;
+        return new DaemonAddress(socket, socket.resolveSibling(stem + ".lock"), socket.resolveSibling(stem + ".log"),
+                socket.resolveSibling(stem + ".failed"));
     }
 
     /** The environment without its volatile variables, in a canonical order, as one text. */
     static String environmentIdentity(Map<String, String> environment) {
         StringBuilder text = new StringBuilder();
         for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
-            if (!isVolatile(variable.getKey())) {
+            if (!VOLATILE_VARIABLES.contains(variable.getKey())) {
                 text.append(variable.getKey()).append('=').append(variable.getValue()).append('\0');
             }
         }
         return text.toString();
+    }
+
+    /** Whether a daemon failed to listen here less than {@code within} ago. */
+    boolean failedRecently(Duration within) {
+        try {
+            return Files.getLastModifiedTime(failed).toInstant().isAfter(Instant.now().minus(within));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Makes the daemon directory, readable by its user only. */

@@ -10,6 +10,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +28,8 @@ import java.util.OptionalInt;
  * or help invocation always runs in this process.
  */
 final class DaemonClient {
+
+    private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
     private final Invocation invocation;
     private final Map<String, String> environment;
@@ -131,7 +134,10 @@ final class DaemonClient {
         try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(daemon.socket()))) {
             return;
         } catch (IOException | UnsupportedOperationException notListening) {
-            // Start one below.
+            // Start one below, unless one could not listen here a moment ago (say, a file system without sockets).
+        }
+        if (daemon.failedRecently(RETRY_FAILED_DAEMON_AFTER)) {
+            return;
         }
         try {
             daemon.prepareDirectory();

@@ -74,17 +74,28 @@ final class FactoryDaemon {
 
     public static void main(String[] args) {
         Main.startupDefaults();
-        Path socket = Path.of(args[0]);
+        DaemonAddress address = DaemonAddress.ofSocket(Path.of(args[0]));
         try {
-            Optional<FactoryDaemon> daemon = bind(socket, idleTimeout(System.getenv()));
+            Optional<FactoryDaemon> daemon = bind(address, idleTimeout(System.getenv()));
             if (daemon.isPresent()) {
                 daemon.get().serve();
             }
         } catch (IOException | RuntimeException e) {
-            System.err.println(Instant.now() + " factory daemon on " + socket + " failed: " + e);
+            System.err.println(Instant.now() + " factory daemon on " + address.socket() + " failed: " + e);
+            markFailed(address);
             System.exit(1);
         }
         System.exit(0);
+    }
+
+    /** Leaves the {@link DaemonAddress#failed()} marker, so that clients stop starting daemons here for a while. */
+    private static void markFailed(DaemonAddress address) {
+        try {
+            Files.deleteIfExists(address.failed());
+            Files.createFile(address.failed());
+        } catch (IOException e) {
+            System.err.println(Instant.now() + " could not leave " + address.failed() + ": " + e);
+        }
     }
 
     static Duration idleTimeout(Map<String, String> environment) {
@@ -102,10 +113,9 @@ final class FactoryDaemon {
     }
 
     /** Takes the lock and the socket, or returns empty when another daemon holds them. */
-    static Optional<FactoryDaemon> bind(Path socket, Duration idleTimeout) throws IOException {
-        String name = socket.getFileName().toString();
-        Path lockFile = socket.resolveSibling(name.substring(0, name.length() - ".sock".length()) + ".lock");
-        FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    static Optional<FactoryDaemon> bind(DaemonAddress address, Duration idleTimeout) throws IOException {
+        Path socket = address.socket();
+        FileChannel lockChannel = FileChannel.open(address.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = lockChannel.tryLock();
         if (lock == null) {
             lockChannel.close();

@@ -231,6 +231,31 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void aDaemonThatCannotListenIsNotStartedAgainByEveryCommand() throws Exception {
+        open();
+        ProcessHandle first = awaitDaemon();
+        Path socket = socket().orElseThrow();
+        Files.delete(socket);
+        assertThat(awaitCondition(() -> !first.isAlive())).isTrue();
+        // Something that is not a socket and cannot be removed now sits where the daemon listens.
+        Files.createDirectories(socket.resolve("in-the-way"));
+        Path log = Path.of(socket.toString().replaceFirst("\\.sock$", ".log"));
+        Path failed = Path.of(socket.toString().replaceFirst("\\.sock$", ".failed"));
+
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+        assertThat(awaitCondition(() -> Files.exists(failed))).as("the daemon that could not listen left its marker").isTrue();
+        for (int i = 0; i < 3; i++) {
+            assertThat(cli.run("exec", "s1", "--", "echo", "in-process").stdout()).isEqualTo("in-process\n");
+        }
+        // Room for a daemon that should not have been started to fail and say so.
+        Thread.sleep(3000);
+        assertThat(Files.readAllLines(log).stream().filter(line -> line.contains(" failed: ")).count())
+                .as("daemon start failures in " + log).isEqualTo(1);
+        assertThat(daemons()).isEmpty();
+        GitRepos.deleteRecursively(socket);
+    }
+
+    @Test
     void aSessionRetiredByAnotherProcessIsReportedByTheDaemonAsUnknown() {
         open();
         awaitDaemon();
