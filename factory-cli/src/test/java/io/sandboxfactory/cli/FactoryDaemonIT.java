@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,19 +74,36 @@ class FactoryDaemonIT {
     }
 
     private ProcessHandle awaitDaemon() {
-        assertThat(awaitCondition(() -> daemons().size() == 1 && socket().isPresent()))
-                .as("one daemon listening for " + state).isTrue();
+        awaitDaemons(1);
         return daemons().get(0);
     }
 
+    /** Waits until {@code count} daemons run and as many sockets accept connections (a process may not listen yet). */
+    private void awaitDaemons(int count) {
+        assertThat(awaitCondition(() -> daemons().size() == count && sockets().stream().filter(FactoryDaemonIT::listening).count() == count))
+                .as(count + " daemon(s) listening for " + state).isTrue();
+    }
+
+    private static boolean listening(Path socket) {
+        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private Optional<Path> socket() {
+        return sockets().stream().findFirst();
+    }
+
+    private List<Path> sockets() {
         if (!Files.isDirectory(daemonDirectory())) {
-            return Optional.empty();
+            return List.of();
         }
         try (Stream<Path> files = Files.list(daemonDirectory())) {
-            return files.filter(p -> p.toString().endsWith(".sock")).findFirst();
+            return files.filter(p -> p.toString().endsWith(".sock")).toList();
         } catch (IOException e) {
-            return Optional.empty();
+            return List.of();
         }
     }
 
@@ -143,7 +162,7 @@ class FactoryDaemonIT {
         assertThat(inProcess.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
         assertThat(leadingPids(inProcess.stdout())).as("not served by the daemon of another environment").doesNotContain(first.pid());
 
-        assertThat(awaitCondition(() -> daemons().size() == 2)).as("a daemon for the second environment").isTrue();
+        awaitDaemons(2);
         ProcessHandle second = daemons().stream().filter(p -> p.pid() != first.pid()).findFirst().orElseThrow();
         CliProcess.Result served = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
         assertThat(served.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
@@ -223,10 +242,10 @@ class FactoryDaemonIT {
         Files.delete(socket().orElseThrow());
         assertThat(awaitCondition(() -> !daemon.isAlive())).as("gone with its socket").isTrue();
 
-        cli.env("FACTORY_DAEMON_IDLE", "1s");
+        cli.env("FACTORY_DAEMON_IDLE", "5s");
         assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
         ProcessHandle idle = awaitDaemon();
-        assertThat(awaitCondition(() -> !idle.isAlive())).as("gone after a second without requests").isTrue();
+        assertThat(awaitCondition(() -> !idle.isAlive())).as("gone after five seconds without requests").isTrue();
         assertThat(socket()).as("an idle daemon removes its socket").isEmpty();
     }
 
