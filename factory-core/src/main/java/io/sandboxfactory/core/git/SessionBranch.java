@@ -25,6 +25,11 @@ import java.util.Optional;
 public final class SessionBranch {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionBranch.class);
+    /**
+     * How old an {@code index.lock} must be before the checkout takes it for one a killed git left
+     * behind: git holds the lock only while it writes the index, seconds even in a large repository.
+     */
+    public static final int STALE_LOCK_MINUTES = 10;
 
     /** How the branch was reached. */
     public enum Outcome {
@@ -70,6 +75,10 @@ public final class SessionBranch {
         String marker = result.stdout().lines().filter(l -> l.startsWith("@@branch=")).reduce((a, b) -> b)
                 .map(l -> l.substring("@@branch=".length())).orElse("");
         String output = RepositoryMaterializer.output(result);
+        if (result.stdout().lines().anyMatch("@@stale-lock"::equals)) {
+            LOG.warn("Removed {}/.git/index.lock, older than {} minutes: a git process that was killed (out of memory, power"
+                    + " loss) left it, and it would block every git command in the checkout.", checkout, STALE_LOCK_MINUTES);
+        }
         if (result.success()) {
             return new Result(outcomeOf(marker), branch, Optional.empty());
         }
@@ -107,6 +116,9 @@ public final class SessionBranch {
 
     private static String script(String checkout, String branch, String base, GitCredentials credentials) {
         return "cd " + Sandboxes.quote(checkout) + " || exit 2\n"
+                + "l=\"$(git rev-parse --git-dir 2>/dev/null)/index.lock\"\n"
+                + "if [ -f \"$l\" ] && [ -n \"$(find \"$l\" -mmin +" + STALE_LOCK_MINUTES + " 2>/dev/null)\" ]; then"
+                + " rm -f \"$l\" && echo '@@stale-lock'; fi\n"
                 + "b=" + Sandboxes.quote(branch) + "; base=" + Sandboxes.quote(base) + "\n"
                 + "cur=$(git symbolic-ref -q --short HEAD); echo \"@@current=$cur\"\n"
                 + "if [ \"$cur\" = \"$b\" ]; then echo '@@branch=current'; exit 0; fi\n"

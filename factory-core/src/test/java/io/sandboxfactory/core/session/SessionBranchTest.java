@@ -4,6 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.git.MaterializeException;
+import io.sandboxfactory.core.git.SessionBranch;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
@@ -14,6 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,6 +143,36 @@ class SessionBranchTest {
             factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("x").build());
             assertThat(Git.run(checkout, "config", "--get", "remote.origin.url")).isEqualTo(remote.toString());
             assertThat(Git.run(checkout, "branch", "-r")).doesNotContain("elsewhere-only");
+        }
+    }
+
+    @Test
+    void anIndexLockLeftByAKilledGitIsRemovedWhenStaleAndRespectedWhileFresh() throws Exception {
+        Path state = tmp.resolve("state");
+        SessionSpec spec = SessionSpec.builder("s1").repository(remote.toString()).branch("topic").build();
+        Path lock;
+        try (SessionHarness factory = new SessionHarness(state)) {
+            factory.open(spec);
+            Path checkout = factory.sessionDirectory("s1").resolve("lib");
+            Git.run(checkout, "checkout", "-q", "-b", "elsewhere");
+            factory.retire("s1", RetireMode.STOP);
+            lock = checkout.resolve(".git/index.lock");
+        }
+
+        // A lock written a moment ago may belong to a git that is still working: the checkout fails and leaves it.
+        Files.writeString(lock, "");
+        try (SessionHarness factory = new SessionHarness(state)) {
+            assertThatThrownBy(() -> factory.open(spec)).isInstanceOf(MaterializeException.class)
+                    .hasMessageContaining("index.lock").hasMessageContaining("branch 'topic'");
+            assertThat(lock).exists();
+        }
+
+        // One older than any git holds it was left by a killed git: the next start removes it and goes on.
+        Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minus(Duration.ofMinutes(SessionBranch.STALE_LOCK_MINUTES + 1))));
+        try (SessionHarness factory = new SessionHarness(state)) {
+            factory.open(spec);
+            assertThat(Git.run(factory.sessionDirectory("s1").resolve("lib"), "symbolic-ref", "--short", "HEAD")).isEqualTo("topic");
+            assertThat(lock).doesNotExist();
         }
     }
 }
