@@ -6,6 +6,7 @@ import com.github.dockerjava.api.command.InspectExecResponse;
 import com.github.dockerjava.api.model.Frame;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.api.OutputCollector;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -45,12 +46,15 @@ final class DockerCommandRunner {
     private final String sessionId;
     private final Map<String, String> baseEnv;
     private final String defaultCwd;
+    private final HostProcess host;
 
-    DockerCommandRunner(DockerConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd) {
+    DockerCommandRunner(DockerConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd,
+                        HostProcess host) {
         this.connection = connection;
         this.sessionId = sessionId;
         this.baseEnv = Map.copyOf(baseEnv);
         this.defaultCwd = defaultCwd;
+        this.host = host;
     }
 
     CommandResult run(String containerId, CommandRequest request) {
@@ -115,7 +119,7 @@ final class DockerCommandRunner {
         return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
     }
 
-    /** The command's variables as {@code NAME=VALUE}: base env, then the request's, then the marker. */
+    /** The command's variables as {@code NAME=VALUE}: base env, then the request's, then the markers. */
     List<String> environment(Map<String, String> requestEnv, String token) {
         Map<String, String> merged = new LinkedHashMap<>(baseEnv);
         requestEnv.forEach((name, value) -> {
@@ -123,6 +127,7 @@ final class DockerCommandRunner {
             merged.put(name, value);
         });
         merged.put(ExecWrapper.MARKER_VARIABLE, token);
+        merged.put(DeadHostReaper.HOST_VARIABLE, host.encoded());
         List<String> env = new ArrayList<>(merged.size());
         merged.forEach((name, value) -> env.add(name + "=" + value));
         return env;

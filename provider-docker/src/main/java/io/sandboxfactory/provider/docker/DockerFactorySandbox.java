@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -35,11 +36,19 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     private final DockerProviderConfig config;
     private final String owner;
     private final DockerConnection connection;
+    /** This process, as the commands it starts record it (see {@link DeadHostReaper}). */
+    private final HostProcess host;
 
     DockerFactorySandbox(DockerProviderConfig config, String owner) {
+        this(config, owner, HostProcess.current());
+    }
+
+    /** With {@code host} standing for this process: a test plays a host that died. */
+    DockerFactorySandbox(DockerProviderConfig config, String owner, HostProcess host) {
         this.config = config;
         this.owner = owner;
         this.connection = new DockerConnection(config);
+        this.host = host;
     }
 
     @Override
@@ -88,7 +97,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 memory,
                 config.init(),
                 config.bindMounts());
-        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel());
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel(), host);
     }
 
     @Override

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -59,14 +60,14 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     private final DockerFileTransfer files;
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
-                  DockerConnection connection, Map<String, String> baseEnv, boolean execChannel) {
+                  DockerConnection connection, Map<String, String> baseEnv, boolean execChannel, HostProcess host) {
         super(sessionId, spec.name(), DockerSandboxProvider.NAME);
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
         this.owner = owner;
         this.runner = new ChannelCommandRunner(connection, sessionId,
-                new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory()), execChannel);
+                new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory(), host), execChannel);
         this.files = new DockerFileTransfer(connection, sessionId);
     }
 
@@ -103,7 +104,10 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
             client.unpauseContainerCmd(containerId).exec();
         } else if (state == null || !Boolean.TRUE.equals(state.getRunning())) {
             startContainer(client, containerId);
+            return;
         }
+        // Running: a host that died while it ran commands here may have left them running.
+        DeadHostReaper.reap(id(), request -> runner.run(containerId, request));
     }
 
     @Override

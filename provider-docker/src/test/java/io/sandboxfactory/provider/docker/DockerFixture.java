@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.HostProcess;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,6 +49,18 @@ final class DockerFixture implements AutoCloseable {
         labels.put(RUN_LABEL, runId);
         DockerFactorySandbox factory = new DockerSandboxProvider().open(config.toBuilder().labels(labels).build(),
                 new TestProviderContext(owner, Path.of(System.getProperty("java.io.tmpdir"))));
+        synchronized (factories) {
+            factories.add(factory);
+        }
+        return factory;
+    }
+
+    /** A factory with the default config plus the run label, whose commands say {@code host} started them. */
+    DockerFactorySandbox factoryAs(HostProcess host) {
+        Map<String, String> labels = new java.util.LinkedHashMap<>();
+        labels.put(RUN_LABEL, runId);
+        DockerFactorySandbox factory = new DockerFactorySandbox(DockerProviderConfig.builder().execChannel(execChannelMode())
+                .labels(labels).build(), owner, host);
         synchronized (factories) {
             factories.add(factory);
         }

@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxResources;
@@ -74,6 +75,35 @@ class DockerLifecycleIT {
             assertThat(sandbox.sandboxId()).contains(containers.get(0).getId());
             assertThat(sandbox.executeCommand("echo ok").stdout()).isEqualTo("ok\n");
         }
+    }
+
+    @Test
+    void commandsADeadHostLeftRunningAreEndedByTheNextProcessThatConnectsButALiveHostsAreNot() throws Exception {
+        String session = fixture.sessionId("dead-host");
+        // A process of this host that has exited: provably gone.
+        Process exited = new ProcessBuilder("true").start();
+        exited.waitFor();
+        HostProcess deadHost = new HostProcess(HostProcess.current().host(), exited.pid(),
+                exited.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L));
+        assertThat(deadHost.isProvablyGone()).isTrue();
+
+        DockerSandbox ofDeadHost = fixture.sandbox(fixture.factoryAs(deadHost), session);
+        ofDeadHost.start();
+        // Commands the dead host left behind: one in its own session (setsid), one in the exec's group.
+        ofDeadHost.executeCommand("setsid sleep 301 >/dev/null 2>&1 & sleep 302 >/dev/null 2>&1 & echo started");
+        assertThat(ofDeadHost.executeCommand("ps -o args").stdout()).contains("sleep 301", "sleep 302");
+
+        // The next process (a fresh instance, of a live host) connects to the running container.
+        DockerSandbox next = fixture.sandbox(fixture.factory(), session);
+        next.start();
+        assertThat(next.executeCommand("ps -o args").stdout()).as("the dead host's commands are gone")
+                .doesNotContain("sleep 301").doesNotContain("sleep 302");
+
+        // A live host's commands survive the next connection.
+        next.executeCommand("sleep 303 >/dev/null 2>&1 & echo started");
+        DockerSandbox another = fixture.sandbox(fixture.factory(), session);
+        another.start();
+        assertThat(another.executeCommand("ps -o args").stdout()).as("a live host's command is never touched").contains("sleep 303");
     }
 
     @Test

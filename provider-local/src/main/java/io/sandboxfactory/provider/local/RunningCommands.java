@@ -1,5 +1,7 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.HostProcess;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.provider.local;
+package io.sandboxfactory.api;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -7,16 +7,18 @@ import java.util.Optional;
 
 /**
  * A host process that runs sandbox commands: host name, pid and start time, so a process that is
- * provably gone can be told from one that is alive (or from a stranger that reuses its pid).
+ * provably gone can be told from one that is alive (or from a stranger that reuses its pid). A
+ * provider records it with the commands it starts, so that a later process can end the commands of
+ * a host that was killed before it could (the local and docker providers do).
  *
  * @param host the host name
  * @param pid the process id
  * @param startMillis when it started (epoch millis), or -1 when unknown
  */
-record HostProcess(String host, long pid, long startMillis) {
+public record HostProcess(String host, long pid, long startMillis) {
 
     /** This JVM. */
-    static HostProcess current() {
+    public static HostProcess current() {
         ProcessHandle self = ProcessHandle.current();
         return new HostProcess(hostName(), self.pid(), self.info().startInstant().map(Instant::toEpochMilli).orElse(-1L));
     }
@@ -26,7 +28,7 @@ record HostProcess(String host, long pid, long startMillis) {
      * alive (a zombie counts as gone), or the one alive started at another time. A process on
      * another host is never provably gone.
      */
-    boolean isProvablyGone() {
+    public boolean isProvablyGone() {
         if (!host.equals(hostName())) {
             return false;
         }
@@ -36,6 +38,24 @@ record HostProcess(String host, long pid, long startMillis) {
         }
         Optional<Instant> started = process.get().info().startInstant();
         return startMillis >= 0 && started.isPresent() && Math.abs(started.get().toEpochMilli() - startMillis) > 1000;
+    }
+
+    /** {@code host/pid/startMillis}: one token for an environment variable or a record file (host names hold no '/'). */
+    public String encoded() {
+        return host + "/" + pid + "/" + startMillis;
+    }
+
+    /** The host process {@link #encoded()} wrote, if {@code text} is one. */
+    public static Optional<HostProcess> parse(String text) {
+        String[] parts = text.split("/", -1);
+        if (parts.length != 3 || parts[0].isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new HostProcess(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2])));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private static String hostName() {

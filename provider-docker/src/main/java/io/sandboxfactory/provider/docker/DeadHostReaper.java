@@ -1,0 +1,79 @@
+package io.sandboxfactory.provider.docker;
+
+import io.sandboxfactory.api.CommandRequest;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.Sandboxes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Ends what a killed host left running in a container. Every command carries {@link
+ * #HOST_VARIABLE}{@code =<host/pid/start>} (see {@link HostProcess#encoded()}) in its environment,
+ * which its descendants inherit; when a process connects to a container that was running, it lists
+ * the hosts whose processes are still there and kills those of every host that is provably gone —
+ * never those of a live host, nor of a host on another machine, which cannot be proven gone.
+ */
+final class DeadHostReaper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeadHostReaper.class);
+
+    /** Environment variable naming the host process that started a command. */
+    static final String HOST_VARIABLE = "SANDBOX_FACTORY_HOST";
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private static final String LIST_SCRIPT = "for e in /proc/[0-9]*/environ; do tr '\\0' '\\n' <\"$e\" 2>/dev/null; done"
+            + " | grep '^" + HOST_VARIABLE + "=' | sort -u; exit 0";
+
+    // Two sweeps per host, as ExecWrapper's kill: a process forked while the first one ran is caught by the second.
+    private static final String KILL_SCRIPT = String.join("\n",
+            "for host in \"$@\"; do",
+            "  for sweep in 1 2; do",
+            "    for e in /proc/[0-9]*/environ; do",
+            "      if grep -qsxzF \"" + HOST_VARIABLE + "=$host\" \"$e\"; then",
+            "        p=${e#/proc/}; p=${p%/environ}",
+            "        kill -KILL -\"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null",
+            "      fi",
+            "    done",
+            "  done",
+            "done",
+            "exit 0");
+
+    private DeadHostReaper() {
+    }
+
+    /**
+     * Kills the processes in the container that hosts now provably gone started, running its two
+     * scripts through {@code exec}; returns those hosts.
+     */
+    static List<HostProcess> reap(String sessionId, Function<CommandRequest, CommandResult> exec) {
+        CommandResult listed = exec.apply(request(LIST_SCRIPT));
+        List<HostProcess> gone = listed.stdout().lines()
+                .filter(line -> line.startsWith(HOST_VARIABLE + "="))
+                .map(line -> HostProcess.parse(line.substring(HOST_VARIABLE.length() + 1)))
+                .flatMap(Optional::stream)
+                .filter(HostProcess::isProvablyGone)
+                .toList();
+        if (gone.isEmpty()) {
+            return gone;
+        }
+        String hosts = gone.stream().map(host -> Sandboxes.quote(host.encoded())).collect(Collectors.joining(" "));
+        exec.apply(request("set -- " + hosts + "\n" + KILL_SCRIPT));
+        LOG.warn("Ended the commands that {} host process(es) left running in the container of session '{}' when they died: {}.",
+                gone.size(), sessionId, gone.stream().map(HostProcess::encoded).collect(Collectors.joining(", ")));
+        return gone;
+    }
+
+    private static CommandRequest request(String script) {
+        return new CommandRequest(script, Map.of(), Optional.of("/"), Optional.of(TIMEOUT), Optional.empty(), Optional.empty(),
+                64 * 1024);
+    }
+}
