@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.store;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.sandboxfactory.api.HostProcess;
+
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,34 +26,18 @@ public record LeaseOwner(String id, String host, long pid, Optional<Instant> pro
 
     /** A new owner identity for this process. */
     public static LeaseOwner forThisProcess() {
-        ProcessHandle self = ProcessHandle.current();
-        return new LeaseOwner(UUID.randomUUID().toString(), hostName(), self.pid(), self.info().startInstant());
+        HostProcess self = HostProcess.current();
+        return new LeaseOwner(UUID.randomUUID().toString(), self.host(), self.pid(),
+                self.startMillis() < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(self.startMillis())));
     }
 
     /**
      * Whether this owner's process is provably gone: it ran on this host, and no process with its
-     * pid is alive or the one alive started at another time. Owners on other hosts are never
-     * provably gone.
+     * pid is alive or the one alive started at another time ({@link HostProcess#isProvablyGone()}).
+     * Owners on other hosts are never provably gone.
      */
     public boolean isProvablyGone() {
-        if (!host.equals(hostName())) {
-            return false;
-        }
-        Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        if (process.isEmpty() || !process.get().isAlive()) {
-            return true;
-        }
-        Optional<Instant> started = process.get().info().startInstant();
-        return processStart.isPresent() && started.isPresent()
-                && Math.abs(started.get().toEpochMilli() - processStart.get().toEpochMilli()) > 1000;
-    }
-
-    static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return Optional.ofNullable(System.getenv("HOSTNAME")).orElse("localhost");
-        }
+        return new HostProcess(host, pid, processStart.map(Instant::toEpochMilli).orElse(-1L)).isProvablyGone();
     }
 
     @Override
