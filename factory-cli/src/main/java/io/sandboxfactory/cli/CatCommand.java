@@ -27,7 +27,8 @@ final class CatCommand implements Callable<Integer> {
         Console console = root.console;
         SessionFileAccess.Target file = SessionFileAccess.Target.parse(target).orElseThrow(() -> new BadInputException(
                 "'" + target + "' is not SESSION:PATH; write the session id, a colon, then the file's path in its checkout."));
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             SessionFileAccess.reportingBadPaths(() -> {
                 SessionFileAccess.files(factory, file.sessionId()).readFile(file.path(), console.out());
                 return null;

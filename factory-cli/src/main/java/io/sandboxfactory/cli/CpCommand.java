@@ -47,7 +47,8 @@ final class CpCommand implements Callable<Integer> {
         SessionFileAccess.Target session = from.orElseGet(to::orElseThrow);
         Path host = console.workingDirectory().resolve(from.isPresent() ? destination : source);
         CopyProgress progress = new CopyProgress(console.err(), global.quiet || global.json);
-        try (SandboxFactory factory = new FactoryLauncher(console, global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             TransferSummary summary = SessionFileAccess.reportingBadPaths(() -> {
                 SandboxFilesystem files = SessionFileAccess.files(factory, session.sessionId());
                 return from.isPresent() ? files.copyOut(session.path(), host, progress) : files.copyIn(host, session.path(), progress);

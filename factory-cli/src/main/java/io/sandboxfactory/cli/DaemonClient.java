@@ -17,17 +17,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
- * The {@code factory} side of the factory daemon. {@code factory exec} asks the daemon of its state
- * directory to run the command, with its own arguments, working directory and environment, and
- * relays the output and the exit code; the daemon keeps factories and running sandboxes warm, so
- * the command costs one JVM start plus the command. When there is no daemon (or it declines), the
- * command runs in this process as usual, and afterwards {@code open} and {@code exec} start a
- * daemon for the next call. {@code FACTORY_DAEMON=off} turns all of this off; a {@code --verbose}
- * or help invocation always runs in this process.
+ * The {@code factory} side of the factory daemon. {@code factory exec} (and the other {@link
+ * #SERVED} commands) asks the daemon of its state directory to run the command, with its own
+ * arguments, working directory and environment, and relays the output and the exit code; the daemon
+ * keeps factories and running sandboxes warm, so the command costs one JVM start plus the command.
+ * When there is no daemon (or it declines), the command runs in this process as usual, and
+ * afterwards starts a daemon for the next call ({@code open} does too). {@code FACTORY_DAEMON=off}
+ * turns all of this off; a {@code --verbose} or help invocation always runs in this process.
  */
 final class DaemonClient {
+
+    /**
+     * The commands a daemon runs: short ones in an existing session, where a JVM and a factory per
+     * call cost the most. {@code run}, {@code open}, {@code retire}, {@code sweep} and the rest run in
+     * a process of their own.
+     */
+    static final Set<String> SERVED = Set.of("exec", "status", "list", "cat", "ls", "cp");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
@@ -48,11 +56,17 @@ final class DaemonClient {
     static DaemonClient of(String[] args, Map<String, String> environment, Path workingDirectory, Path home) {
         Invocation invocation = Invocation.of(args);
         boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.verboseOrHelp()
-                && (invocation.is("exec") || invocation.is("open"));
+                && (invocation.is("open") || served(invocation));
         Optional<Path> stateDirectory = wanted
                 ? Optional.of(StateDirectories.named(invocation.stateDirectory(), environment, workingDirectory, home))
                 : Optional.empty();
         return new DaemonClient(invocation, environment, workingDirectory, stateDirectory);
+    }
+
+    /** Whether the daemon runs this command line. */
+    static boolean served(Invocation invocation) {
+        // No stream or lambda: this runs at the start of every command.
+        return invocation.subcommand().isPresent() && SERVED.contains(invocation.subcommand().get());
     }
 
     private Optional<DaemonAddress> address() {
@@ -61,12 +75,12 @@ final class DaemonClient {
     }
 
     /**
-     * Runs the command line through the daemon when it is an {@code exec} and a daemon listens;
+     * Runs the command line through the daemon when it is one the daemon runs and a daemon listens;
      * returns its exit code, or empty when nothing ran there (the caller then runs it itself).
      */
-    OptionalInt execThroughDaemon(String[] args, PrintStream out, PrintStream err) {
+    OptionalInt runThroughDaemon(String[] args, PrintStream out, PrintStream err) {
         Optional<DaemonAddress> address = address();
-        if (address.isEmpty() || !invocation.is("exec")) {
+        if (address.isEmpty() || !served(invocation)) {
             return OptionalInt.empty();
         }
         SocketChannel channel;
@@ -119,7 +133,7 @@ final class DaemonClient {
     }
 
     /**
-     * After an {@code open} or {@code exec} that ran in this process: starts the daemon of the
+     * After an {@code open} or a served command that ran in this process: starts the daemon of the
      * state directory in the background (in a session of its own, so the terminal's Ctrl-C does not
      * reach it) unless one listens already. Never fails the command: a daemon that cannot start only
      * means later commands run in their own process too.

@@ -227,7 +227,11 @@ final class FactoryDaemon {
                 return;
             }
             frames.write(DaemonProtocol.STARTED, new byte[0], 0, 0);
+            long started = System.nanoTime();
             int code = run(request, frames, in);
+            // The subcommand only: arguments may hold anything.
+            System.err.println(Instant.now() + " served " + Invocation.of(request.args().toArray(String[]::new)).subcommand().orElse("?")
+                    + ": exit " + code + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
             frames.exit(code);
         } catch (IOException e) {
             // The client went away; run() has cancelled what it ran.
@@ -235,13 +239,13 @@ final class FactoryDaemon {
     }
 
     /**
-     * An {@code exec} without {@code --verbose} (whose log would mix with other requests'), from a
-     * caller with this process's environment: code that reads {@link System#getenv()} directly
-     * must see the caller's, as it would in a process of the caller's own.
+     * A {@linkplain DaemonClient#SERVED served} command without {@code --verbose} (whose log would
+     * mix with other requests'), from a caller with this process's environment: code that reads
+     * {@link System#getenv()} directly must see the caller's, as it would in a process of its own.
      */
     private static boolean servable(DaemonProtocol.Request request) {
         Invocation invocation = Invocation.of(request.args().toArray(String[]::new));
-        return invocation.is("exec") && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute()
+        return DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute()
                 && DaemonAddress.environmentIdentity(request.environment()).equals(DaemonAddress.environmentIdentity(System.getenv()));
     }
 

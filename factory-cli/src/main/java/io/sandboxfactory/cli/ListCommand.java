@@ -22,7 +22,8 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Console console = root.console;
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             SandboxStates states = new SandboxStates(factory);
             List<Map<String, Object>> rows = new ArrayList<>();
             for (SessionRecord record : factory.sessionStore().list()) {

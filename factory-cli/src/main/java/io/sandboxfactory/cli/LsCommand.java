@@ -36,7 +36,8 @@ final class LsCommand implements Callable<Integer> {
     public Integer call() {
         Console console = root.console;
         SessionFileAccess.Target where = SessionFileAccess.Target.sessionOrPath(target);
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             List<FileInfo> entries = SessionFileAccess.reportingBadPaths(() -> {
                 SandboxFilesystem files = SessionFileAccess.files(factory, where.sessionId());
                 FileInfo info = files.stat(where.path());

@@ -16,7 +16,7 @@ public final class Main {
         startupDefaults();
         Map<String, String> environment = System.getenv();
         DaemonClient daemon = DaemonClient.of(args, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")));
-        OptionalInt served = daemon.execThroughDaemon(args, System.out, System.err);
+        OptionalInt served = daemon.runThroughDaemon(args, System.out, System.err);
         if (served.isPresent()) {
             System.exit(served.getAsInt());
         }

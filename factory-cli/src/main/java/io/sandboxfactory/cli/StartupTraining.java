@@ -18,7 +18,7 @@ public final class StartupTraining {
         Main.startupDefaults();
         DaemonClient daemon = DaemonClient.of(args, System.getenv(), Path.of("").toAbsolutePath(),
                 Path.of(System.getProperty("user.home")));
-        int throughDaemon = daemon.execThroughDaemon(args, System.out, System.err).orElse(-1);
+        int throughDaemon = daemon.runThroughDaemon(args, System.out, System.err).orElse(-1);
         int inProcess = Main.run(args);
         if (throughDaemon != 0 || inProcess != 0) {
             System.err.println("factory: training run of " + Arrays.toString(args) + " failed (daemon " + throughDaemon

@@ -24,7 +24,8 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Console console = root.console;
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             SessionRecord record = StoredSessions.record(factory, sessionId);
             String state = new SandboxStates(factory).of(sessionId, record.definition().provider().orElse(null), factory.providerName());
             Map<String, Object> doc = SessionJson.record(record, state);

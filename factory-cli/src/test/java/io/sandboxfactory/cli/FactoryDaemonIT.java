@@ -153,6 +153,34 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void statusListCatLsAndCpAreServedByTheDaemonWithTheCallersWorkingDirectory() throws Exception {
+        open();
+        awaitDaemon();
+        Path caller = Files.createDirectories(temp.resolve("caller"));
+        Files.writeString(caller.resolve("in.txt"), "from the host\n");
+        cli.in(caller);
+
+        CliProcess.Result copyIn = cli.run("cp", "in.txt", "s1:copied.txt");
+        assertThat(copyIn.exitCode()).as(copyIn.toString()).isZero();
+        assertThat(cli.run("cat", "s1:copied.txt").stdout()).isEqualTo("from the host\n");
+        assertThat(cli.run("ls", "s1").stdout().lines().toList()).contains("copied.txt", "README.md");
+        CliProcess.Result copyOut = cli.run("cp", "s1:README.md", "out.md");
+        assertThat(copyOut.exitCode()).as(copyOut.toString()).isZero();
+        assertThat(caller.resolve("out.md")).hasContent("hello from app");
+        assertThat(cli.run("--json", "status", "s1").stdout()).contains("\"branch\" : \"work\"");
+        assertThat(cli.run("--json", "list").stdout()).contains("\"s1\"");
+        CliProcess.Result outside = cli.run("cat", "s1:../../etc/passwd");
+        assertThat(outside.exitCode()).as(outside.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+
+        String log;
+        try (Stream<Path> logs = Files.list(daemonDirectory())) {
+            log = Files.readString(logs.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow());
+        }
+        assertThat(log).as("the daemon ran each of them").contains("served cp: exit 0", "served cat: exit 0", "served ls: exit 0",
+                "served status: exit 0", "served list: exit 0", "served cat: exit 2").doesNotContain("copied.txt");
+    }
+
+    @Test
     void aCallerWithAnotherEnvironmentGetsADaemonOfItsOwnNeverTheEnvironmentOfAnother() {
         open();
         ProcessHandle first = awaitDaemon();
