@@ -147,18 +147,34 @@ final class DaemonProtocol {
     }
 
     static OutputStream output(SocketChannel channel) {
+        // An anonymous class, not a lambda: this is on the client's start-up path.
+        return stream(new Sink() {
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+        });
+    }
+
+    /** Where a {@link #stream} sends each write, whole. */
+    interface Sink {
+        void write(byte[] bytes, int offset, int length) throws IOException;
+    }
+
+    /** An output stream that hands every write, single bytes included, to {@code sink}. */
+    static OutputStream stream(Sink sink) {
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
+                sink.write(new byte[] {(byte) b}, 0, 1);
             }
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
-                ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+                sink.write(b, off, len);
             }
         };
     }

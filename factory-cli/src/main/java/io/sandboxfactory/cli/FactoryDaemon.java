@@ -311,17 +311,7 @@ final class FactoryDaemon {
         }
 
         OutputStream stream(byte type) {
-            return new OutputStream() {
-                @Override
-                public void write(int b) throws IOException {
-                    write(new byte[] {(byte) b}, 0, 1);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    FrameWriter.this.write(type, b, off, len);
-                }
-            };
+            return DaemonProtocol.stream((bytes, offset, length) -> write(type, bytes, offset, length));
         }
     }
 
