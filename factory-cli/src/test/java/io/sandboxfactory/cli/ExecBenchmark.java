@@ -33,6 +33,10 @@ import java.util.stream.Stream;
  * Each {@code --also} adds a command to the rounds, split at spaces, with {@code {state}} and
  * {@code {session}} replaced: for example
  * {@code --also 'no-cds=java -XX:TieredStopAtLevel=1 -jar factory-cli/target/factory.jar exec {session} -- true'}.
+ * The {@code factory exec} rounds go through the factory daemon that the {@code open} started (the
+ * warm-up rounds wait for nothing: a round before it listens runs in process); to see the cost
+ * without it, add {@code --also 'no-daemon=env FACTORY_DAEMON=off /abs/path/to/factory exec {session} -- true'}
+ * (commands run in the temporary directory, so the path must be absolute).
  */
 public final class ExecBenchmark {
 
