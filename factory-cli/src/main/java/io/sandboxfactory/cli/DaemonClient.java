@@ -25,17 +25,18 @@ import java.util.Set;
  * arguments, working directory and environment, and relays the output and the exit code; the daemon
  * keeps factories and running sandboxes warm, so the command costs one JVM start plus the command.
  * When there is no daemon (or it declines), the command runs in this process as usual, and
- * afterwards starts a daemon for the next call ({@code open} does too). {@code FACTORY_DAEMON=off}
- * turns all of this off; a {@code --verbose} or help invocation always runs in this process.
+ * afterwards starts a daemon for the next call. {@code FACTORY_DAEMON=off} turns all of this off;
+ * a {@code --verbose} or help invocation always runs in this process.
  */
 final class DaemonClient {
 
     /**
-     * The commands a daemon runs: short ones in an existing session, where a JVM and a factory per
-     * call cost the most. {@code run}, {@code open}, {@code retire}, {@code sweep} and the rest run in
-     * a process of their own.
+     * The commands a daemon runs: {@code open}, whose sandbox then stays warm there for the next
+     * commands, and short ones in an existing session, where a JVM and a factory per call cost the
+     * most. {@code run} (an ephemeral session), {@code retire}, {@code sweep} and the rest run in a
+     * process of their own.
      */
-    static final Set<String> SERVED = Set.of("exec", "status", "list", "cat", "ls", "cp");
+    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
@@ -56,7 +57,7 @@ final class DaemonClient {
     static DaemonClient of(String[] args, Map<String, String> environment, Path workingDirectory, Path home) {
         Invocation invocation = Invocation.of(args);
         boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.verboseOrHelp()
-                && (invocation.is("open") || served(invocation));
+                && served(invocation);
         Optional<Path> stateDirectory = wanted
                 ? Optional.of(StateDirectories.named(invocation.stateDirectory(), environment, workingDirectory, home))
                 : Optional.empty();
@@ -133,7 +134,7 @@ final class DaemonClient {
     }
 
     /**
-     * After an {@code open} or a served command that ran in this process: starts the daemon of the
+     * After a served command that ran in this process: starts the daemon of the
      * state directory in the background (in a session of its own, so the terminal's Ctrl-C does not
      * reach it) unless one listens already. Never fails the command: a daemon that cannot start only
      * means later commands run in their own process too.

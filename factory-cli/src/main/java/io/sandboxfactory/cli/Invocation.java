@@ -69,9 +69,4 @@ record Invocation(Optional<String> subcommand, Path stateDirectory, boolean verb
         }
         return new Invocation(Optional.ofNullable(subcommand), stateDirectory, verboseOrHelp);
     }
-
-    boolean is(String name) {
-        // No lambda: linking one costs this start-up path a few milliseconds.
-        return subcommand.isPresent() && subcommand.get().equals(name);
-    }
 }

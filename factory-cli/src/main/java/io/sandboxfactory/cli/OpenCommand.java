@@ -33,7 +33,8 @@ final class OpenCommand implements Callable<Integer> {
         GlobalOptions global = root.global;
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
         var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER);
-        try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, global), new ProgressListener(reporter))) {
+            SandboxFactory factory = use.factory();
             reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());
             SessionHandle handle = factory.openSession(spec);
             reporter.end();

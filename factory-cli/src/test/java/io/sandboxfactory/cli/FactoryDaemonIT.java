@@ -153,6 +153,26 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void anOpenServedByTheDaemonLeavesItsSandboxWarmForTheFirstExec() throws Exception {
+        open();
+        awaitDaemon();
+        CliProcess.Result second = cli.run("open", "s2", "--repo", bare.toString(), "--branch", "two", "--setup", "echo set-up-ran");
+        assertThat(second.exitCode()).as(second.toString()).isZero();
+        assertThat(second.stderr()).as("progress and setup output reach the caller").contains("cloning", "Cloning into", "set-up-ran", "ready");
+
+        CliProcess.Result exec = cli.run("exec", "s2", "--", "git", "rev-parse", "--abbrev-ref", "HEAD");
+        assertThat(exec.stdout()).isEqualTo("two\n");
+        assertThat(exec.stderr()).as("no start, no probe, no fetch: the daemon holds the running sandbox").isEmpty();
+        assertThat(daemonLog()).contains("served open: exit 0", "served exec: exit 0");
+    }
+
+    private String daemonLog() throws IOException {
+        try (Stream<Path> logs = Files.list(daemonDirectory())) {
+            return Files.readString(logs.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow());
+        }
+    }
+
+    @Test
     void statusListCatLsAndCpAreServedByTheDaemonWithTheCallersWorkingDirectory() throws Exception {
         open();
         awaitDaemon();
@@ -172,11 +192,7 @@ class FactoryDaemonIT {
         CliProcess.Result outside = cli.run("cat", "s1:../../etc/passwd");
         assertThat(outside.exitCode()).as(outside.toString()).isEqualTo(ExitCodes.BAD_INPUT);
 
-        String log;
-        try (Stream<Path> logs = Files.list(daemonDirectory())) {
-            log = Files.readString(logs.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow());
-        }
-        assertThat(log).as("the daemon ran each of them").contains("served cp: exit 0", "served cat: exit 0", "served ls: exit 0",
+        assertThat(daemonLog()).as("the daemon ran each of them").contains("served cp: exit 0", "served cat: exit 0", "served ls: exit 0",
                 "served status: exit 0", "served list: exit 0", "served cat: exit 2").doesNotContain("copied.txt");
     }
 
