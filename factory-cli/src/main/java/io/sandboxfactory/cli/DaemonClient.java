@@ -58,10 +58,18 @@ final class DaemonClient {
         Invocation invocation = Invocation.of(args);
         boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.verboseOrHelp()
                 && served(invocation);
-        Optional<Path> stateDirectory = wanted
-                ? Optional.of(StateDirectories.named(invocation.stateDirectory(), environment, workingDirectory, home))
-                : Optional.empty();
-        return new DaemonClient(invocation, environment, workingDirectory, stateDirectory);
+        return new DaemonClient(invocation, environment, workingDirectory, wanted
+                ? stateDirectory(invocation, environment, workingDirectory, home) : Optional.empty());
+    }
+
+    /** The state directory the command names; empty when it names none that is valid (picocli then says why). */
+    private static Optional<Path> stateDirectory(Invocation invocation, Map<String, String> environment, Path workingDirectory,
+                                                 Path home) {
+        try {
+            return Optional.of(StateDirectories.named(invocation.stateDirectory(), environment, workingDirectory, home));
+        } catch (RuntimeException invalid) {
+            return Optional.empty();
+        }
     }
 
     /** Whether the daemon runs this command line. */

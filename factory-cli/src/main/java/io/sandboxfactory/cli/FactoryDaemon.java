@@ -222,7 +222,8 @@ final class FactoryDaemon {
             DataInputStream in = new DataInputStream(DaemonProtocol.input(client));
             FrameWriter frames = new FrameWriter(new DataOutputStream(DaemonProtocol.output(client)));
             DaemonProtocol.Request request = DaemonProtocol.readRequest(in);
-            if (request == null || !servable(request)) {
+            Optional<String> subcommand = request == null ? Optional.empty() : servable(request);
+            if (subcommand.isEmpty()) {
                 frames.write(DaemonProtocol.DECLINED, new byte[0], 0, 0);
                 return;
             }
@@ -230,8 +231,8 @@ final class FactoryDaemon {
             long started = System.nanoTime();
             int code = run(request, frames, in);
             // The subcommand only: arguments may hold anything.
-            System.err.println(Instant.now() + " served " + Invocation.of(request.args().toArray(String[]::new)).subcommand().orElse("?")
-                    + ": exit " + code + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+            System.err.println(Instant.now() + " served " + subcommand.get() + ": exit " + code + " in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms");
             frames.exit(code);
         } catch (IOException e) {
             // The client went away; run() has cancelled what it ran.
@@ -239,14 +240,16 @@ final class FactoryDaemon {
     }
 
     /**
-     * A {@linkplain DaemonClient#SERVED served} command without {@code --verbose} (whose log would
-     * mix with other requests'), from a caller with this process's environment: code that reads
-     * {@link System#getenv()} directly must see the caller's, as it would in a process of its own.
+     * The subcommand of a request this daemon runs: a {@linkplain DaemonClient#SERVED served} one
+     * without {@code --verbose} (whose log would mix with other requests'), from a caller with this
+     * process's environment, since code that reads {@link System#getenv()} directly must see the
+     * caller's, as it would in a process of its own.
      */
-    private static boolean servable(DaemonProtocol.Request request) {
+    private static Optional<String> servable(DaemonProtocol.Request request) {
         Invocation invocation = Invocation.of(request.args().toArray(String[]::new));
-        return DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute()
+        boolean servable = DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute()
                 && DaemonAddress.environmentIdentity(request.environment()).equals(DaemonAddress.environmentIdentity(System.getenv()));
+        return servable ? invocation.subcommand() : Optional.empty();
     }
 
     private int run(DaemonProtocol.Request request, FrameWriter frames, DataInputStream in) {

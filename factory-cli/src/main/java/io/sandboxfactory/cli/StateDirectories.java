@@ -1,9 +1,15 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.core.config.StatePaths;
+
 import java.nio.file.Path;
 import java.util.Map;
 
-/** The state directory a command line names: {@code --state-dir}, else {@code $FACTORY_STATE_DIR}, else {@code ~/.sandbox-factory}. */
+/**
+ * The state directory a command line names: {@code --state-dir}, else {@code $FACTORY_STATE_DIR},
+ * else {@code ~/.sandbox-factory}. An invalid {@code $FACTORY_STATE_DIR} fails with the factory's
+ * own {@code FactoryConfigurationException}.
+ */
 final class StateDirectories {
 
     private StateDirectories() {
@@ -15,10 +21,8 @@ final class StateDirectories {
         }
         String fromEnv = environment.get("FACTORY_STATE_DIR");
         if (fromEnv != null && !fromEnv.isBlank()) {
-            if (fromEnv.equals("~") || fromEnv.startsWith("~/")) {
-                return home.resolve(fromEnv.substring(Math.min(2, fromEnv.length()))).normalize();
-            }
-            return workingDirectory.resolve(fromEnv).normalize();
+            // As the factory reads it, so that the daemon's socket lies in the state directory the factory uses.
+            return StatePaths.resolve(fromEnv, home, workingDirectory);
         }
         return home.resolve(".sandbox-factory");
     }

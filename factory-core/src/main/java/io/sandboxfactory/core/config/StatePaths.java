@@ -6,12 +6,13 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /** Turns a configured directory string into an absolute path: {@code ~} expands to home, relative resolves against a base. */
-final class StatePaths {
+public final class StatePaths {
 
     private StatePaths() {
     }
 
-    static Path resolve(String text, Path home, Path base) {
+    /** Fails with a {@link FactoryConfigurationException} naming {@code text} when it is no valid path. */
+    public static Path resolve(String text, Path home, Path base) {
         try {
             Path path;
             if (text.equals("~")) {
