@@ -33,17 +33,9 @@ final class DeadHostReaper {
     private static final String LIST_SCRIPT = "for e in /proc/[0-9]*/environ; do tr '\\0' '\\n' <\"$e\" 2>/dev/null; done"
             + " | grep '^" + HOST_VARIABLE + "=' | sort -u; exit 0";
 
-    // Two sweeps per host, as ExecWrapper's kill: a process forked while the first one ran is caught by the second.
     private static final String KILL_SCRIPT = String.join("\n",
             "for host in \"$@\"; do",
-            "  for sweep in 1 2; do",
-            "    for e in /proc/[0-9]*/environ; do",
-            "      if grep -qsxzF \"" + HOST_VARIABLE + "=$host\" \"$e\"; then",
-            "        p=${e#/proc/}; p=${p%/environ}",
-            "        kill -KILL -\"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null",
-            "      fi",
-            "    done",
-            "  done",
+            ExecWrapper.killMarked(HOST_VARIABLE, "$host"),
             "done",
             "exit 0");
 

@@ -38,18 +38,27 @@ final class ExecWrapper {
             "rm -f \"$1\"",
             "exit $status");
 
-    // Two sweeps: a process forked while the first one ran is caught by the second.
     private static final String KILL_SCRIPT = String.join("\n",
             "if [ -s \"$1\" ]; then kill -KILL -\"$(cat \"$1\")\" 2>/dev/null; rm -f \"$1\"; fi",
-            "for sweep in 1 2; do",
-            "  for e in /proc/[0-9]*/environ; do",
-            "    if grep -qsxzF \"" + MARKER_VARIABLE + "=$2\" \"$e\"; then",
-            "      p=${e#/proc/}; p=${p%/environ}",
-            "      kill -KILL -\"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null",
-            "    fi",
-            "  done",
-            "done",
+            killMarked(MARKER_VARIABLE, "$2"),
             "exit 0");
+
+    /**
+     * Shell lines that kill every process (and the group it leads) whose environment holds {@code
+     * variable=value} ({@code value} is shell text, such as {@code "$2"}). Two sweeps: a process
+     * forked while the first one ran is caught by the second.
+     */
+    static String killMarked(String variable, String value) {
+        return String.join("\n",
+                "for sweep in 1 2; do",
+                "  for e in /proc/[0-9]*/environ; do",
+                "    if grep -qsxzF \"" + variable + "=" + value + "\" \"$e\"; then",
+                "      p=${e#/proc/}; p=${p%/environ}",
+                "      kill -KILL -\"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null",
+                "    fi",
+                "  done",
+                "done");
+    }
 
     private ExecWrapper() {
     }
