@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The reply of the channel server to one request (see {@link ChannelProtocol}): takes the server's
@@ -105,11 +104,7 @@ final class ChannelReply {
 
     /** Waits for the reply (or a failure); false when {@code timeout} passed first. Empty waits forever. */
     boolean await(Optional<Duration> timeout) throws InterruptedException {
-        if (timeout.isEmpty()) {
-            done.await();
-            return true;
-        }
-        return done.await(timeout.get().toNanos(), TimeUnit.NANOSECONDS);
+        return Latches.await(done, timeout);
     }
 
     /** The error that broke the channel before the reply completed. */

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Receives the demultiplexed output of one exec ({@code Tty=false}) and feeds stdout and stderr
@@ -89,11 +88,7 @@ final class ExecStream implements ResultCallback<Frame> {
 
     /** Waits for the stream to end; returns false when {@code timeout} passed first. Empty waits forever. */
     boolean await(Optional<Duration> timeout) throws InterruptedException {
-        if (timeout.isEmpty()) {
-            done.await();
-            return true;
-        }
-        return done.await(timeout.get().toNanos(), TimeUnit.NANOSECONDS);
+        return Latches.await(done, timeout);
     }
 
     /** Whether the wrapper reported that the working directory does not exist (the command never ran). */
