@@ -10,7 +10,9 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -164,6 +166,9 @@ final class DaemonClient {
         }
         try {
             daemon.prepareDirectory();
+            // Written before the start, so the log shows every start, including those that fail at once.
+            Files.writeString(daemon.log(), Instant.now() + " starting a factory daemon for process " + ProcessHandle.current().pid()
+                    + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             List<String> command = new ArrayList<>();
             setsid().ifPresent(command::add);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -17,7 +17,9 @@ final class ProgressListener implements SessionListener {
         String suffix = detail == null || detail.isBlank() ? "" : " " + detail;
         switch (phase) {
             case WAITING_FOR_LEASE -> reporter.begin("waiting for another process that is opening session " + sessionId);
-            case START -> reporter.begin("creating sandbox" + suffix);
+            case START -> reporter.begin("opening sandbox" + (suffix.isEmpty() ? "" : " (" + detail.strip() + ")"));
+            case SANDBOX_CREATED -> reporter.begin("created sandbox" + suffix);
+            case SANDBOX_RECONNECTED -> reporter.begin("reconnected to sandbox" + suffix);
             case PROBE -> reporter.begin("checking the workspace");
             case CLONE -> reporter.begin("cloning" + suffix);
             case FETCH -> reporter.begin("fetching" + suffix);

@@ -1,9 +1,13 @@
 package io.sandboxfactory.cli;
 
 import io.sandboxfactory.core.testing.GitHttpServer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,9 +20,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The CLI against a private remote: a real git http-backend on loopback behind HTTP Basic auth.
  * The token comes from {@code $GH_TOKEN} (or {@code $GITHUB_TOKEN}) and reaches git only, never the
- * output, the checkout's git config or the state directory.
+ * output, the checkout's git config or the state directory (the daemon's log included); with the
+ * factory daemon off and on.
  */
+@ParameterizedClass(name = "daemon {0}")
+@EnumSource(DaemonMode.class)
 class CliCredentialsIT {
+
+    @Parameter
+    DaemonMode mode;
 
     @TempDir
     Path temp;
@@ -34,11 +44,34 @@ class CliCredentialsIT {
         token = "ghp_cli" + UUID.randomUUID().toString().replace("-", "");
     }
 
+    @AfterEach
+    void stopDaemons() throws Exception {
+        for (String state : new String[] {"state", "state-a", "state-b"}) {
+            new Daemons(temp.resolve(state)).stop();
+        }
+    }
+
+    @Test
+    void anOpenSessionFetchesWithTheTokenOfEachCommandsCallerAndLeavesNoTrace() throws Exception {
+        Path state = temp.resolve("state");
+        try (GitHttpServer server = new GitHttpServer(served, token)) {
+            CliProcess cli = mode.cli(state).in(temp).env("GH_TOKEN", token);
+            CliProcess.Result open = cli.run("open", "p2", "--repo", server.url("private.git"), "--branch", "work");
+            CliProcess.Result fetch = cli.run("exec", "p2", "--", "sh", "-c", "git fetch --quiet origin && echo fetched-with-token");
+
+            assertThat(open.exitCode()).as(open.toString()).isZero();
+            assertThat(fetch.exitCode()).as(fetch.toString()).isZero();
+            assertThat(fetch.stdout()).isEqualTo("fetched-with-token\n");
+            assertThat(open.stdout() + open.stderr() + fetch.stdout() + fetch.stderr()).doesNotContain(token);
+            assertThat(filesHolding(state, token)).as("files under the state directory holding the token").isEmpty();
+        }
+    }
+
     @Test
     void ghTokenFromTheEnvironmentClonesAPrivateRepositoryAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            CliProcess.Result run = new CliProcess(state).in(temp).env("GH_TOKEN", token)
+            CliProcess.Result run = mode.cli(state).in(temp).env("GH_TOKEN", token)
                     .run("run", "--keep", "--session", "p1", "--repo", server.url("private.git"), "--branch", "work",
                             "--", "sh", "-c", "cat README.md; git fetch --quiet origin && echo fetched-with-token");
 
@@ -53,11 +86,11 @@ class CliCredentialsIT {
     @Test
     void githubTokenIsTheFallbackAndWithoutAnyTokenTheCloneFailsAsInfrastructure() throws Exception {
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            CliProcess.Result fallback = new CliProcess(temp.resolve("state-a")).in(temp).env("GITHUB_TOKEN", token)
+            CliProcess.Result fallback = mode.cli(temp.resolve("state-a")).in(temp).env("GITHUB_TOKEN", token)
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(fallback.exitCode()).as(fallback.toString()).isZero();
 
-            CliProcess.Result without = new CliProcess(temp.resolve("state-b")).in(temp).env("GH_TOKEN", "").env("GITHUB_TOKEN", "")
+            CliProcess.Result without = mode.cli(temp.resolve("state-b")).in(temp).env("GH_TOKEN", "").env("GITHUB_TOKEN", "")
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(without.exitCode()).as(without.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
             assertThat(without.stderr()).contains("Cloning");

@@ -2,17 +2,29 @@ package io.sandboxfactory.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The {@code factory} command as users run it: the real jar, real git, real bare repositories, the local provider. */
+/**
+ * The {@code factory} command as users run it: the real jar, real git, real bare repositories, the
+ * local provider; every case with the factory daemon off and on, with the same assertions.
+ */
+@ParameterizedClass(name = "daemon {0}")
+@EnumSource(DaemonMode.class)
 class FactoryCliIT {
+
+    @Parameter
+    DaemonMode mode;
 
     @TempDir
     Path temp;
@@ -25,7 +37,12 @@ class FactoryCliIT {
     void setUp() throws Exception {
         state = temp.resolve("state");
         bare = GitRepos.bareWithMain(temp, "app");
-        cli = new CliProcess(state).in(temp);
+        cli = mode.cli(state).in(temp);
+    }
+
+    @AfterEach
+    void stopDaemons() throws Exception {
+        new Daemons(state).stop();
     }
 
     @Test
@@ -97,6 +114,81 @@ class FactoryCliIT {
         assertThat(cli.run("open", "once", "--repo", bare.toString(), "--branch", "b", "--setup", "echo ran >> ../setup.log").exitCode()).isZero();
 
         assertThat(Files.readAllLines(state.resolve("sessions/once/setup.log"))).containsExactly("ran");
+    }
+
+    /** With the daemon on, a command served by it leaves the session's sandbox running there, as a user's exec does. */
+    private void holdRunning(String session) {
+        CliProcess.Result exec = cli.run("exec", session, "--", "true");
+        assertThat(exec.exitCode()).as(exec.toString()).isZero();
+    }
+
+    @Test
+    void reopeningWithAnotherSetupCommandRunsItOnceAsAFreshProcessWould() throws Exception {
+        String[] openX = {"open", "s1", "--repo", bare.toString(), "--branch", "b", "--setup", "echo x >> ../setup.log"};
+        String[] openY = {"open", "s1", "--repo", bare.toString(), "--branch", "b", "--setup", "echo y >> ../setup.log"};
+        assertThat(cli.run(openX).exitCode()).isZero();
+        assertThat(cli.run("retire", "s1").exitCode()).isZero();
+        assertThat(cli.run(openX).exitCode()).isZero();
+
+        CliProcess.Result changed = cli.run(openY);
+        CliProcess.Result again = cli.run(openY);
+
+        assertThat(changed.exitCode()).as(changed.toString()).isZero();
+        assertThat(changed.stderr()).contains("running setup");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        assertThat(again.stderr()).doesNotContain("running setup");
+        assertThat(Files.readAllLines(state.resolve("sessions/s1/setup.log"))).containsExactly("x", "y");
+    }
+
+    @Test
+    void reopeningWithAnotherTeardownCommandRetiresWithIt() throws Exception {
+        assertThat(cli.run("open", "td2", "--repo", bare.toString(), "--branch", "b", "--teardown", "echo old > ../teardown.log").exitCode()).isZero();
+        holdRunning("td2");
+        assertThat(cli.run("open", "td2", "--repo", bare.toString(), "--branch", "b", "--teardown", "echo new > ../teardown.log").exitCode()).isZero();
+
+        CliProcess.Result retire = cli.run("retire", "td2");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        assertThat(state.resolve("sessions/td2/teardown.log")).hasContent("new");
+    }
+
+    @Test
+    void reopeningOnAnotherBranchChecksItOutAndTheStoreFollows() {
+        assertThat(cli.run("open", "br", "--repo", bare.toString(), "--branch", "first").exitCode()).isZero();
+        holdRunning("br");
+
+        CliProcess.Result reopen = cli.run("open", "br", "--repo", bare.toString(), "--branch", "second");
+
+        assertThat(reopen.exitCode()).as(reopen.toString()).isZero();
+        assertThat(cli.run("exec", "br", "--", "git", "rev-parse", "--abbrev-ref", "HEAD").stdout()).isEqualTo("second\n");
+        assertThat(cli.run("--json", "status", "br").stdout()).contains("\"branch\" : \"second\"");
+    }
+
+    @Test
+    void reopeningOnAnotherRepositoryIsBadInputAndChangesNothing() throws Exception {
+        Path other = GitRepos.bareWithMain(temp, "other");
+        assertThat(cli.run("open", "mine", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        holdRunning("mine");
+
+        CliProcess.Result reopen = cli.run("open", "mine", "--repo", other.toString(), "--branch", "b");
+
+        assertThat(reopen.exitCode()).as(reopen.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(reopen.stderr()).contains("works on repository '" + bare + "'");
+        assertThat(state.resolve("sessions/mine/other")).doesNotExist();
+        assertThat(cli.run("exec", "mine", "--", "cat", "README.md").stdout()).isEqualTo("hello from app\n");
+    }
+
+    @Test
+    void progressSaysWhetherTheSandboxWasCreatedOrReconnected() {
+        CliProcess.Result first = cli.run("open", "pr", "--repo", bare.toString(), "--branch", "b");
+        holdRunning("pr");
+        CliProcess.Result whileRunning = cli.run("open", "pr", "--repo", bare.toString(), "--branch", "b");
+        assertThat(cli.run("retire", "pr").exitCode()).isZero();
+        CliProcess.Result afterStop = cli.run("open", "pr", "--repo", bare.toString(), "--branch", "b");
+
+        assertThat(first.stderr()).as(first.toString()).contains("created sandbox").doesNotContain("reconnected");
+        assertThat(whileRunning.stderr()).as(whileRunning.toString()).contains("reconnected to sandbox").doesNotContain("created sandbox");
+        assertThat(afterStop.stderr()).as(afterStop.toString()).contains("reconnected to sandbox").doesNotContain("created sandbox");
     }
 
     @Test

@@ -6,8 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,38 +37,27 @@ class FactoryDaemonIT {
     Path state;
     Path bare;
     CliProcess cli;
+    Daemons daemons;
 
     @BeforeEach
     void setUp() throws Exception {
         state = temp.resolve("state");
         bare = GitRepos.bareWithMain(temp, "app");
         cli = new CliProcess(state).in(temp).withDaemon();
+        daemons = new Daemons(state);
     }
 
     @AfterEach
     void stopDaemons() throws Exception {
-        List<ProcessHandle> daemons = daemons();
-        try (Stream<Path> sockets = Files.isDirectory(daemonDirectory()) ? Files.list(daemonDirectory()) : Stream.empty()) {
-            for (Path socket : sockets.filter(p -> p.toString().endsWith(".sock")).toList()) {
-                Files.deleteIfExists(socket);
-            }
-        }
-        for (ProcessHandle daemon : daemons) {
-            if (!awaitCondition(() -> !daemon.isAlive())) {
-                daemon.destroyForcibly();
-            }
-        }
+        daemons.stop();
     }
 
     private Path daemonDirectory() {
-        return state.resolve("daemon");
+        return daemons.directory();
     }
 
-    /** The live daemon processes of this test's state directory. */
     private List<ProcessHandle> daemons() {
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
-                .filter(line -> line.contains(FactoryDaemon.class.getName()) && line.contains(daemonDirectory().toString()))
-                .isPresent()).toList();
+        return daemons.processes();
     }
 
     private ProcessHandle awaitDaemon() {
@@ -80,48 +67,16 @@ class FactoryDaemonIT {
 
     /** Waits until {@code count} daemons run and as many sockets accept connections (a process may not listen yet). */
     private void awaitDaemons(int count) {
-        assertThat(awaitCondition(() -> daemons().size() == count && sockets().stream().filter(FactoryDaemonIT::listening).count() == count))
+        assertThat(awaitCondition(() -> daemons().size() == count && daemons.sockets().stream().filter(Daemons::listening).count() == count))
                 .as(count + " daemon(s) listening for " + state).isTrue();
     }
 
-    private static boolean listening(Path socket) {
-        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     private Optional<Path> socket() {
-        return sockets().stream().findFirst();
+        return daemons.sockets().stream().findFirst();
     }
 
-    private List<Path> sockets() {
-        if (!Files.isDirectory(daemonDirectory())) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(daemonDirectory())) {
-            return files.filter(p -> p.toString().endsWith(".sock")).toList();
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
-
-    /** Polls for up to 60 s; a condition, not a timing assertion. */
     private static boolean awaitCondition(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return condition.getAsBoolean();
+        return Daemons.awaitCondition(condition);
     }
 
     /** The pids {@link #ANCESTORS} printed at the start of a command's output. */
@@ -167,9 +122,7 @@ class FactoryDaemonIT {
     }
 
     private String daemonLog() throws IOException {
-        try (Stream<Path> logs = Files.list(daemonDirectory())) {
-            return Files.readString(logs.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow());
-        }
+        return Files.readString(daemons.logs().stream().findFirst().orElseThrow());
     }
 
     @Test
@@ -310,8 +263,9 @@ class FactoryDaemonIT {
         for (int i = 0; i < 3; i++) {
             assertThat(cli.run("exec", "s1", "--", "echo", "in-process").stdout()).isEqualTo("in-process\n");
         }
-        // Room for a daemon that should not have been started to fail and say so.
-        Thread.sleep(3000);
+        // A client writes to the log before it starts a daemon, so a start the marker should have prevented shows there.
+        assertThat(Files.readAllLines(log).stream().filter(line -> line.contains(" starting a factory daemon ")).count())
+                .as("daemon starts in " + log).isEqualTo(2);
         assertThat(Files.readAllLines(log).stream().filter(line -> line.contains(" failed: ")).count())
                 .as("daemon start failures in " + log).isEqualTo(1);
         assertThat(daemons()).isEmpty();
@@ -361,10 +315,8 @@ class FactoryDaemonIT {
         assertThat(exec.exitCode()).as(exec.toString()).isZero();
 
         assertThat(daemon.info().commandLine().orElseThrow()).doesNotContain(token);
-        try (Stream<Path> logs = Files.list(daemonDirectory())) {
-            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
-                assertThat(Files.readString(log)).contains("serving").doesNotContain(token);
-            }
+        for (Path log : daemons.logs()) {
+            assertThat(Files.readString(log)).contains("serving").doesNotContain(token);
         }
     }
 

@@ -146,6 +146,24 @@ class SandboxFactorySessionsTest {
     }
 
     @Test
+    void reopeningARunningSessionPreparesItForTheNewOpenAsAFreshProcessWould() throws IOException {
+        Path log = state.resolve("sessions/re/setup.log");
+        try (SandboxFactory factory = factory()) {
+            SessionHandle first = factory.openSession(spec("re").setupCommands(List.of("echo x >> ../setup.log")).build());
+            factory.openSession(spec("re").setupCommands(List.of("echo x >> ../setup.log")).build());
+            assertThat(Files.readAllLines(log)).as("an unchanged setup is not run again").containsExactly("x");
+
+            SessionHandle changed = factory.openSession(spec("re").branch("other").setupCommands(List.of("echo y >> ../setup.log")).build());
+
+            assertThat(changed.sandbox()).as("the running sandbox, prepared again").isSameAs(first.sandbox());
+            assertThat(Files.readAllLines(log)).containsExactly("x", "y");
+            assertThat(changed.sandbox().executeCommand("git rev-parse --abbrev-ref HEAD", List.of(),
+                    CommandOptions.builder().cwd("site").build()).stdout()).isEqualTo("other\n");
+            assertThat(factory.sessionStore().find("re").orElseThrow().definition().setupCommands()).containsExactly("echo y >> ../setup.log");
+        }
+    }
+
+    @Test
     void aSessionCannotBeReopenedOnAnotherRepository() throws IOException {
         Path other = Git.bareRepository(tmp.resolve("remote/other.git"));
         try (SandboxFactory factory = factory()) {

@@ -3,7 +3,9 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.store.SessionLeases;
@@ -12,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +30,10 @@ import java.util.concurrent.Executors;
  * setup; the hook holds it too, which covers lazy starts. An open that a retirement overtakes
  * fails with {@link SessionRetiredException} instead of returning a live sandbox. Handles it returns
  * revive a dead sandbox through this opener (see {@link SessionHandle#executeCommand}).
+ *
+ * <p>Every eager or background open prepares the workspace, as in a fresh process: when the
+ * sandbox already runs here, the hook prepares it again for this open's plan (fetch, branch,
+ * setup gates) unless the start this open joined just did so for that very plan.
  */
 public final class SessionOpener implements AutoCloseable {
 
@@ -38,8 +44,8 @@ public final class SessionOpener implements AutoCloseable {
     private final SessionServices services;
     private final ExecutorService background;
     private final SessionRevival revival;
-    /** Sandbox instances that carry the session hook (identity; weak, so evicted instances go away). */
-    private final Set<MastraSandbox<?>> hooked = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    /** The session hook of each sandbox instance that carries one (identity; weak, so evicted instances go away). */
+    private final Map<MastraSandbox<?>, SessionStartHook> hooks = Collections.synchronizedMap(new WeakHashMap<>());
 
     public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -72,14 +78,14 @@ public final class SessionOpener implements AutoCloseable {
 
         switch (spec.startMode()) {
             case EAGER -> {
-                startHoldingLease(entry);
+                prepareHoldingLease(entry, plan);
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
                 }
             }
             case BACKGROUND -> background.execute(() -> {
                 try {
-                    startHoldingLease(entry);
+                    prepareHoldingLease(entry, plan);
                 } catch (RuntimeException e) {
                     LOG.warn("Background start of session '{}' failed: {}", id, e.getMessage());
                 }
@@ -156,15 +162,19 @@ public final class SessionOpener implements AutoCloseable {
 
     /** Attaches the session hook unless this sandbox instance has it already; true when it attached now. */
     private boolean attachHookOnce(MastraSandbox<?> sandbox, SessionSpec spec, SessionPlan plan, long generation) {
-        if (!hooked.add(sandbox)) {
-            return false;
+        synchronized (hooks) {
+            if (hooks.containsKey(sandbox)) {
+                return false;
+            }
+            SessionStartHook hook = new SessionStartHook(plan, services, generation,
+                    () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory());
+            hooks.put(sandbox, hook);
+            hook.attachTo(sandbox);
+            return true;
         }
-        new SessionStartHook(plan, services, generation, () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox),
-                spec.workingDirectory()).attachTo(sandbox);
-        return true;
     }
 
-    private void startHoldingLease(SessionEntry entry) {
+    private void prepareHoldingLease(SessionEntry entry, SessionPlan plan) {
         String id = entry.sessionId();
         try (SessionLeases.Lease lease = services.leases().acquire(id,
                 attempt -> services.phase(id, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()),
@@ -176,6 +186,15 @@ public final class SessionOpener implements AutoCloseable {
                 })) {
             services.phase(id, SessionPhase.START, entry.sandbox().provider());
             StartFailures.start(entry.sandbox());
+            SessionStartHook hook = hooks.get(entry.sandbox());
+            if (hook != null && !hook.preparedFor(plan)) {
+                try {
+                    hook.prepareRunning(plan, entry.sandbox());
+                } catch (SandboxNotReadyException | SandboxDestroyedException stopped) {
+                    // Stopped or found gone meanwhile: its start prepares it (a fresh one if gone), with this open's plan.
+                    StartFailures.start(entry.sandbox());
+                }
+            }
         }
     }
 

@@ -4,8 +4,12 @@ package io.sandboxfactory.core.session;
 public enum SessionPhase {
     /** Waiting for another process that is opening the same session. */
     WAITING_FOR_LEASE,
-    /** Starting (creating or reconnecting) the sandbox. */
+    /** Starting (creating or reconnecting) the sandbox; detail names the provider. */
     START,
+    /** The provider made a new sandbox; detail is its id. */
+    SANDBOX_CREATED,
+    /** The provider found the session's existing sandbox (or this process holds it running); detail is its id. */
+    SANDBOX_RECONNECTED,
     /** Reading the workspace state. */
     PROBE,
     /** Cloning a repository. */

@@ -3,12 +3,16 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.RepositoryAccess;
 import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStartEvent;
 import io.sandboxfactory.api.SandboxStartHook;
+import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.git.RepositoryMaterializer;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -48,6 +53,10 @@ import java.util.function.UnaryOperator;
  * </ol>
  * The whole hook holds the session's lease, so processes sharing a store never run it
  * concurrently for one session. All git and shell work goes through the start event's {@code exec()}.
+ *
+ * <p>An open of a session whose sandbox already runs in this process prepares it again through
+ * {@link #prepareRunning}: the same steps on the running sandbox, so a later open with other setup
+ * commands (or another branch) behaves as it would in a fresh process, whose open starts the sandbox.
  */
 public final class SessionStartHook implements SandboxStartHook {
 
@@ -67,6 +76,10 @@ public final class SessionStartHook implements SandboxStartHook {
     private volatile UnaryOperator<String> outputRedaction = UnaryOperator.identity();
     /** This instance's memo entry, kept once seen: a start after its eviction must still ask it for admission. */
     private volatile SessionEntry ownEntry;
+    /** The plan the latest preparation began with (identity: every open makes its own plan). */
+    private volatile SessionPlan lastPlan;
+    /** Serializes preparations of the running sandbox by threads of this process (the lease is shared among them). */
+    private final ReentrantLock preparations = new ReentrantLock();
 
     /**
      * @param plan what to prepare, unless the memo entry carries a newer plan
@@ -105,7 +118,31 @@ public final class SessionStartHook implements SandboxStartHook {
     public void onStart(SandboxStartEvent event) {
         admit();
         SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
-        CommandExecutor exec = observed(event.exec());
+        prepare(plan, event.sandbox(), event.exec(), event.outcome());
+    }
+
+    /**
+     * Prepares the running {@code sandbox} for {@code plan} as a start would: materialize, branch,
+     * gates, store. A sandbox that stops meanwhile fails the preparation with {@link
+     * SandboxNotReadyException} (its next start prepares it); commands never start it from here.
+     */
+    void prepareRunning(SessionPlan plan, MastraSandbox<?> sandbox) {
+        preparations.lock();
+        try {
+            prepare(plan, sandbox, whileRunning(sandbox), StartOutcome.CONNECTED);
+        } finally {
+            preparations.unlock();
+        }
+    }
+
+    /** Whether the latest preparation was for exactly {@code plan} (a start that an open joined). */
+    boolean preparedFor(SessionPlan plan) {
+        return lastPlan == plan;
+    }
+
+    private void prepare(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor raw, StartOutcome outcome) {
+        lastPlan = plan;
+        CommandExecutor exec = observed(raw);
         try (InFlightStarts.Registration registration = services.inFlight().register(id(), generation)) {
             try (SessionLeases.Lease lease = services.leases().acquire(id(),
                     attempt -> phase(SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()),
@@ -114,9 +151,10 @@ public final class SessionStartHook implements SandboxStartHook {
                 if (services.store().find(id()).isEmpty()) {
                     // A retirement deleted the record after this open registered it and read the new
                     // generation, then gave the lease up: this open comes after it and needs its record.
-                    services.store().register(plan.definition(Optional.of(event.sandbox().provider())));
+                    services.store().register(plan.definition(Optional.of(sandbox.provider())));
                 }
-                run(plan, event, exec);
+                reportSandbox(sandbox, outcome);
+                run(plan, sandbox, exec);
                 requireCurrentGeneration();
             } catch (RuntimeException e) {
                 if (registration.cancelled() || retired()) {
@@ -128,18 +166,37 @@ public final class SessionStartHook implements SandboxStartHook {
         phase(SessionPhase.READY, "");
     }
 
-    private void run(SessionPlan plan, SandboxStartEvent event, CommandExecutor exec) {
+    private void reportSandbox(ExecutableSandbox sandbox, StartOutcome outcome) {
+        String name = sandboxIdOf(sandbox).orElse(id());
+        switch (outcome) {
+            case CREATED -> phase(SessionPhase.SANDBOX_CREATED, name);
+            case CONNECTED -> phase(SessionPhase.SANDBOX_RECONNECTED, name);
+            case UNKNOWN -> { }
+        }
+    }
+
+    private CommandExecutor whileRunning(MastraSandbox<?> sandbox) {
+        return (command, args, options) -> {
+            if (sandbox.status() != SandboxStatus.RUNNING) {
+                throw new SandboxNotReadyException("The sandbox of session '" + id() + "' stopped while it was being prepared;"
+                        + " its next start prepares it.");
+            }
+            return sandbox.executeCommand(command, args, options);
+        };
+    }
+
+    private void run(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor exec) {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
         UnaryOperator<String> redact = redactor(access);
         outputRedaction = redact;
-        if (event.sandbox() instanceof MastraSandbox<?> mastra) {
+        if (sandbox instanceof MastraSandbox<?> mastra) {
             applyOverlay(mastra, access.get(0));
         }
 
         phase(SessionPhase.PROBE, "");
-        Optional<String> knownRoot = entry.get().flatMap(SessionEntry::workdir).or(() -> event.sandbox().workingDirectory())
+        Optional<String> knownRoot = entry.get().flatMap(SessionEntry::workdir).or(() -> sandbox.workingDirectory())
                 .or(() -> requestedWorkdir);
         List<String> repoDirs = plan.repositories().stream().map(r -> RepositoryLocator.repoDir(r.repository())).toList();
         WorkspaceProbe.Result seen = probe.probe(exec, knownRoot, repoDirs);
@@ -168,10 +225,10 @@ public final class SessionStartHook implements SandboxStartHook {
         } catch (SetupCommandException e) {
             // The sandbox stays usable after a failed setup: it is handed to the user all the same,
             // which is what the record's start state says (and what keeps a sweep away from it).
-            services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
+            services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now());
             throw e;
         }
-        services.store().recordStart(id(), sandboxIdOf(event), seen.root(), Instant.now());
+        services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now());
     }
 
     private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {
@@ -261,8 +318,8 @@ public final class SessionStartHook implements SandboxStartHook {
         });
     }
 
-    private static Optional<String> sandboxIdOf(SandboxStartEvent event) {
-        return event.sandbox() instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
+    private static Optional<String> sandboxIdOf(ExecutableSandbox sandbox) {
+        return sandbox instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
     }
 
     /**
