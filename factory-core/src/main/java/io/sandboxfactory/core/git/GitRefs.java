@@ -2,6 +2,7 @@ package io.sandboxfactory.core.git;
 
 import io.sandboxfactory.core.input.InputText;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -10,7 +11,10 @@ import java.util.regex.Pattern;
  * git's own, so every name accepted here is also accepted by {@code git check-ref-format --branch}:
  * length 1–255; only {@code [A-Za-z0-9_./-]}; not starting with {@code -} or {@code /}; not ending
  * with {@code /} or {@code .}; no {@code ..} and no {@code //}; no component starting with {@code .}
- * or ending with {@code .lock}; not {@code HEAD}.
+ * or ending with {@code .lock} in any case; not {@code HEAD}.
+ *
+ * <p>{@code a.LOCK} is refused although git accepts it: on a case-insensitive file system
+ * {@code refs/heads/a.LOCK} is the lock file of {@code refs/heads/a}.
  */
 public final class GitRefs {
 
@@ -77,8 +81,8 @@ public final class GitRefs {
             if (component.startsWith(".")) {
                 return Optional.of("no path component may start with '.'");
             }
-            if (component.endsWith(".lock")) {
-                return Optional.of("no path component may end with '.lock'");
+            if (component.toLowerCase(Locale.ROOT).endsWith(".lock")) {
+                return Optional.of("no path component may end with '.lock' (in any case)");
             }
         }
         return Optional.empty();

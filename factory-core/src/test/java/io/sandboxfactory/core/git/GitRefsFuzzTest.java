@@ -31,7 +31,7 @@ class GitRefsFuzzTest {
 
     /** Pieces git (or a shell, or a terminal) treats specially. */
     private static final List<String> RISKY = List.of(".", "/", "-", "_", "@", "{", "}", "~", "^", ":", "\\", " ", "*", "?", "[",
-            "]", ".lock", "..", "//", "@{", "@{-1}", "HEAD", "é", "ß", "中", "\u202E", "\u200B", "\uD83D\uDE00", "\t", "\u0001",
+            "]", ".lock", ".LOCK", ".Lock", "..", "//", "@{", "@{-1}", "HEAD", "é", "ß", "中", "\u202E", "\u200B", "\uD83D\uDE00", "\t", "\u0001",
             "\u007F", "\r", "!", "#", "$", "%", "'", "\"", "`", "|", ";", "<", ">", "=", "+", ",", "&", "\u00A0");
     private static final String WORD_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
 
@@ -71,6 +71,35 @@ class GitRefsFuzzTest {
         assertThat(rejected).as("and plenty of rejected ones").isGreaterThan(2_000);
         assertThat(verdicts).as("every accepted name was cross-checked").hasSize(accepted.size());
         assertThat(gitRejected).as("names GitRefs accepts but git check-ref-format --branch rejects").isEmpty();
+    }
+
+    /**
+     * Stricter than git on purpose: a component ending in {@code .lock} in any mix of case is
+     * refused (on a case-insensitive file system {@code a.LOCK} is the lock file of {@code a}),
+     * while the same names with another suffix are accepted.
+     */
+    @Test
+    void aComponentEndingInLockIsRefusedInEveryMixOfCase() {
+        Random random = new Random(SEED);
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder suffix = new StringBuilder(".");
+            for (char c : "lock".toCharArray()) {
+                suffix.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
+            }
+            String valid = validName(random);
+            while (!GitRefs.isValidGitRef(valid)) {
+                valid = validName(random);
+            }
+            String[] components = valid.split("/");
+            int at = random.nextInt(components.length);
+            String base = components[at];
+            components[at] = base + suffix;
+            String locked = String.join("/", components);
+            components[at] = base + suffix + "s";
+            String notLocked = String.join("/", components);
+            assertThat(GitRefs.isValidGitRef(locked)).as(locked).isFalse();
+            assertThat(GitRefs.isValidGitRef(notLocked)).as(notLocked).isTrue();
+        }
     }
 
     /** The same pipeline reports git's rejections, so an empty list above is meaningful. */

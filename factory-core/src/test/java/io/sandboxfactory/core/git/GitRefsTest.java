@@ -23,7 +23,7 @@ class GitRefsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"-x", "a..b", "a/.b", "x.lock", "a//b", "/a", "a/", "a b", " a", "a.", ".a", "a/b.lock/c",
-            "a~b", "a^b", "a:b", "a?b", "a*b", "a[b", "a\\b", "a@{b", "HEAD", "ä", "a\tb", ""})
+            "a.LOCK", "x/Y.Lock", "b.lOcK/c", "a~b", "a^b", "a:b", "a?b", "a*b", "a[b", "a\\b", "a@{b", "HEAD", "ä", "a\tb", ""})
     void rejectsUnsafeNames(String name) {
         assertThat(GitRefs.isValidGitRef(name)).isFalse();
         assertThatThrownBy(() -> GitRefs.requireValid(name, "Branch"))
