@@ -38,7 +38,7 @@ final class DaemonClient {
      * most. {@code run} (an ephemeral session), {@code retire}, {@code sweep} and the rest run in a
      * process of their own.
      */
-    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp");
+    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 

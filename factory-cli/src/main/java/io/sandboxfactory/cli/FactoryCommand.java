@@ -32,7 +32,7 @@ final class FactoryCommand implements Runnable {
     /** Every subcommand, in the order the help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(
             RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
-            RetireCommand.class, SweepCommand.class, CpCommand.class, CatCommand.class, LsCommand.class,
+            RetireCommand.class, SweepCommand.class, TouchCommand.class, CpCommand.class, CatCommand.class, LsCommand.class,
             ProvidersCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @Mixin

@@ -55,6 +55,8 @@ final class FactoryDaemon {
     private final FileLock lock;
     private final Duration idleTimeout;
     private final WarmFactories factories = new WarmFactories(WARM_FACTORIES);
+    /** Apart from {@link #watch}: a slow teardown must not hold up the daemon's own exit checks. */
+    private final ScheduledExecutorService idlePolicies = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "factory-daemon-idle"));
     /** Where what a request's thread logs goes: that request's client. */
     private final Map<Thread, PrintStream> requestErr = new ConcurrentHashMap<>();
     private final ExecutorService requests = Executors.newCachedThreadPool(r -> thread(r, "factory-daemon-request"));
@@ -139,6 +141,7 @@ final class FactoryDaemon {
         Logging.configure(false, thread -> requestErr.getOrDefault(thread, System.err));
         System.err.println(Instant.now() + " factory daemon " + ProcessHandle.current().pid() + " serving " + socket);
         watch.scheduleWithFixedDelay(this::closeWhenUnwanted, 1, 1, TimeUnit.SECONDS);
+        idlePolicies.scheduleWithFixedDelay(this::applyIdlePolicies, 1, 1, TimeUnit.MINUTES);
         while (true) {
             SocketChannel client;
             try {
@@ -184,6 +187,16 @@ final class FactoryDaemon {
         }
     }
 
+    private void applyIdlePolicies() {
+        try {
+            for (String line : factories.applyIdlePolicies()) {
+                System.err.println(Instant.now() + " idle policy: " + line);
+            }
+        } catch (RuntimeException e) {
+            System.err.println(Instant.now() + " idle policy failed: " + e);
+        }
+    }
+
     private boolean socketStillOurs() {
         try {
             return Objects.equals(socketKey, Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey());
@@ -194,6 +207,7 @@ final class FactoryDaemon {
 
     private void shutDown() {
         watch.shutdownNow();
+        idlePolicies.shutdownNow();
         requests.shutdown();
         try {
             // Commands that were running when the daemon was told to go finish first.

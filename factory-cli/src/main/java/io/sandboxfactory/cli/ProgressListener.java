@@ -29,6 +29,8 @@ final class ProgressListener implements SessionListener {
             case WORKSPACE_SETUP -> reporter.begin("running workspace setup" + suffix);
             case TEARDOWN -> reporter.begin("running teardown" + suffix);
             case BRANCH_KEPT -> reporter.begin("keeping the current branch" + suffix);
+            case FAST_FORWARDED -> reporter.begin(detail);
+            case NOT_FAST_FORWARDED -> reporter.begin("warning: the session branch is " + detail);
             case REVIVE -> reporter.begin("the sandbox is gone; starting a fresh one" + suffix);
             case READY -> reporter.done("ready");
         }

@@ -45,12 +45,14 @@ final class SessionJson {
         doc.put("status", status);
         doc.put("repository", record.definition().repository());
         doc.put("branch", record.definition().branch());
-        doc.put("baseBranch", record.definition().baseBranch());
+        doc.put("baseBranch", record.definition().baseBranch().orElse(null));
         doc.put("sandboxId", record.sandboxId().orElse(null));
         doc.put("workdir", record.workdir().orElse(null));
         doc.put("materializedAt", record.materializedAt().map(Object::toString).orElse(null));
         doc.put("createdAt", record.createdAt().toString());
         doc.put("lastUsedAt", record.lastUsedAt().toString());
+        doc.put("freshness", record.freshness().orElse(null));
+        doc.put("labels", record.definition().labels());
         return doc;
     }
 }

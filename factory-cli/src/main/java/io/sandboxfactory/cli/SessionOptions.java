@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.session.StartMode;
 import picocli.CommandLine.Option;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The options that describe a session: repository, branch, base, setup and teardown. */
 final class SessionOptions {
@@ -19,7 +21,8 @@ final class SessionOptions {
     @Option(names = "--branch", paramLabel = "B", required = true, description = "Session branch; created from the base when new.")
     String branch;
 
-    @Option(names = "--base", paramLabel = "X", description = "Base branch for a new session branch (default from config: main).")
+    @Option(names = "--base", paramLabel = "X",
+            description = "Base branch for a new session branch (default: repository.defaultBaseBranch from config, else the repository's own default branch).")
     String base;
 
     @Option(names = "--setup", paramLabel = "CMD", description = "Setup command, run once per sandbox in the checkout; repeatable.")
@@ -27,6 +30,9 @@ final class SessionOptions {
 
     @Option(names = "--teardown", paramLabel = "CMD", description = "Teardown command, run when the session is retired; repeatable.")
     List<String> teardown = new ArrayList<>();
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label to find the session by (retire --label); repeatable.")
+    List<String> labels = new ArrayList<>();
 
     SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode) {
         SessionSpec.Builder builder = SessionSpec.builder(sessionId)
@@ -41,6 +47,10 @@ final class SessionOptions {
         }
         if (!teardown.isEmpty()) {
             builder.teardownCommands(teardown);
+        }
+        for (String label : labels) {
+            Map.Entry<String, String> pair = SessionLabels.parse(label);
+            builder.label(pair.getKey(), pair.getValue());
         }
         return builder.build();
     }

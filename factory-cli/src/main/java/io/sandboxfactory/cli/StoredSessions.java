@@ -3,7 +3,6 @@ package io.sandboxfactory.cli;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.session.StartMode;
 import io.sandboxfactory.core.store.SessionDefinition;
 import io.sandboxfactory.core.store.SessionRecord;
 
@@ -35,13 +34,7 @@ final class StoredSessions {
             throw new BadInputException("Session '" + sessionId + "' was opened with provider '" + p + "' but this invocation uses '"
                     + factory.providerName() + "'; pass --provider " + p + ".");
         });
-        SessionSpec.Builder spec = SessionSpec.builder(sessionId)
-                .repository(definition.repository())
-                .branch(definition.branch())
-                .baseBranch(definition.baseBranch())
-                .setupCommands(definition.setupCommands())
-                .teardownCommands(definition.teardownCommands())
-                .startMode(StartMode.LAZY);
+        SessionSpec.Builder spec = SessionSpec.resume(definition);
         return factory.openSession(spec.build());
     }
 }

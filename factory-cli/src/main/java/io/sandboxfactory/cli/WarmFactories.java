@@ -111,6 +111,34 @@ final class WarmFactories implements FactorySource, AutoCloseable {
         }
     }
 
+    /**
+     * Applies each open factory's idle policies ({@code lifecycle.*}); a factory in use meanwhile
+     * stays open until this is done. Returns one line per session retired or failed.
+     */
+    List<String> applyIdlePolicies() {
+        List<Warm> open;
+        synchronized (this) {
+            if (closed) {
+                return List.of();
+            }
+            open = new ArrayList<>(byFingerprint.values());
+            open.forEach(warm -> warm.users++);
+        }
+        List<String> lines = new ArrayList<>();
+        try {
+            for (Warm warm : open) {
+                try {
+                    warm.factory.applyIdlePolicies().forEach(result -> lines.add(result.describe()));
+                } catch (RuntimeException e) {
+                    lines.add("applying the idle policies failed: " + e.getMessage());
+                }
+            }
+        } finally {
+            open.forEach(this::leave);
+        }
+        return lines;
+    }
+
     synchronized int size() {
         return byFingerprint.size();
     }

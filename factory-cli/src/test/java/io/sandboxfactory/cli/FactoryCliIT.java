@@ -2,6 +2,7 @@ package io.sandboxfactory.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sandboxfactory.core.store.SqliteSessionStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -189,6 +195,109 @@ class FactoryCliIT {
         assertThat(first.stderr()).as(first.toString()).contains("created sandbox").doesNotContain("reconnected");
         assertThat(whileRunning.stderr()).as(whileRunning.toString()).contains("reconnected to sandbox").doesNotContain("created sandbox");
         assertThat(afterStop.stderr()).as(afterStop.toString()).contains("reconnected to sandbox").doesNotContain("created sandbox");
+    }
+
+    @Test
+    void withoutABaseTheSessionBranchStartsFromTheRemotesDefaultBranch() throws Exception {
+        Path trunk = GitRepos.bareWithTrunk(temp, "trunky");
+
+        CliProcess.Result open = cli.run("open", "tr", "--repo", trunk.toString(), "--branch", "feature");
+        CliProcess.Result exec = cli.run("exec", "tr", "--", "sh", "-c", "cat TRUNK.md; git rev-parse --abbrev-ref HEAD");
+        CliProcess.Result status = cli.run("--json", "status", "tr");
+
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+        assertThat(exec.stdout()).as(exec.toString()).isEqualTo("on trunk\nfeature\n");
+        assertThat(new ObjectMapper().readTree(status.stdout()).get("baseBranch").asText()).isEqualTo("trunk");
+    }
+
+    /** Makes the session look unused for {@code ago}, as if no one had opened or used it since. */
+    private void unusedFor(String session, Duration ago) {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            store.recordUse(session, Instant.now().minus(ago), Optional.empty());
+        }
+    }
+
+    @Test
+    void retireByLabelRetiresEveryMatchingSessionAndSaysWhichWithDryRunFirst() throws Exception {
+        for (String id : List.of("l-a", "l-b")) {
+            assertThat(cli.run("open", id, "--repo", bare.toString(), "--branch", "b", "--label", "item=7").exitCode()).isZero();
+        }
+        assertThat(cli.run("open", "l-c", "--repo", bare.toString(), "--branch", "b", "--label", "item=8").exitCode()).isZero();
+
+        CliProcess.Result dry = cli.run("retire", "--label", "item=7", "--dry-run");
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.stdout()).isEqualTo("would retire l-a\nwould retire l-b\n");
+        assertThat(state.resolve("sessions/l-a/app")).isDirectory();
+
+        CliProcess.Result retire = cli.run("--json", "retire", "--label", "item=7", "--delete");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        JsonNode results = new ObjectMapper().readTree(retire.stdout());
+        assertThat(results).hasSize(2);
+        assertThat(results.get(0).get("session").asText()).isEqualTo("l-a");
+        assertThat(results.get(1).get("outcome").asText()).isEqualTo("RETIRED");
+        assertThat(state.resolve("sessions/l-a")).doesNotExist();
+        assertThat(state.resolve("sessions/l-b")).doesNotExist();
+        assertThat(state.resolve("sessions/l-c/app")).isDirectory();
+        assertThat(cli.run("--json", "status", "l-c").stdout()).contains("\"item\" : \"8\"");
+    }
+
+    @Test
+    void retiringAnUnknownSessionIsANoOpThatSaysSo() {
+        CliProcess.Result unknown = cli.run("retire", "nobody");
+        CliProcess.Result neither = cli.run("retire");
+        CliProcess.Result both = cli.run("retire", "x", "--label", "a=b");
+
+        assertThat(unknown.exitCode()).as(unknown.toString()).isZero();
+        assertThat(unknown.stderr()).contains("no session 'nobody'");
+        assertThat(neither.exitCode()).as(neither.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(both.exitCode()).as(both.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(both.stderr()).contains("not both");
+    }
+
+    @Test
+    void aSessionIsIdleUntilTouchedAndNeverWhileACommandRunsInIt() throws Exception {
+        for (String id : List.of("thinking", "busy", "idle")) {
+            assertThat(cli.run("open", id, "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+            unusedFor(id, Duration.ofHours(2));
+        }
+        Path started = temp.resolve("started");
+        Path release = temp.resolve("release");
+        Process running = cli.start("exec", "busy", "--", "sh", "-c",
+                "touch '" + started + "'; while [ ! -f '" + release + "' ]; do sleep 0.05; done");
+        try {
+            assertThat(Daemons.awaitCondition(() -> Files.exists(started))).as("the command started").isTrue();
+            unusedFor("busy", Duration.ofHours(2));
+            assertThat(cli.run("touch", "thinking").exitCode()).isZero();
+
+            CliProcess.Result dry = cli.run("retire", "--idle", "1h", "--dry-run");
+
+            assertThat(dry.exitCode()).as(dry.toString()).isZero();
+            assertThat(dry.stdout()).isEqualTo("would retire idle\n");
+        } finally {
+            Files.createFile(release);
+            running.waitFor(1, TimeUnit.MINUTES);
+        }
+        assertThat(cli.run("touch", "nobody").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void sweepAppliesTheIdlePoliciesOfTheConfig() throws Exception {
+        cli.env("FACTORY_LIFECYCLE_STOP_AFTER_IDLE", "1h").env("FACTORY_LIFECYCLE_DELETE_AFTER_IDLE", "7d");
+        for (String id : List.of("fresh", "an-hour", "a-week")) {
+            assertThat(cli.run("open", id, "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        }
+        unusedFor("an-hour", Duration.ofMinutes(90));
+        unusedFor("a-week", Duration.ofDays(8));
+
+        CliProcess.Result sweep = cli.run("sweep");
+
+        assertThat(sweep.exitCode()).as(sweep.toString()).isZero();
+        assertThat(sweep.stdout()).contains("retired a-week (idle)", "retired an-hour (idle)").doesNotContain("fresh");
+        assertThat(cli.run("status", "a-week").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(state.resolve("sessions/a-week")).doesNotExist();
+        assertThat(state.resolve("sessions/an-hour/app/README.md")).isRegularFile();
+        assertThat(cli.run("sweep").stdout()).as("a stopped session is not stopped again").doesNotContain("retired");
     }
 
     @Test

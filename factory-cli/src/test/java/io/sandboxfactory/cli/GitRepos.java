@@ -24,6 +24,19 @@ final class GitRepos {
         return bare;
     }
 
+    /** A bare repository whose default branch ({@code HEAD}) is {@code trunk}, one commit ahead of {@code main}. */
+    static Path bareWithTrunk(Path parent, String name) throws Exception {
+        Path bare = bareWithMain(parent, name);
+        Path work = parent.resolve(name + "-work");
+        git(work, "checkout", "-q", "-b", "trunk");
+        Files.writeString(work.resolve("TRUNK.md"), "on trunk\n");
+        git(work, "add", "TRUNK.md");
+        git(work, "-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", "trunk work");
+        git(work, "push", "-q", bare.toString(), "trunk");
+        git(bare, "symbolic-ref", "HEAD", "refs/heads/trunk");
+        return bare;
+    }
+
     static void deleteRecursively(Path dir) {
         CliProcess.Result result = CliProcess.exec(List.of("rm", "-rf", dir.toString()), dir.getParent(), Map.of());
         if (result.exitCode() != 0) {

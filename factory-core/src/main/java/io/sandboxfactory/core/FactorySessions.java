@@ -4,7 +4,11 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.retire.RetireResult;
+import io.sandboxfactory.core.retire.Retirements;
+import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
+import io.sandboxfactory.core.session.CommandActivity;
 import io.sandboxfactory.core.session.InFlightStarts;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -16,10 +20,13 @@ import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.session.SessionTimeouts;
 import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -37,17 +44,22 @@ final class FactorySessions implements AutoCloseable {
     private final boolean ownsStore;
     private final SessionLeases leases;
     private final InFlightStarts inFlight;
+    private final CommandActivity activity;
     private final SessionOpener opener;
     private final SessionRetirementCoordinator coordinator;
+    private final Retirements retirements;
 
-    private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight, SessionOpener opener,
-                            SessionRetirementCoordinator coordinator) {
+    private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
+                            CommandActivity activity, SessionOpener opener,
+                            SessionRetirementCoordinator coordinator, Retirements retirements) {
         this.store = store;
         this.ownsStore = ownsStore;
         this.leases = leases;
         this.inFlight = inFlight;
+        this.activity = activity;
         this.opener = opener;
         this.coordinator = coordinator;
+        this.retirements = retirements;
     }
 
     static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, Optional<SessionStore> hostStore,
@@ -62,9 +74,12 @@ final class FactorySessions implements AutoCloseable {
         InFlightStarts inFlight = new InFlightStarts();
         // Cut a start here short soon after another process retires its session.
         inFlight.watchRetirements(store, RETIREMENT_WATCH);
-        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults);
-        return new FactorySessions(store, hostStore.isEmpty(), leases, inFlight, new SessionOpener(provider, memo, services),
-                new SessionRetirementCoordinator(memo, provider, services));
+        CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
+        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
+        SessionOpener opener = new SessionOpener(provider, memo, services);
+        SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
+        return new FactorySessions(store, hostStore.isEmpty(), leases, inFlight, activity, opener, coordinator,
+                new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(), Clock.systemUTC()));
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -75,8 +90,28 @@ final class FactorySessions implements AutoCloseable {
         return opener.session(sessionId);
     }
 
-    void retire(String sessionId, RetireMode mode) {
-        coordinator.retire(sessionId, mode.deletesSession());
+    RetireResult retire(String sessionId, RetireMode mode) {
+        return retirements.retire(sessionId, mode);
+    }
+
+    List<SessionRecord> select(SessionSelector selector) {
+        return retirements.select(selector);
+    }
+
+    List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism) {
+        return retirements.retireAll(selector, mode, parallelism);
+    }
+
+    List<RetireResult> applyIdlePolicies() {
+        return retirements.applyIdlePolicies();
+    }
+
+    boolean touch(String sessionId) {
+        if (store.find(sessionId).isEmpty()) {
+            return false;
+        }
+        activity.touch(sessionId);
+        return true;
     }
 
     void refreshToken(String sessionId, String token) {
@@ -94,6 +129,7 @@ final class FactorySessions implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        activity.close();
         inFlight.close();
         leases.close();
         if (ownsStore) {

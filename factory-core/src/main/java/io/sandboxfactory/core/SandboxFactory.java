@@ -22,6 +22,10 @@ import io.sandboxfactory.core.discovery.ProviderDiscovery;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.retire.SessionSelector;
+import io.sandboxfactory.core.retire.Retirements;
+import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
@@ -157,10 +161,54 @@ public final class SandboxFactory implements AutoCloseable {
      * Retires a session: teardown, then {@link RetireMode#STOP stop} (files and record kept) or
      * {@link RetireMode#DESTROY destroy} (sandbox and record removed). Serialized per session; an
      * open in flight fails with {@code Session '<id>' was retired during workspace materialization}.
+     * A session this factory does not hold is started first when it has teardown commands and its
+     * sandbox exists, so the teardown runs whichever process retires it. A session that neither the
+     * store nor this factory knows is left alone: the result says {@link RetireResult.Outcome#UNKNOWN}.
      */
-    public void retire(String sessionId, RetireMode mode) {
+    public RetireResult retire(String sessionId, RetireMode mode) {
         requireOpen();
-        sessions.retire(sessionId, Objects.requireNonNull(mode, "mode"));
+        return sessions.retire(sessionId, Objects.requireNonNull(mode, "mode"));
+    }
+
+    /** The sessions of the store that {@code selector} picks now, in session id order; changes nothing. */
+    public List<SessionRecord> selectSessions(SessionSelector selector) {
+        requireOpen();
+        return sessions.select(selector);
+    }
+
+    /**
+     * Retires every session {@code selector} picks, each as {@link #retire} does (serialized per
+     * session, teardown included), {@value Retirements#DEFAULT_PARALLELISM} at a time; a failure of
+     * one does not stop the rest. One result per session, in session id order.
+     */
+    public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode) {
+        return retireAll(selector, mode, Retirements.DEFAULT_PARALLELISM);
+    }
+
+    /** {@link #retireAll(SessionSelector, RetireMode)}, at most {@code parallelism} sessions at once. */
+    public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism) {
+        requireOpen();
+        return sessions.retireAll(selector, Objects.requireNonNull(mode, "mode"), parallelism);
+    }
+
+    /**
+     * Applies the configured idle policies: destroys sessions idle longer than {@code
+     * lifecycle.deleteAfterIdle}, then stops running ones idle longer than {@code
+     * lifecycle.stopAfterIdle}, each through {@link #retire}. A session with a command running (in
+     * any process) is never idle. Does nothing when neither is configured.
+     */
+    public List<RetireResult> applyIdlePolicies() {
+        requireOpen();
+        return sessions.applyIdlePolicies();
+    }
+
+    /**
+     * Marks the session used now, as a command would, so idle policies leave it be (an agent that
+     * thinks between commands); false when the store does not know the session.
+     */
+    public boolean touch(String sessionId) {
+        requireOpen();
+        return sessions.touch(SessionSpec.requireValidSessionId(sessionId));
     }
 
     /** Replaces the repository token ({@code GH_TOKEN}) in an open session's environment for later commands. */

@@ -164,6 +164,30 @@ class SandboxFactorySessionsTest {
     }
 
     @Test
+    void withoutABaseANewSessionBranchStartsFromTheRemotesDefaultBranchResolvedOnceAndStored() throws IOException {
+        Path trunkRemote = Git.bareRepository(tmp.resolve("remote/trunk.git"), "trunk");
+        Git.run(trunkRemote, "symbolic-ref", "HEAD", "refs/heads/trunk");
+        String trunk = Git.revParse(trunkRemote, "trunk").strip();
+        try (SandboxFactory factory = factory()) {
+            SessionHandle handle = factory.openSession(SessionSpec.builder("t1").repository(trunkRemote.toString()).branch("work").build());
+            assertThat(head(handle)).isEqualTo(trunk);
+            assertThat(factory.sessionStore().find("t1").orElseThrow().definition().baseBranch()).contains("trunk");
+
+            // The remote's default branch changes; the session keeps the base it resolved.
+            Git.run(trunkRemote, "symbolic-ref", "HEAD", "refs/heads/main");
+            factory.retire("t1", RetireMode.STOP);
+            SessionHandle reopened = factory.openSession(SessionSpec.builder("t1").repository(trunkRemote.toString()).branch("work-2").build());
+            assertThat(head(reopened)).isEqualTo(trunk);
+            assertThat(factory.sessionStore().find("t1").orElseThrow().definition().baseBranch()).contains("trunk");
+        }
+    }
+
+    private static String head(SessionHandle handle) {
+        return handle.sandbox().executeCommand("git rev-parse HEAD", List.of(), CommandOptions.builder()
+                .cwd(handle.checkout().orElseThrow()).build()).stdout().strip();
+    }
+
+    @Test
     void aSessionCannotBeReopenedOnAnotherRepository() throws IOException {
         Path other = Git.bareRepository(tmp.resolve("remote/other.git"));
         try (SandboxFactory factory = factory()) {

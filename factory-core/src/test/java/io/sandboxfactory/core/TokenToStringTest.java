@@ -85,7 +85,7 @@ class TokenToStringTest {
                 new EnvironmentRepository("a/b", Optional.empty(), List.of(), Optional.of(new FixedAccess(access())))))).build();
         values.put("SessionSpec (environment)", environment);
         values.put("SessionEnvironment", environment.environment().orElseThrow());
-        SessionDefaults defaults = new SessionDefaults("main", List.of(), List.of(), RepositoryLocator.github(),
+        SessionDefaults defaults = new SessionDefaults(Optional.of("main"), List.of(), List.of(), RepositoryLocator.github(),
                 Optional.of(new FixedToken(TOKEN)), SessionTimeouts.defaults(), RetryPolicy.defaults());
         values.put("SessionDefaults", defaults);
         values.put("SessionPlan", SessionPlan.of(SessionSpec.builder("s3").repository("a/b").branch("work").build(), defaults));
@@ -93,7 +93,7 @@ class TokenToStringTest {
         FactoryConfig config = FactoryConfig.builder().provider("local")
                 .providerSection("local", Map.of("env", Map.of("NPM_TOKEN", TOKEN))).build();
         values.put("FactoryConfig", config);
-        values.put("ResolvedConfig", new ResolvedConfig("local", tmp, "me", config.repository(), Timeouts.defaults(),
+        values.put("ResolvedConfig", new ResolvedConfig("local", tmp, "me", config.repository(), Timeouts.defaults(), io.sandboxfactory.core.config.Lifecycle.off(),
                 Map.of("local", new LocalProviderConfig(null, List.of(), false, Map.of("NPM_TOKEN", TOKEN))), "test"));
 
         Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));

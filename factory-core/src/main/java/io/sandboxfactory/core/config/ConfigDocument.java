@@ -11,5 +11,6 @@ record ConfigDocument(
         String owner,
         RepositoryDefaults repository,
         Timeouts timeouts,
+        Lifecycle lifecycle,
         Map<String, JsonNode> providers) {
 }

@@ -42,6 +42,8 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code FACTORY_REPOSITORY_ALLOWED_FILE_ROOTS}</td><td>{@code repository.allowedFileRoots} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_SETUP}</td><td>{@code timeouts.setup}</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
+ *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
+ *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
  * </table>
  * {@code NAME} is the provider name upper-cased with {@code -} written {@code _}; {@code KEY} is the
@@ -123,7 +125,7 @@ public final class ConfigResolver {
         }
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
-                repository(config.repository(), env), timeouts(config.timeouts(), env), bound, origin);
+                repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env), bound, origin);
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -170,7 +172,7 @@ public final class ConfigResolver {
         if (base.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    base.get(), current.setup(), current.teardown(), current.allowedFileRoots()));
+                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots()));
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
@@ -193,6 +195,22 @@ public final class ConfigResolver {
             Timeouts current = result;
             result = fromEnv(EnvironmentOverrides.COMMAND_TIMEOUT, () -> new Timeouts(current.setup(),
                     Optional.of(DurationFormat.parse(command.get()))));
+        }
+        return result;
+    }
+
+    private static Lifecycle lifecycle(Lifecycle fromFile, EnvironmentOverrides env) {
+        Lifecycle result = fromFile;
+        Optional<String> stop = env.get(EnvironmentOverrides.STOP_AFTER_IDLE);
+        if (stop.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.STOP_AFTER_IDLE, () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
+                    fromFile.deleteAfterIdle()));
+        }
+        Optional<String> delete = env.get(EnvironmentOverrides.DELETE_AFTER_IDLE);
+        if (delete.isPresent()) {
+            Lifecycle current = result;
+            result = fromEnv(EnvironmentOverrides.DELETE_AFTER_IDLE, () -> new Lifecycle(current.stopAfterIdle(),
+                    Optional.of(DurationFormat.parse(delete.get()))));
         }
         return result;
     }

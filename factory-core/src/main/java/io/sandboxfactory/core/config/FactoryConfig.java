@@ -23,6 +23,7 @@ import java.util.TreeMap;
  * @param owner who owns the sandboxes (labels, names)
  * @param repository repository defaults
  * @param timeouts timeouts
+ * @param lifecycle idle policies
  * @param providers the {@code providers.<name>} sections, by provider name
  */
 public record FactoryConfig(
@@ -31,6 +32,7 @@ public record FactoryConfig(
         Optional<String> owner,
         RepositoryDefaults repository,
         Timeouts timeouts,
+        Lifecycle lifecycle,
         Map<String, ObjectNode> providers) {
 
     public FactoryConfig {
@@ -39,6 +41,7 @@ public record FactoryConfig(
         owner = Objects.requireNonNullElse(owner, Optional.empty());
         repository = Objects.requireNonNullElse(repository, RepositoryDefaults.defaults());
         timeouts = Objects.requireNonNullElse(timeouts, Timeouts.defaults());
+        lifecycle = Objects.requireNonNullElse(lifecycle, Lifecycle.off());
         providers = copy(Objects.requireNonNullElse(providers, Map.of()));
     }
 
@@ -60,7 +63,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -81,6 +84,7 @@ public record FactoryConfig(
         private String owner;
         private RepositoryDefaults repository;
         private Timeouts timeouts;
+        private Lifecycle lifecycle;
         private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
 
         private Builder() {
@@ -111,6 +115,11 @@ public record FactoryConfig(
             return this;
         }
 
+        public Builder lifecycle(Lifecycle lifecycle) {
+            this.lifecycle = lifecycle;
+            return this;
+        }
+
         /**
          * Sets the {@code providers.<name>} section from plain values (strings, numbers, booleans,
          * lists, maps), exactly as the same keys would appear in a file.
@@ -125,7 +134,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, providers);
+                    repository, timeouts, lifecycle, providers);
         }
     }
 }

@@ -57,6 +57,7 @@ public final class FactoryConfigLoader {
                 nonBlank(document.owner()),
                 document.repository(),
                 document.timeouts(),
+                document.lifecycle(),
                 sections(document.providers(), where));
     }
 

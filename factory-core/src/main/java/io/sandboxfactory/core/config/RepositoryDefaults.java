@@ -8,6 +8,7 @@ import io.sandboxfactory.core.setup.SetupCommands;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@code repository:} section: how to reach a repository named {@code owner/name}, which local
@@ -18,31 +19,31 @@ import java.util.Objects;
  * @param cloneUrlTemplate clone URL with {@code {owner}} and {@code {name}} (or {@code {repo}})
  *     placeholders; it must expand to a URL with an allowed scheme, without credentials; default
  *     {@code https://github.com/{owner}/{name}.git}
- * @param defaultBaseBranch the branch new session branches start from; a valid branch name; default {@code main}
+ * @param defaultBaseBranch the branch new session branches start from; a valid branch name; when unset,
+ *     each repository's own default branch (the remote's {@code HEAD}, else {@code main})
  * @param setup commands run once per sandbox after the checkout (blank ones dropped; no NUL characters)
  * @param teardown commands run when a session is retired (blank ones dropped; no NUL characters)
  * @param allowedFileRoots absolute host directories that local repository paths and {@code file://}
  *     URLs must lie under; empty (the default) allows every local repository
  */
-public record RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown,
+public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
                                  List<String> allowedFileRoots) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
-    public static final String DEFAULT_BASE_BRANCH = "main";
 
     public RepositoryDefaults {
         cloneUrlTemplate = cloneUrlTemplate == null ? DEFAULT_CLONE_URL_TEMPLATE : cloneUrlTemplate.trim();
-        defaultBaseBranch = defaultBaseBranch == null ? DEFAULT_BASE_BRANCH : defaultBaseBranch.trim();
+        defaultBaseBranch = defaultBaseBranch == null ? Optional.empty() : defaultBaseBranch.map(String::trim);
         setup = SetupCommands.requireRunnable(nonBlank(setup), "Setup command");
         teardown = SetupCommands.requireRunnable(nonBlank(teardown), "Teardown command");
         allowedFileRoots = allowedFileRoots == null ? List.of() : allowedFileRoots.stream().map(RepositoryDefaults::requireRoot).toList();
         RepositoryLocator.requireValidTemplate(cloneUrlTemplate);
-        GitRefs.requireValid(defaultBaseBranch, "Default base branch");
+        defaultBaseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
     }
 
     /** The section without allowed file roots: every local repository may be cloned. */
     public RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown) {
-        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, List.of());
+        this(cloneUrlTemplate, Optional.ofNullable(defaultBaseBranch), setup, teardown, List.of());
     }
 
     private static List<String> nonBlank(List<String> commands) {
@@ -57,7 +58,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBran
         return root;
     }
 
-    /** Every default: GitHub over HTTPS, base branch {@code main}, no setup or teardown, every local repository allowed. */
+    /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
         return new RepositoryDefaults(null, null, null, null, null);
     }

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param owner who owns the sandboxes
  * @param repository repository defaults
  * @param timeouts timeouts
+ * @param lifecycle idle policies
  * @param providerConfigs bound config objects by provider name; always holds {@link #provider()}
  * @param origin where the settings came from (a file path, or a description)
  */
@@ -24,6 +25,7 @@ public record ResolvedConfig(
         String owner,
         RepositoryDefaults repository,
         Timeouts timeouts,
+        Lifecycle lifecycle,
         Map<String, Object> providerConfigs,
         String origin) {
 
@@ -33,6 +35,7 @@ public record ResolvedConfig(
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(repository, "repository");
         Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(lifecycle, "lifecycle");
         providerConfigs = Map.copyOf(providerConfigs);
         Objects.requireNonNull(origin, "origin");
         if (!providerConfigs.containsKey(provider)) {
@@ -47,7 +50,7 @@ public record ResolvedConfig(
     @Override
     public String toString() {
         return "ResolvedConfig[provider=" + provider + ", stateDirectory=" + stateDirectory + ", owner=" + owner + ", repository="
-                + repository + ", timeouts=" + timeouts + ", providerConfigs=" + providerConfigs.keySet() + ", origin=" + origin + "]";
+                + repository + ", timeouts=" + timeouts + ", lifecycle=" + lifecycle + ", providerConfigs=" + providerConfigs.keySet() + ", origin=" + origin + "]";
     }
 
     /** The selected provider's bound config object. */

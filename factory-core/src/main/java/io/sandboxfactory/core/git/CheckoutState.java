@@ -11,16 +11,17 @@ import java.util.Optional;
  * @param originUrl {@code remote.origin.url}, when set
  * @param managed the checkout was cloned by this framework ({@code sandboxfactory.managed=true})
  * @param currentBranch the checked-out branch; empty when detached or not a checkout
+ * @param upstream the remote branch the current branch tracks ({@code origin/x}); empty when none
  */
 public record CheckoutState(boolean gitDirectory, boolean nonEmpty, Optional<String> originUrl, boolean managed,
-                            Optional<String> currentBranch) {
+                            Optional<String> currentBranch, Optional<String> upstream) {
 
     /** The git config key marking a checkout as cloned (and so removable) by the framework. */
     public static final String MANAGED_KEY = "sandboxfactory.managed";
 
     /** A directory that does not exist. */
     public static CheckoutState absent() {
-        return new CheckoutState(false, false, Optional.empty(), false, Optional.empty());
+        return new CheckoutState(false, false, Optional.empty(), false, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -32,7 +33,8 @@ public record CheckoutState(boolean gitDirectory, boolean nonEmpty, Optional<Str
         return "if [ -e " + d + "/.git ]; then echo \"@@" + key + ".git=1\"; "
                 + "echo \"@@" + key + ".origin=$(git -C " + d + " config --get remote.origin.url 2>/dev/null)\"; "
                 + "echo \"@@" + key + ".managed=$(git -C " + d + " config --get " + MANAGED_KEY + " 2>/dev/null)\"; "
-                + "echo \"@@" + key + ".head=$(git -C " + d + " symbolic-ref -q --short HEAD 2>/dev/null)\"; fi\n"
+                + "echo \"@@" + key + ".head=$(git -C " + d + " symbolic-ref -q --short HEAD 2>/dev/null)\"; "
+                + "echo \"@@" + key + ".upstream=$(git -C " + d + " rev-parse -q --abbrev-ref --symbolic-full-name '@{u}' 2>/dev/null)\"; fi\n"
                 + "if [ -n \"$(ls -A " + d + " 2>/dev/null)\" ]; then echo \"@@" + key + ".nonempty=1\"; fi\n";
     }
 
@@ -43,7 +45,8 @@ public record CheckoutState(boolean gitDirectory, boolean nonEmpty, Optional<Str
                 "1".equals(values.get(key + ".nonempty")),
                 nonBlank(values.get(key + ".origin")),
                 "true".equals(values.get(key + ".managed")),
-                nonBlank(values.get(key + ".head")));
+                nonBlank(values.get(key + ".head")),
+                nonBlank(values.get(key + ".upstream")));
     }
 
     private static Optional<String> nonBlank(String value) {

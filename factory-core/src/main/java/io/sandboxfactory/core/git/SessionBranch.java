@@ -53,8 +53,10 @@ public final class SessionBranch {
      * @param outcome how the branch was reached
      * @param currentBranch the branch checked out now (differs from the session branch only for {@link Outcome#KEPT_CURRENT})
      * @param note a sentence for the user when something needs their attention
+     * @param resolvedBase the remote's default branch, when the checkout was asked for no base and
+     *     created the branch from it (see {@link RemoteHead})
      */
-    public record Result(Outcome outcome, String currentBranch, Optional<String> note) {
+    public record Result(Outcome outcome, String currentBranch, Optional<String> note, Optional<String> resolvedBase) {
     }
 
     private final Duration timeout;
@@ -64,10 +66,13 @@ public final class SessionBranch {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
-    /** Puts {@code checkout} on {@code branch}, creating it from {@code base} when new. */
-    public Result checkout(CommandExecutor exec, String checkout, String branch, String base, RepositoryAccess access) {
+    /**
+     * Puts {@code checkout} on {@code branch}, creating it from {@code base} when new, or from the
+     * remote's default branch when {@code base} is empty.
+     */
+    public Result checkout(CommandExecutor exec, String checkout, String branch, Optional<String> base, RepositoryAccess access) {
         GitRefs.requireValid(branch, "Branch");
-        GitRefs.requireValid(base, "Base branch");
+        base.ifPresent(b -> GitRefs.requireValid(b, "Base branch"));
         GitCredentials credentials = GitCredentials.of(access);
         CommandOptions options = CommandOptions.builder().env(RepositoryMaterializer.gitEnv(credentials)).timeout(timeout)
                 .maxRetainedBytes(64 * 1024).build();
@@ -79,8 +84,9 @@ public final class SessionBranch {
             LOG.warn("Removed {}/.git/index.lock, older than {} minutes: a git process that was killed (out of memory, power"
                     + " loss) left it, and it would block every git command in the checkout.", checkout, STALE_LOCK_MINUTES);
         }
+        Optional<String> resolved = base.isPresent() ? Optional.empty() : RemoteHead.printed(result.stdout(), checkout);
         if (result.success()) {
-            return new Result(outcomeOf(marker), branch, Optional.empty());
+            return new Result(outcomeOf(marker), branch, Optional.empty(), resolved);
         }
         if (marker.equals("failed") && wouldOverwriteWork(output)) {
             String current = result.stdout().lines().filter(l -> l.startsWith("@@current="))
@@ -88,10 +94,12 @@ public final class SessionBranch {
             String note = "Kept branch '" + current + "' in " + checkout + " because switching to '" + branch
                     + "' would overwrite uncommitted changes; commit or stash them, then check out '" + branch + "'.";
             LOG.warn(note);
-            return new Result(Outcome.KEPT_CURRENT, current, Optional.of(note));
+            return new Result(Outcome.KEPT_CURRENT, current, Optional.of(note), Optional.empty());
         }
         if (marker.equals("nobase")) {
-            throw new MaterializeException(MaterializeException.BRANCH_FAILED, "Base branch '" + base
+            String named = base.or(() -> result.stdout().lines().filter(l -> l.startsWith(RemoteHead.MARK))
+                    .map(l -> l.substring(RemoteHead.MARK.length())).findFirst()).orElse(RemoteHead.FALLBACK);
+            throw new MaterializeException(MaterializeException.BRANCH_FAILED, "Base branch '" + named
                     + "' does not exist on origin of " + checkout + ", so branch '" + branch + "' cannot be created from it.");
         }
         throw new MaterializeException(MaterializeException.BRANCH_FAILED, "Checking out branch '" + branch + "' in " + checkout
@@ -114,12 +122,12 @@ public final class SessionBranch {
                 || text.contains("please commit your changes or stash them");
     }
 
-    private static String script(String checkout, String branch, String base, GitCredentials credentials) {
+    private static String script(String checkout, String branch, Optional<String> base, GitCredentials credentials) {
         return "cd " + Sandboxes.quote(checkout) + " || exit 2\n"
                 + "l=\"$(git rev-parse --git-dir 2>/dev/null)/index.lock\"\n"
                 + "if [ -f \"$l\" ] && [ -n \"$(find \"$l\" -mmin +" + STALE_LOCK_MINUTES + " 2>/dev/null)\" ]; then"
                 + " rm -f \"$l\" && echo '@@stale-lock'; fi\n"
-                + "b=" + Sandboxes.quote(branch) + "; base=" + Sandboxes.quote(base) + "\n"
+                + "b=" + Sandboxes.quote(branch) + "; base=" + Sandboxes.quote(base.orElse("")) + "\n"
                 + "cur=$(git symbolic-ref -q --short HEAD); echo \"@@current=$cur\"\n"
                 + "if [ \"$cur\" = \"$b\" ]; then echo '@@branch=current'; exit 0; fi\n"
                 + "if git show-ref --verify -q \"refs/heads/$b\"; then\n"
@@ -127,6 +135,7 @@ public final class SessionBranch {
                 + "elif git show-ref --verify -q \"refs/remotes/origin/$b\"; then\n"
                 + "  out=$(git checkout -q --track -b \"$b\" \"origin/$b\" 2>&1) && { echo '@@branch=remote'; exit 0; }\n"
                 + "else\n"
+                + (base.isPresent() ? "" : RemoteHead.script(credentials))
                 + "  git show-ref --verify -q \"refs/remotes/origin/$base\" || git " + credentials.gitOptions()
                 + " fetch --quiet origin \"+refs/heads/$base:refs/remotes/origin/$base\" >/dev/null 2>&1\n"
                 + "  if git show-ref --verify -q \"refs/remotes/origin/$base\"; then\n"

@@ -18,6 +18,7 @@ import io.sandboxfactory.core.store.SessionRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -79,8 +80,11 @@ public final class SessionRetirementCoordinator {
         return () -> callbacks.remove(callback);
     }
 
-    /** Retires {@code sessionId}: teardown, then stop ({@code deleteSession=false}) or destroy and forget. */
-    public void retire(String sessionId, boolean deleteSession) {
+    /**
+     * Retires {@code sessionId}: teardown, then stop ({@code deleteSession=false}) or destroy and
+     * forget. Returns the steps that failed, one sentence each (the others still ran).
+     */
+    public List<String> retire(String sessionId, boolean deleteSession) {
         SessionSpec.requireValidSessionId(sessionId);
         CountedLock lock = locks.compute(sessionId, (id, current) -> {
             CountedLock l = current == null ? new CountedLock() : current;
@@ -89,17 +93,19 @@ public final class SessionRetirementCoordinator {
         });
         lock.lock.lock();
         try {
-            retireLocked(sessionId, deleteSession);
+            List<String> problems = new ArrayList<>();
+            retireLocked(sessionId, deleteSession, problems);
+            return problems;
         } finally {
             lock.lock.unlock();
             locks.compute(sessionId, (id, current) -> current == null || --current.users == 0 ? null : current);
         }
     }
 
-    private void retireLocked(String sessionId, boolean deleteSession) {
+    private void retireLocked(String sessionId, boolean deleteSession, List<String> problems) {
         String verb = deleteSession ? "destroy" : "stop";
         LOG.info("Retiring session '{}' ({})", sessionId, verb);
-        step(sessionId, "bump the generation", () -> services.store().bumpGeneration(sessionId));
+        step(problems, sessionId, "bump the generation", () -> services.store().bumpGeneration(sessionId));
         int cancelled = services.inFlight().cancel(sessionId);
         if (cancelled > 0) {
             LOG.info("Cancelled {} start(s) of session '{}' in flight", cancelled, sessionId);
@@ -116,7 +122,7 @@ public final class SessionRetirementCoordinator {
             LOG.warn("Retiring session '{}' without its lease: {}", sessionId, LogText.abbreviate(String.valueOf(e.getMessage())));
         }
         try {
-            endLocked(sessionId, deleteSession, verb);
+            endLocked(sessionId, deleteSession, verb, problems);
         } finally {
             if (lease != null) {
                 lease.close();
@@ -124,22 +130,22 @@ public final class SessionRetirementCoordinator {
         }
     }
 
-    private void endLocked(String sessionId, boolean deleteSession, String verb) {
+    private void endLocked(String sessionId, boolean deleteSession, String verb, List<String> problems) {
         Optional<SessionEntry> held = memo.peek(sessionId);
         if (held.isPresent()) {
             SessionEntry entry = held.get();
             teardown(entry);
-            step(sessionId, "evict the session", () -> memo.evict(sessionId));
-            step(sessionId, verb + " the sandbox", () -> end(entry.sandbox(), deleteSession));
+            step(problems, sessionId, "evict the session", () -> memo.evict(sessionId));
+            step(problems, sessionId, verb + " the sandbox", () -> end(entry.sandbox(), deleteSession));
         } else {
-            step(sessionId, "evict the session", () -> memo.evict(sessionId));
-            step(sessionId, verb + " the sandbox", () -> end(unstartedInstance(sessionId), deleteSession));
+            step(problems, sessionId, "evict the session", () -> memo.evict(sessionId));
+            step(problems, sessionId, verb + " the sandbox", () -> end(unstartedInstance(sessionId), deleteSession));
         }
         for (Runnable callback : invalidations.getOrDefault(sessionId, List.of())) {
-            step(sessionId, "run a cache invalidation callback", callback);
+            step(problems, sessionId, "run a cache invalidation callback", callback);
         }
         if (deleteSession) {
-            step(sessionId, "delete the session record", () -> services.store().delete(sessionId));
+            step(problems, sessionId, "delete the session record", () -> services.store().delete(sessionId));
         }
     }
 
@@ -178,11 +184,13 @@ public final class SessionRetirementCoordinator {
         }
     }
 
-    private static void step(String sessionId, String what, Runnable action) {
+    private static void step(List<String> problems, String sessionId, String what, Runnable action) {
         try {
             action.run();
         } catch (RuntimeException e) {
-            LOG.warn("Retiring session '{}': could not {}: {}", sessionId, what, LogText.abbreviate(String.valueOf(e.getMessage())));
+            String why = LogText.abbreviate(String.valueOf(e.getMessage()));
+            LOG.warn("Retiring session '{}': could not {}: {}", sessionId, what, why);
+            problems.add("could not " + what + ": " + why);
         }
     }
 }

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 /**
  * The factory-wide defaults a {@link SessionSpec} falls back on, usually from configuration.
  *
- * @param baseBranch the base of new session branches
+ * @param baseBranch the base of new session branches; empty: each repository's default branch
  * @param setupCommands setup for sessions that name none
  * @param teardownCommands teardown for sessions that name none
  * @param locator expands slugs through the clone URL template
@@ -20,12 +20,12 @@ import java.util.function.Supplier;
  * @param timeouts command time limits
  * @param retry clone and fetch retries on transient failures
  */
-public record SessionDefaults(String baseBranch, List<String> setupCommands, List<String> teardownCommands,
+public record SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands,
                               RepositoryLocator locator, Optional<Supplier<String>> token, SessionTimeouts timeouts,
                               RetryPolicy retry) {
 
     public SessionDefaults {
-        GitRefs.requireValid(baseBranch, "Default base branch");
+        baseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
         setupCommands = List.copyOf(setupCommands);
         teardownCommands = List.copyOf(teardownCommands);
         Objects.requireNonNull(locator, "locator");
@@ -37,14 +37,14 @@ public record SessionDefaults(String baseBranch, List<String> setupCommands, Lis
     /** Never shows the token supplier: a host's supplier may print the token it holds. */
     @Override
     public String toString() {
-        return "SessionDefaults[baseBranch=" + baseBranch + ", setupCommands=" + setupCommands + ", teardownCommands="
+        return "SessionDefaults[baseBranch=" + baseBranch.orElse("<remote HEAD>") + ", setupCommands=" + setupCommands + ", teardownCommands="
                 + teardownCommands + ", token=" + (token.isPresent() ? "<supplied>" : "none") + ", timeouts=" + timeouts
                 + ", retry=" + retry + "]";
     }
 
-    /** Base {@code main}, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
+    /** Each repository's default branch as base, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
     public static SessionDefaults defaults() {
-        return new SessionDefaults("main", List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
+        return new SessionDefaults(Optional.empty(), List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
                 SessionTimeouts.defaults(), RetryPolicy.defaults());
     }
 

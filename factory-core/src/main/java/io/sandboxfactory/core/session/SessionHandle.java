@@ -28,11 +28,13 @@ public final class SessionHandle implements CommandExecutor {
     private final AtomicReference<SessionEntry> entry;
     private final StartMode startMode;
     private final SessionRevival revival;
+    private final CommandActivity activity;
 
-    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival) {
+    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival, CommandActivity activity) {
         this.entry = new AtomicReference<>(Objects.requireNonNull(entry, "entry"));
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.revival = Objects.requireNonNull(revival, "revival");
+        this.activity = Objects.requireNonNull(activity, "activity");
     }
 
     public String sessionId() {
@@ -74,6 +76,14 @@ public final class SessionHandle implements CommandExecutor {
     }
 
     /**
+     * Marks the session used now, so idle policies ({@code lifecycle.stopAfterIdle}) leave it be:
+     * for an agent that thinks between commands. Commands run through this handle do it themselves.
+     */
+    public void touch() {
+        activity.touch(sessionId());
+    }
+
+    /**
      * Runs a command in the session's sandbox (starting it first if needed; a failed start throws
      * the session machinery's own exception). When the sandbox turns out to be gone, the command is
      * replayed once on a fresh sandbox, as the class documentation describes; the replay's own
@@ -84,6 +94,12 @@ public final class SessionHandle implements CommandExecutor {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(options, "options");
+        try (CommandActivity.Command busy = activity.begin(sessionId())) {
+            return execute(command, args, options);
+        }
+    }
+
+    private CommandResult execute(String command, List<String> args, CommandOptions options) {
         SessionEntry current = entry();
         try {
             StartFailures.start(current.sandbox());

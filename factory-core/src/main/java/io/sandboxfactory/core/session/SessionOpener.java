@@ -63,8 +63,9 @@ public final class SessionOpener implements AutoCloseable {
     public SessionHandle open(SessionSpec spec) {
         Objects.requireNonNull(spec, "spec");
         String id = spec.sessionId();
-        SessionPlan plan = SessionPlan.of(spec, services.defaults());
         Optional<SessionRecord> existing = services.store().find(id);
+        SessionPlan plan = SessionPlan.of(spec, services.defaults())
+                .withStoredBase(existing.flatMap(record -> record.definition().baseBranch()));
         existing.ifPresent(record -> requireSameRepository(record, plan));
         services.store().register(plan.definition(Optional.of(provider.provider())));
 
@@ -74,7 +75,7 @@ public final class SessionOpener implements AutoCloseable {
         entry.claimOwnRepo(plan.repositories().get(0).repository());
         plan.repositories().forEach(r -> entry.addRepo(r.repository()));
         revival.remember(entry, spec, generation);
-        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival);
+        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival, services.activity());
 
         switch (spec.startMode()) {
             case EAGER -> {
@@ -97,7 +98,7 @@ public final class SessionOpener implements AutoCloseable {
 
     /** The open session {@code sessionId} if this process holds it; never constructs or starts anything. */
     public Optional<SessionHandle> session(String sessionId) {
-        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival));
+        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival, services.activity()));
     }
 
     /**

@@ -20,6 +20,10 @@ public enum SessionPhase {
     CHECKOUT,
     /** Uncommitted work would have been overwritten: the checkout stays on its current branch (detail says which). */
     BRANCH_KEPT,
+    /** The session branch was strictly behind its upstream and clean: fast-forwarded (detail says to what). */
+    FAST_FORWARDED,
+    /** The session branch is behind its upstream but dirty or diverged: left untouched (detail says how it stands). */
+    NOT_FAST_FORWARDED,
     /** Running a setup command. */
     SETUP,
     /** A setup command is skipped because it already failed in this session. */

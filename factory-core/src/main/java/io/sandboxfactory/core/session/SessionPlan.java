@@ -6,6 +6,7 @@ import io.sandboxfactory.core.store.SessionDefinition;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,46 +19,61 @@ import java.util.Optional;
  * @param workspaceSetup run in the root after the repositories' setup (environments only)
  * @param teardown run before retirement and after a failed setup
  * @param setupTimeout limit of one setup unit
+ * @param labels the labels the open adds to the session's
  */
 public record SessionPlan(String sessionId, String branch, List<Repository> repositories, boolean environment,
-                          SetupCommands workspaceSetup, SetupCommands teardown, Duration setupTimeout) {
+                          SetupCommands workspaceSetup, SetupCommands teardown, Duration setupTimeout, Map<String, String> labels) {
 
     /**
      * One repository of the plan.
      *
      * @param repository as named by the host
-     * @param baseBranch the base of the session branch in this repository
+     * @param baseBranch the base of the session branch in this repository; empty: the remote's default
+     *     branch, resolved by the start that needs it
      * @param setup run in its checkout
      * @param access mints access per start
      */
-    public record Repository(String repository, String baseBranch, SetupCommands setup, RepositoryAccessSource access) {
+    public record Repository(String repository, Optional<String> baseBranch, SetupCommands setup, RepositoryAccessSource access) {
         @Override
         public String toString() {
-            return "Repository[" + repository + ", base=" + baseBranch + "]";
+            return "Repository[" + repository + ", base=" + baseBranch.orElse("<remote HEAD>") + "]";
         }
     }
 
     public SessionPlan {
         repositories = List.copyOf(repositories);
+        labels = Map.copyOf(labels);
     }
 
     /** Applies {@code defaults} to {@code spec}. */
     public static SessionPlan of(SessionSpec spec, SessionDefaults defaults) {
-        String base = spec.baseBranch().orElse(defaults.baseBranch());
+        Optional<String> base = spec.baseBranch().or(defaults::baseBranch);
         SetupCommands teardown = SetupCommands.of(spec.teardownCommands().orElse(defaults.teardownCommands()));
         Duration setupTimeout = spec.setupTimeout().orElse(defaults.timeouts().setup());
         if (spec.environment().isPresent()) {
             SessionEnvironment env = spec.environment().get();
             List<Repository> repos = env.repositories().stream().map(r -> new Repository(r.repository(),
-                    r.baseBranch().orElse(base), SetupCommands.of(r.setupCommands()),
+                    r.baseBranch().or(() -> base), SetupCommands.of(r.setupCommands()),
                     defaults.accessFor(r.repository(), r.repositoryAccess()))).toList();
             return new SessionPlan(spec.sessionId(), spec.branch(), repos, true,
-                    SetupCommands.of(env.workspaceSetupCommands()), teardown, setupTimeout);
+                    SetupCommands.of(env.workspaceSetupCommands()), teardown, setupTimeout, spec.labels());
         }
         String repository = spec.repository().orElseThrow();
         Repository own = new Repository(repository, base, SetupCommands.of(spec.setupCommands().orElse(defaults.setupCommands())),
                 defaults.accessFor(repository, spec.repositoryAccess()));
-        return new SessionPlan(spec.sessionId(), spec.branch(), List.of(own), false, SetupCommands.of(List.of()), teardown, setupTimeout);
+        return new SessionPlan(spec.sessionId(), spec.branch(), List.of(own), false, SetupCommands.of(List.of()), teardown, setupTimeout,
+                spec.labels());
+    }
+
+    /** This plan with {@code base} for its own repository when it names none (the base a start resolved and stored). */
+    public SessionPlan withStoredBase(Optional<String> base) {
+        Repository own = repositories.get(0);
+        if (own.baseBranch().isPresent() || base.isEmpty()) {
+            return this;
+        }
+        List<Repository> repos = new java.util.ArrayList<>(repositories);
+        repos.set(0, new Repository(own.repository(), base, own.setup(), own.access()));
+        return new SessionPlan(sessionId, branch, repos, environment, workspaceSetup, teardown, setupTimeout, labels);
     }
 
     /** The layout of this plan's repositories under {@code root}. */
@@ -74,6 +90,6 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
     public SessionDefinition definition(Optional<String> provider) {
         Repository own = repositories.get(0);
         List<String> setup = environment ? workspaceSetup.commands() : own.setup().commands();
-        return new SessionDefinition(sessionId, own.repository(), branch, own.baseBranch(), setup, teardown.commands(), provider);
+        return new SessionDefinition(sessionId, own.repository(), branch, own.baseBranch(), setup, teardown.commands(), provider, labels);
     }
 }

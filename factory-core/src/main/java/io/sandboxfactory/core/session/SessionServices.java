@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param inFlight starts running now, so a retirement can cut them short
  * @param listener progress and command observer
  * @param defaults what specs fall back on
+ * @param activity keeps the sessions' last-used and busy times while commands run
  */
 public record SessionServices(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
-                              SessionDefaults defaults) {
+                              SessionDefaults defaults, CommandActivity activity) {
 
     public SessionServices {
         Objects.requireNonNull(store, "store");
@@ -26,6 +27,7 @@ public record SessionServices(SessionStore store, SessionLeases leases, InFlight
         Objects.requireNonNull(inFlight, "inFlight");
         listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
         Objects.requireNonNull(defaults, "defaults");
+        Objects.requireNonNull(activity, "activity");
     }
 
     /** Passes phase output to the listener; a failing listener is logged, never fatal. */

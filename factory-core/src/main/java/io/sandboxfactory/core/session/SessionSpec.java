@@ -5,11 +5,14 @@ import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;
 import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.core.store.SessionDefinition;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -32,6 +35,8 @@ import java.util.Optional;
  * @param setupTimeout how long a setup command may run (default 15 minutes)
  * @param resources requested limits, for providers that enforce them
  * @param workingDirectory a working directory inside the sandbox for providers without one of their own
+ * @param labels {@code key=value} pairs to find the session by (see {@link SessionLabels}); an open adds
+ *     them to those the session has
  */
 public record SessionSpec(
         String sessionId,
@@ -45,7 +50,8 @@ public record SessionSpec(
         Optional<RepositoryAccessSource> repositoryAccess,
         Optional<Duration> setupTimeout,
         SandboxResources resources,
-        Optional<String> workingDirectory) {
+        Optional<String> workingDirectory,
+        Map<String, String> labels) {
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = 200;
@@ -85,6 +91,7 @@ public record SessionSpec(
                     + (repository.isPresent() ? "; it has both." : "; it has neither."));
         }
         repository.ifPresent(RepositoryLocator::requireValid);
+        labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
             throw new IllegalArgumentException("Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
@@ -144,6 +151,21 @@ public record SessionSpec(
                 + ", base=" + baseBranch.orElse("<default>") + ", startMode=" + startMode + "]";
     }
 
+    /**
+     * A builder that reopens the session the store keeps as {@code definition}: the same repository,
+     * branch, base (once resolved), setup and teardown commands; it starts lazily unless told otherwise.
+     */
+    public static Builder resume(SessionDefinition definition) {
+        Builder spec = builder(definition.sessionId())
+                .repository(definition.repository())
+                .branch(definition.branch())
+                .setupCommands(definition.setupCommands())
+                .teardownCommands(definition.teardownCommands())
+                .startMode(StartMode.LAZY);
+        definition.baseBranch().ifPresent(spec::baseBranch);
+        return spec;
+    }
+
     /** Builder for {@link SessionSpec}; {@link #build()} validates. */
     public static final class Builder {
         private final String sessionId;
@@ -158,6 +180,7 @@ public record SessionSpec(
         private Duration setupTimeout;
         private SandboxResources resources = SandboxResources.none();
         private String workingDirectory;
+        private final Map<String, String> labels = new LinkedHashMap<>();
 
         private Builder(String sessionId) {
             this.sessionId = sessionId;
@@ -229,11 +252,22 @@ public record SessionSpec(
             return this;
         }
 
+        /** Adds labels; a later value for the same key wins. */
+        public Builder labels(Map<String, String> labels) {
+            this.labels.putAll(labels);
+            return this;
+        }
+
+        public Builder label(String key, String value) {
+            this.labels.put(key, value);
+            return this;
+        }
+
         public SessionSpec build() {
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory));
+                    Optional.ofNullable(workingDirectory), labels);
         }
     }
 }

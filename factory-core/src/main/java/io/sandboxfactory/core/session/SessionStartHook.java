@@ -14,6 +14,7 @@ import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.git.CheckoutState;
+import io.sandboxfactory.core.git.Freshness;
 import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.git.RepositoryMaterializer;
 import io.sandboxfactory.core.git.SessionBranch;
@@ -70,6 +71,7 @@ public final class SessionStartHook implements SandboxStartHook {
     private final WorkspaceProbe probe;
     private final RepositoryMaterializer materializer;
     private final SessionBranch branches;
+    private final Freshness freshness;
     private final SetupGate gate;
     /** The phase whose command output is shown to the listener (clone, setup, teardown), and how to redact it. */
     private volatile SessionPhase currentPhase;
@@ -99,6 +101,7 @@ public final class SessionStartHook implements SandboxStartHook {
         this.probe = new WorkspaceProbe(timeouts.probe());
         this.materializer = new RepositoryMaterializer(services.defaults().retry(), timeouts.network());
         this.branches = new SessionBranch(timeouts.checkout());
+        this.freshness = new Freshness(timeouts.checkout());
         this.gate = new SetupGate(services.store());
     }
 
@@ -204,6 +207,7 @@ public final class SessionStartHook implements SandboxStartHook {
         entry.get().ifPresent(e -> e.resolveWorkdir(seen.root()));
         SessionLayout layout = plan.layout(seen.root());
 
+        List<String> standing = new ArrayList<>();
         for (int i = 0; i < plan.repositories().size(); i++) {
             SessionPlan.Repository repository = plan.repositories().get(i);
             SessionLayout.Checkout checkout = layout.repositories().get(i);
@@ -212,13 +216,23 @@ public final class SessionStartHook implements SandboxStartHook {
             phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, access.get(i).cloneUrl());
             materializer.materialize(exec, checkout.path(), state, access.get(i));
             if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
+                Freshness.Result fresh = state.upstream().isPresent() ? freshness.update(exec, checkout.path()) : Freshness.Result.NO_UPSTREAM;
+                report(fresh, checkout);
+                standing.add(plan.environment() ? checkout.repoDir() + ": " + fresh.describe() : fresh.describe());
                 continue;
             }
             phase(SessionPhase.CHECKOUT, plan.branch());
             SessionBranch.Result branch = branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
+            if (i == 0) {
+                // Resolved once: later starts and processes create branches from the same base.
+                branch.resolvedBase().ifPresent(base -> services.store().recordBaseBranch(id(), base));
+            }
             branch.note().ifPresent(note -> phase(SessionPhase.BRANCH_KEPT, note));
         }
         requireCurrentGeneration();
+        if (!standing.isEmpty()) {
+            services.store().recordFreshness(id(), String.join("; ", standing));
+        }
 
         try {
             runSetup(plan, exec, seen, layout, redact);
@@ -229,6 +243,15 @@ public final class SessionStartHook implements SandboxStartHook {
             throw e;
         }
         services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now());
+    }
+
+    private void report(Freshness.Result fresh, SessionLayout.Checkout checkout) {
+        if (fresh.state() == Freshness.State.FAST_FORWARDED) {
+            phase(SessionPhase.FAST_FORWARDED, fresh.describe());
+        } else if (fresh.needsAttention()) {
+            LOG.warn("Session '{}': {} is {}; it was left as it is.", id(), checkout.path(), fresh.describe());
+            phase(SessionPhase.NOT_FAST_FORWARDED, fresh.describe());
+        }
     }
 
     private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {

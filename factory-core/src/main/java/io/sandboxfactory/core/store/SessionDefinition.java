@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.store;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -11,13 +12,16 @@ import java.util.Optional;
  * @param repository the repository as named by the host ({@code owner/name}, a URL or a path); for
  *     an environment, its first repository
  * @param branch the session branch
- * @param baseBranch the branch the session branch was created from
+ * @param baseBranch the branch the session branch was created from; empty until a start resolved
+ *     the remote's default branch for a session that named none
  * @param setupCommands the setup commands, in order
  * @param teardownCommands the teardown commands, in order
  * @param provider the provider name the session runs on
+ * @param labels {@code key=value} pairs to find the session by; registering adds them to those stored
  */
-public record SessionDefinition(String sessionId, String repository, String branch, String baseBranch,
-                                List<String> setupCommands, List<String> teardownCommands, Optional<String> provider) {
+public record SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
+                                List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
+                                Map<String, String> labels) {
 
     public SessionDefinition {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -27,5 +31,6 @@ public record SessionDefinition(String sessionId, String repository, String bran
         setupCommands = List.copyOf(setupCommands);
         teardownCommands = List.copyOf(teardownCommands);
         Objects.requireNonNull(provider, "provider");
+        labels = Map.copyOf(Objects.requireNonNullElse(labels, Map.of()));
     }
 }

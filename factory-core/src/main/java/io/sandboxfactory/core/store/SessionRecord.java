@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.store;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,10 +14,14 @@ import java.util.Optional;
  * @param materializedAt when a start last finished materializing the repository
  * @param generation bumped by every retirement; work that captured an older value is stale
  * @param createdAt when the session was first registered
- * @param lastUsedAt when it was last opened or started
+ * @param lastUsedAt when it was last opened, started, used or touched
+ * @param freshness how its checkouts stood against their upstreams at the last start (see {@code Freshness})
+ * @param busyUntil a command runs in it (in some process) at least until then
+ * @param stoppedAt when a retirement stopped its sandbox, unless a start came since
  */
 public record SessionRecord(SessionDefinition definition, Optional<String> sandboxId, Optional<String> workdir,
-                            Optional<Instant> materializedAt, long generation, Instant createdAt, Instant lastUsedAt) {
+                            Optional<Instant> materializedAt, long generation, Instant createdAt, Instant lastUsedAt,
+                            Optional<String> freshness, Optional<Instant> busyUntil, Optional<Instant> stoppedAt) {
 
     public SessionRecord {
         Objects.requireNonNull(definition, "definition");
@@ -25,9 +30,17 @@ public record SessionRecord(SessionDefinition definition, Optional<String> sandb
         Objects.requireNonNull(materializedAt, "materializedAt");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(lastUsedAt, "lastUsedAt");
+        Objects.requireNonNull(freshness, "freshness");
+        Objects.requireNonNull(busyUntil, "busyUntil");
+        Objects.requireNonNull(stoppedAt, "stoppedAt");
     }
 
     public String sessionId() {
         return definition.sessionId();
+    }
+
+    /** Whether the session has gone unused for at least {@code idle} at {@code now}, with no command running. */
+    public boolean idleFor(Duration idle, Instant now) {
+        return !lastUsedAt.plus(idle).isAfter(now) && busyUntil.filter(now::isBefore).isEmpty();
     }
 }

@@ -26,6 +26,31 @@ public interface SessionStore extends AutoCloseable {
     /** Every session record, ordered by id. */
     List<SessionRecord> list();
 
+    /**
+     * Records the base branch a start resolved (the remote's default branch) for a session that
+     * named none, so later starts and processes use the same one. A session without a record is ignored.
+     */
+    void recordBaseBranch(String sessionId, String baseBranch);
+
+    /**
+     * Sets when the session was last used (a command, a touch) and, with {@code busyUntil}, marks
+     * it busy until then at least (a command runs in it; renewed while it does), so no process
+     * takes it for idle meanwhile. A session without a record is ignored.
+     */
+    void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil);
+
+    /** Marks the session busy until {@code until} at least; see {@link #recordUse}. */
+    void recordBusy(String sessionId, Instant until);
+
+    /** Records that a retirement stopped the session's sandbox; the next start clears it. */
+    void recordStopped(String sessionId, Instant at);
+
+    /**
+     * Records how the session's checkouts stood against their upstreams at the last start ({@code
+     * up to date}, {@code behind 2, dirty}…). A session without a record is ignored.
+     */
+    void recordFreshness(String sessionId, String freshness);
+
     /** Records what a successful start left behind. A session without a record is ignored. */
     void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt);
 

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,6 +42,7 @@ public final class SqliteSessionStore implements SessionStore {
 
     private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
     private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() { };
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() { };
 
     /** Schema steps; step {@code i} brings the schema to version {@code i + 1}. Append only. */
     private static final List<List<String>> MIGRATIONS = List.of(List.of(
@@ -52,7 +54,11 @@ public final class SqliteSessionStore implements SessionStore {
             "CREATE TABLE failed_setup_commands (session_id TEXT NOT NULL, command TEXT NOT NULL,"
                     + " failed_at INTEGER NOT NULL, PRIMARY KEY (session_id, command))",
             "CREATE TABLE session_leases (session_id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, host TEXT NOT NULL,"
-                    + " pid INTEGER NOT NULL, process_start INTEGER, expires_at INTEGER NOT NULL)"));
+                    + " pid INTEGER NOT NULL, process_start INTEGER, expires_at INTEGER NOT NULL)"),
+            List.of("ALTER TABLE sessions ADD COLUMN labels TEXT NOT NULL DEFAULT '{}'",
+                    "ALTER TABLE sessions ADD COLUMN freshness TEXT",
+                    "ALTER TABLE sessions ADD COLUMN busy_until INTEGER",
+                    "ALTER TABLE sessions ADD COLUMN stopped_at INTEGER"));
 
     private final Path file;
     private final Connection connection;
@@ -139,20 +145,22 @@ public final class SqliteSessionStore implements SessionStore {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands, teardown_commands,"
-                            + " provider, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " provider, created_at, last_used_at, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                             + " ON CONFLICT(session_id) DO UPDATE SET repository = excluded.repository, branch = excluded.branch,"
-                            + " base_branch = excluded.base_branch, setup_commands = excluded.setup_commands,"
+                            + " base_branch = CASE WHEN excluded.base_branch = '' THEN sessions.base_branch ELSE excluded.base_branch END,"
+                            + " setup_commands = excluded.setup_commands,"
                             + " teardown_commands = excluded.teardown_commands, provider = excluded.provider,"
-                            + " last_used_at = excluded.last_used_at")) {
+                            + " last_used_at = excluded.last_used_at, labels = json_patch(sessions.labels, excluded.labels)")) {
                 ps.setString(1, d.sessionId());
                 ps.setString(2, d.repository());
                 ps.setString(3, d.branch());
-                ps.setString(4, d.baseBranch());
+                ps.setString(4, d.baseBranch().orElse(""));
                 ps.setString(5, toJson(d.setupCommands()));
                 ps.setString(6, toJson(d.teardownCommands()));
                 ps.setString(7, d.provider().orElse(null));
                 ps.setLong(8, now);
                 ps.setLong(9, now);
+                ps.setString(10, toJson(d.labels()));
                 ps.executeUpdate();
             }
             return null;
@@ -187,25 +195,83 @@ public final class SqliteSessionStore implements SessionStore {
 
     private static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
             + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
+            + " s.labels, s.freshness, s.busy_until, s.stopped_at,"
             + " COALESCE(g.generation, 0) AS generation FROM sessions s"
             + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
 
     private SessionRecord toRecord(ResultSet rs) throws SQLException {
         SessionDefinition definition = new SessionDefinition(rs.getString("session_id"), rs.getString("repository"),
-                rs.getString("branch"), rs.getString("base_branch"), fromJson(rs.getString("setup_commands")),
-                fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")));
+                rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
+                fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
+                labelsFromJson(rs.getString("labels")));
         long materialized = rs.getLong("materialized_at");
         Optional<Instant> materializedAt = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(materialized));
         return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
                 Optional.ofNullable(rs.getString("workdir")), materializedAt, rs.getLong("generation"),
-                Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")));
+                Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
+                Optional.ofNullable(rs.getString("freshness")), instant(rs, "busy_until"), instant(rs, "stopped_at"));
+    }
+
+    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
+        long millis = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
+    }
+
+    @Override
+    public void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
+                    + " busy_until = MAX(COALESCE(busy_until, 0), COALESCE(?, 0)) WHERE session_id = ?")) {
+                ps.setLong(1, at.toEpochMilli());
+                if (busyUntil.isPresent()) {
+                    ps.setLong(2, busyUntil.get().toEpochMilli());
+                } else {
+                    ps.setNull(2, java.sql.Types.INTEGER);
+                }
+                ps.setString(3, sessionId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void recordBusy(String sessionId, Instant until) {
+        update("UPDATE sessions SET busy_until = MAX(COALESCE(busy_until, 0), ?) WHERE session_id = ?", until.toEpochMilli(), sessionId);
+    }
+
+    @Override
+    public void recordStopped(String sessionId, Instant at) {
+        update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);
+    }
+
+    /** Runs {@code sql}, an update with {@code value} then the session id as its parameters. */
+    private void update(String sql, Object value, String sessionId) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setObject(1, value);
+                ps.setString(2, sessionId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void recordFreshness(String sessionId, String freshness) {
+        update("UPDATE sessions SET freshness = ? WHERE session_id = ?", freshness, sessionId);
+    }
+
+    @Override
+    public void recordBaseBranch(String sessionId, String baseBranch) {
+        update("UPDATE sessions SET base_branch = ? WHERE session_id = ?", baseBranch, sessionId);
     }
 
     @Override
     public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt) {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sandbox_id = COALESCE(?, sandbox_id), workdir = ?,"
-                    + " materialized_at = ?, last_used_at = ? WHERE session_id = ?")) {
+                    + " materialized_at = ?, last_used_at = ?, stopped_at = NULL WHERE session_id = ?")) {
                 ps.setString(1, sandboxId.orElse(null));
                 ps.setString(2, workdir);
                 ps.setLong(3, materializedAt.toEpochMilli());
@@ -428,11 +494,19 @@ public final class SqliteSessionStore implements SessionStore {
         }
     }
 
-    private String toJson(List<String> values) {
+    private String toJson(Object values) {
         try {
             return json.writeValueAsString(values);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Could not encode " + values.size() + " commands", e);
+            throw new IllegalStateException("Could not encode " + values.getClass().getSimpleName() + " for the session store", e);
+        }
+    }
+
+    private Map<String, String> labelsFromJson(String text) {
+        try {
+            return text == null ? Map.of() : Map.copyOf(json.readValue(text, STRING_MAP));
+        } catch (JsonProcessingException e) {
+            throw new SessionStoreException("Session store " + file + " holds unreadable labels: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -116,7 +116,8 @@ class ConfigTest {
         assertThat(resolved.provider()).isEqualTo("local");
         assertThat(resolved.stateDirectory()).isEqualTo(home().resolve(".sandbox-factory"));
         assertThat(resolved.owner()).isEqualTo("tester");
-        assertThat(resolved.repository()).isEqualTo(new RepositoryDefaults("https://github.com/{owner}/{name}.git", "main", List.of(), List.of()));
+        assertThat(resolved.repository()).isEqualTo(new RepositoryDefaults("https://github.com/{owner}/{name}.git", null, List.of(), List.of()));
+        assertThat(resolved.repository().defaultBaseBranch()).as("unset: each repository's own default branch").isEmpty();
         assertThat(resolved.timeouts().setup()).isEqualTo(Duration.ofMinutes(15));
         assertThat(resolved.timeouts().command()).isEmpty();
         assertThat(resolved.providerConfig()).as("a missing section binds as {}")
@@ -135,7 +136,7 @@ class ConfigTest {
         assertThatThrownBy(() -> load(file))
                 .isInstanceOf(FactoryConfigurationException.class)
                 .hasMessage("Unknown configuration key 'provder' in " + file
-                        + "; known keys there: [owner, provider, providers, repository, stateDir, timeouts].");
+                        + "; known keys there: [lifecycle, owner, provider, providers, repository, stateDir, timeouts].");
     }
 
     @Test

@@ -74,7 +74,7 @@ class RepositoryMaterializerTest {
 
     @Test
     void anExistingCheckoutOfTheSameUrlIsFetchedAndAFetchFailureSaysSo() {
-        CheckoutState ours = new CheckoutState(true, true, Optional.of(ACCESS.cloneUrl()), true, Optional.of("work"));
+        CheckoutState ours = new CheckoutState(true, true, Optional.of(ACCESS.cloneUrl()), true, Optional.of("work"), Optional.empty());
         ScriptedSandbox sandbox = new ScriptedSandbox().answer(1, "fatal: couldn't find remote ref");
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", ours, ACCESS))
                 .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.FETCH_FAILED));

@@ -146,7 +146,7 @@ class HostileInputTest {
     }
 
     private SessionHarness harness(FaultySandboxes[] provider) {
-        SessionDefaults defaults = new SessionDefaults("main", List.of(), List.of(),
+        SessionDefaults defaults = new SessionDefaults(Optional.of("main"), List.of(), List.of(),
                 new RepositoryLocator(RepositoryLocator.DEFAULT_TEMPLATE, List.of(allowed)), Optional.empty(),
                 SessionTimeouts.defaults(), new RetryPolicy(0, Duration.ZERO));
         return new SessionHarness(tmp.resolve("state"), defaults, real -> provider[0] = new FaultySandboxes(real));

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,15 +28,15 @@ class SqliteSessionStoreTest {
     Path state;
 
     private static SessionDefinition definition(String id) {
-        return new SessionDefinition(id, "owner/repo", "feature/x", "main", List.of("make setup"), List.of("make clean"),
-                Optional.of("local"));
+        return new SessionDefinition(id, "owner/repo", "feature/x", Optional.of("main"), List.of("make setup"), List.of("make clean"),
+                Optional.of("local"), Map.of());
     }
 
     @Test
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(1);
+            assertThat(store.schemaVersion()).isEqualTo(2);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -45,7 +46,60 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(1);
+            assertThat(store.schemaVersion()).isEqualTo(2);
+        }
+    }
+
+    /** A store written by the first release (schema 1): it opens, is migrated, and its session keeps working. */
+    @Test
+    void aStoreOfTheFirstSchemaIsMigratedAndKeepsItsSessions() throws Exception {
+        java.nio.file.Files.createDirectories(state);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            s.execute("INSERT INTO schema_version (version) VALUES (1)");
+            s.execute("CREATE TABLE sessions (session_id TEXT PRIMARY KEY, repository TEXT NOT NULL, branch TEXT NOT NULL,"
+                    + " base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
+                    + " provider TEXT, sandbox_id TEXT, workdir TEXT, materialized_at INTEGER,"
+                    + " created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL)");
+            s.execute("CREATE TABLE session_generations (session_id TEXT PRIMARY KEY, generation INTEGER NOT NULL)");
+            s.execute("CREATE TABLE failed_setup_commands (session_id TEXT NOT NULL, command TEXT NOT NULL,"
+                    + " failed_at INTEGER NOT NULL, PRIMARY KEY (session_id, command))");
+            s.execute("CREATE TABLE session_leases (session_id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, host TEXT NOT NULL,"
+                    + " pid INTEGER NOT NULL, process_start INTEGER, expires_at INTEGER NOT NULL)");
+            s.execute("INSERT INTO sessions VALUES ('old', 'owner/repo', 'work', 'main', '[\"make\"]', '[]', 'local', NULL,"
+                    + " '/sessions/old', 5, 1, 2)");
+        }
+
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            assertThat(store.schemaVersion()).isEqualTo(2);
+            SessionRecord old = store.find("old").orElseThrow();
+            assertThat(old.definition().baseBranch()).contains("main");
+            assertThat(old.definition().setupCommands()).containsExactly("make");
+            assertThat(old.definition().labels()).isEmpty();
+            assertThat(old.freshness()).isEmpty();
+            assertThat(old.workdir()).contains("/sessions/old");
+
+            store.register(new SessionDefinition("old", "owner/repo", "work", Optional.empty(), List.of("make"), List.of(),
+                    Optional.of("local"), Map.of("team", "infra")));
+            store.recordFreshness("old", "up to date with origin/work");
+            SessionRecord reopened = store.find("old").orElseThrow();
+            assertThat(reopened.definition().labels()).containsExactly(Map.entry("team", "infra"));
+            assertThat(reopened.definition().baseBranch()).as("an open naming no base keeps the stored one").contains("main");
+            assertThat(reopened.freshness()).contains("up to date with origin/work");
+        }
+    }
+
+    @Test
+    void labelsAddUpAcrossRegistrationsAndALaterValueWins() {
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(),
+                    Map.of("team", "infra", "item", "12")));
+            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(), Map.of()));
+            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(),
+                    Map.of("item", "13")));
+
+            assertThat(store.find("l").orElseThrow().definition().labels()).containsOnly(Map.entry("team", "infra"), Map.entry("item", "13"));
         }
     }
 
@@ -66,7 +120,7 @@ class SqliteSessionStoreTest {
             assertThat(found.workdir()).contains("/sessions/s1");
             assertThat(found.materializedAt()).contains(Instant.ofEpochMilli(1234));
             // Re-registering updates the definition but keeps what starts recorded.
-            store.register(new SessionDefinition("s1", "owner/repo", "feature/y", "dev", List.of(), List.of(), Optional.empty()));
+            store.register(new SessionDefinition("s1", "owner/repo", "feature/y", Optional.of("dev"), List.of(), List.of(), Optional.empty(), Map.of()));
             SessionRecord updated = store.find("s1").orElseThrow();
             assertThat(updated.definition().branch()).isEqualTo("feature/y");
             assertThat(updated.workdir()).contains("/sessions/s1");

@@ -9,6 +9,7 @@ import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionMemo;
 import io.sandboxfactory.core.session.SessionOpener;
+import io.sandboxfactory.core.session.CommandActivity;
 import io.sandboxfactory.core.session.SessionServices;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.LeaseOwner;
@@ -38,6 +39,7 @@ public final class SessionHarness implements AutoCloseable {
     public final LocalFactorySandbox local;
     public final SessionMemo memo = new SessionMemo();
     public final SessionServices services;
+    private final CommandActivity activity;
     public final SessionOpener opener;
     public final SessionRetirementCoordinator coordinator;
 
@@ -56,7 +58,8 @@ public final class SessionHarness implements AutoCloseable {
         this.local = (LocalFactorySandbox) new LocalSandboxProvider()
                 .open(LocalProviderConfig.withRoot(state.resolve("sessions").toString()), new TestProviderContext(state, "test"));
         FactorySandbox provider = wrapProvider.apply(local);
-        this.services = new SessionServices(store, leases, inFlight, listener, defaults);
+        this.activity = new CommandActivity(store, java.time.Clock.systemUTC());
+        this.services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
         this.opener = new SessionOpener(provider, memo, services);
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
     }
@@ -76,6 +79,7 @@ public final class SessionHarness implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        activity.close();
         leases.close();
         store.close();
     }

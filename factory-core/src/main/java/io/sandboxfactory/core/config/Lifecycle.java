@@ -1,0 +1,34 @@
+package io.sandboxfactory.core.config;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@code lifecycle:} section: idle policies that {@code factory sweep} (and a running factory
+ * daemon, every minute) applies. Off unless set. A session is idle when nothing opened it, ran a
+ * command in it, used its files or touched it for that long, and no command runs in it.
+ *
+ * @param stopAfterIdle stop the sandboxes of sessions idle this long (files and record kept)
+ * @param deleteAfterIdle destroy sessions idle this long, sandbox, files and record
+ */
+public record Lifecycle(Optional<Duration> stopAfterIdle, Optional<Duration> deleteAfterIdle) {
+
+    public Lifecycle {
+        stopAfterIdle = Objects.requireNonNullElse(stopAfterIdle, Optional.empty());
+        deleteAfterIdle = Objects.requireNonNullElse(deleteAfterIdle, Optional.empty());
+        stopAfterIdle.ifPresent(d -> requirePositive("lifecycle.stopAfterIdle", d));
+        deleteAfterIdle.ifPresent(d -> requirePositive("lifecycle.deleteAfterIdle", d));
+    }
+
+    private static void requirePositive(String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("Idle time " + key + " = " + value + " is invalid; it must be positive.");
+        }
+    }
+
+    /** No idle policy. */
+    public static Lifecycle off() {
+        return new Lifecycle(Optional.empty(), Optional.empty());
+    }
+}

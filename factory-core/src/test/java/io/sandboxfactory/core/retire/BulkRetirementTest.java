@@ -1,0 +1,221 @@
+package io.sandboxfactory.core.retire;
+
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionDefinition;
+import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.testing.Git;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Bulk and idle retirement, and retiring what nobody knows, with the real local provider, real git
+ * and the SQLite store; "another process" is a second factory on the same state directory.
+ */
+class BulkRetirementTest {
+
+    @TempDir
+    Path tmp;
+    Path remote;
+    Path other;
+    Path state;
+    Path teardownLog;
+
+    @BeforeEach
+    void fixtures() throws IOException {
+        remote = Git.bareRepository(tmp.resolve("remote/app.git"));
+        other = Git.bareRepository(tmp.resolve("remote/other.git"));
+        state = tmp.resolve("state");
+        teardownLog = tmp.resolve("teardown.log");
+    }
+
+    private SandboxFactory factory() {
+        return factory(Lifecycle.off());
+    }
+
+    private SandboxFactory factory(Lifecycle lifecycle) {
+        return SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state)
+                .config(FactoryConfig.builder().lifecycle(lifecycle).build()).build();
+    }
+
+    private SessionSpec.Builder spec(String id, Path repository) {
+        return SessionSpec.builder(id).repository(repository.toString()).branch("work")
+                .teardownCommands("echo " + id + " >> '" + teardownLog + "'");
+    }
+
+    private List<String> teardowns() throws IOException {
+        return Files.exists(teardownLog) ? Files.readAllLines(teardownLog) : List.of();
+    }
+
+    private void makeIdle(SandboxFactory factory, String id, Duration ago) {
+        factory.sessionStore().recordUse(id, Instant.now().minus(ago), Optional.empty());
+    }
+
+    @Test
+    void retiresEverySessionOfALabelWithItsTeardownAndLeavesTheRest() throws IOException {
+        try (SandboxFactory factory = factory()) {
+            for (String id : List.of("a", "b", "c")) {
+                factory.openSession(spec(id, remote).label("work-item", "7").build());
+            }
+            factory.openSession(spec("d", remote).label("work-item", "8").build());
+
+            List<RetireResult> results = factory.retireAll(SessionSelector.label("work-item", "7"), RetireMode.DESTROY, 2);
+
+            assertThat(results).extracting(RetireResult::sessionId).containsExactly("a", "b", "c");
+            assertThat(results).extracting(RetireResult::outcome).containsOnly(RetireResult.Outcome.RETIRED);
+            assertThat(teardowns()).containsExactlyInAnyOrder("a", "b", "c");
+            for (String id : List.of("a", "b", "c")) {
+                assertThat(state.resolve("sessions/" + id)).doesNotExist();
+                assertThat(factory.sessionStore().find(id)).isEmpty();
+            }
+            assertThat(state.resolve("sessions/d/app")).isDirectory();
+            assertThat(factory.session("d")).isPresent();
+        }
+    }
+
+    @Test
+    void anotherProcessRetiresARepositorysSessionsWithTheirTeardownAndKeepsTheirFiles() throws IOException {
+        try (SandboxFactory opener = factory()) {
+            opener.openSession(spec("r1", remote).build());
+            opener.openSession(spec("r2", remote).build());
+            opener.openSession(spec("o1", other).build());
+        }
+        try (SandboxFactory later = factory()) {
+            List<RetireResult> results = later.retireAll(SessionSelector.repository(remote.toString()), RetireMode.STOP);
+
+            assertThat(results).extracting(RetireResult::describe).containsExactly("retired r1", "retired r2");
+            assertThat(teardowns()).containsExactlyInAnyOrder("r1", "r2");
+            assertThat(state.resolve("sessions/r1/app/README.md")).isRegularFile();
+            assertThat(later.sessionStore().find("r1").orElseThrow().stoppedAt()).isPresent();
+            assertThat(later.sessionStore().find("o1").orElseThrow().stoppedAt()).isEmpty();
+        }
+    }
+
+    @Test
+    void aFailureIsReportedAndTheOthersAreStillRetired() throws IOException {
+        try (SandboxFactory factory = factory()) {
+            factory.openSession(spec("ok-1", remote).label("team", "infra").build());
+            factory.openSession(spec("ok-2", remote).label("team", "infra").build());
+            // A session of another provider cannot be retired by this one.
+            factory.sessionStore().register(new SessionDefinition("elsewhere", remote.toString(), "work", Optional.empty(), List.of(),
+                    List.of(), Optional.of("docker"), Map.of("team", "infra")));
+
+            List<RetireResult> results = factory.retireAll(SessionSelector.label("team", "infra"), RetireMode.DESTROY);
+
+            assertThat(results).extracting(RetireResult::sessionId).containsExactly("elsewhere", "ok-1", "ok-2");
+            assertThat(results.get(0).failed()).isTrue();
+            assertThat(results.get(0).describe()).contains("provider 'docker'");
+            assertThat(results.subList(1, 3)).extracting(RetireResult::outcome).containsOnly(RetireResult.Outcome.RETIRED);
+            assertThat(factory.sessionStore().find("elsewhere")).as("nothing of it touched").isPresent();
+        }
+    }
+
+    @Test
+    void idleMeansUnusedForThatLongAndTouchAndRunningCommandsKeepASessionBusy() throws Exception {
+        try (SandboxFactory factory = factory(); SandboxFactory elsewhere = factory()) {
+            SessionHandle thinking = factory.openSession(spec("thinking", remote).build());
+            SessionHandle working = factory.openSession(spec("working", remote).build());
+            factory.openSession(spec("idle", remote).build());
+            for (String id : List.of("thinking", "working", "idle")) {
+                makeIdle(factory, id, Duration.ofHours(2));
+            }
+            thinking.touch();
+            Path started = tmp.resolve("started");
+            CompletableFuture<?> command = CompletableFuture.runAsync(() -> working.executeCommand(
+                    "touch '" + started + "'; while [ ! -f '" + tmp.resolve("release") + "' ]; do sleep 0.05; done", List.of(),
+                    CommandOptions.builder().timeout(Duration.ofMinutes(2)).build()));
+            awaitFile(started);
+            makeIdle(factory, "working", Duration.ofHours(2));
+
+            SessionSelector anHour = SessionSelector.idleFor(Duration.ofHours(1));
+            assertThat(factory.selectSessions(anHour)).extracting(SessionRecord::sessionId).containsExactly("idle");
+            assertThat(elsewhere.selectSessions(anHour)).as("in another process too").extracting(SessionRecord::sessionId)
+                    .containsExactly("idle");
+
+            Files.createFile(tmp.resolve("release"));
+            command.get(2, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void idlePoliciesStopAndDeleteSessionsIdleLongerThanConfigured() throws IOException {
+        Lifecycle lifecycle = new Lifecycle(Optional.of(Duration.ofHours(1)), Optional.of(Duration.ofDays(7)));
+        try (SandboxFactory factory = factory(lifecycle)) {
+            for (String id : List.of("fresh", "an-hour", "a-week")) {
+                factory.openSession(spec(id, remote).build());
+            }
+            makeIdle(factory, "an-hour", Duration.ofMinutes(90));
+            makeIdle(factory, "a-week", Duration.ofDays(8));
+
+            List<RetireResult> first = factory.applyIdlePolicies();
+            List<RetireResult> second = factory.applyIdlePolicies();
+
+            assertThat(first).extracting(RetireResult::describe).containsExactly("retired a-week", "retired an-hour");
+            assertThat(factory.sessionStore().find("a-week")).isEmpty();
+            assertThat(state.resolve("sessions/a-week")).doesNotExist();
+            SessionRecord stopped = factory.sessionStore().find("an-hour").orElseThrow();
+            assertThat(stopped.stoppedAt()).isPresent();
+            assertThat(stopped.lastUsedAt()).as("stopping is no use").isBefore(Instant.now().minus(Duration.ofMinutes(80)));
+            assertThat(state.resolve("sessions/an-hour/app/README.md")).isRegularFile();
+            assertThat(factory.session("fresh")).isPresent();
+            assertThat(second).as("a stopped session is not stopped again").isEmpty();
+            assertThat(teardowns()).containsExactlyInAnyOrder("a-week", "an-hour");
+        }
+    }
+
+    @Test
+    void retiringASessionNobodyKnowsIsANoOpThatTouchesNoSandbox() {
+        try (SandboxFactory maker = factory()) {
+            maker.sandbox(FactorySandboxContext.of("ghost")).start();
+        }
+        assertThat(state.resolve("sessions/ghost")).isDirectory();
+        try (SandboxFactory factory = factory()) {
+            RetireResult result = factory.retire("ghost", RetireMode.DESTROY);
+
+            assertThat(result.outcome()).isEqualTo(RetireResult.Outcome.UNKNOWN);
+            assertThat(result.describe()).isEqualTo("no session 'ghost'");
+            assertThat(state.resolve("sessions/ghost")).as("left for sweep").isDirectory();
+        }
+    }
+
+    @Test
+    void aSelectorMustNameSomethingAndLabelsAreChecked() {
+        assertThatThrownBy(() -> new SessionSelector(Optional.empty(), Map.of(), Optional.empty()))
+                .hasMessageContaining("needs a repository, a label or an idle time");
+        assertThatThrownBy(() -> SessionSelector.label("bad key", "v")).hasMessageContaining("Label key 'bad key' is invalid");
+        assertThatThrownBy(() -> SessionSelector.idleFor(Duration.ZERO)).hasMessageContaining("must be positive");
+        try (SandboxFactory factory = factory()) {
+            assertThatThrownBy(() -> factory.openSession(spec("x", remote).label("k", "white space").build()))
+                    .hasMessageContaining("Label value 'white space' of key 'k' is invalid");
+            assertThat(state.resolve("sessions/x")).doesNotExist();
+        }
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(file).exists();
+    }
+}
