@@ -92,6 +92,29 @@ class WarmFactoriesTest {
         }
     }
 
+    /** What the daemon runs every minute: each warm factory's idle policies, with its own config. */
+    @Test
+    void idlePoliciesRunInEveryWarmFactoryWithItsConfig() throws Exception {
+        Path repo = tmp.resolve("repo");
+        Files.createDirectories(repo);
+        GitRepos.git(repo, "init", "-q", "-b", "main");
+        GitRepos.git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "one");
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "FACTORY_LIFECYCLE_STOP_AFTER_IDLE", "1h");
+        try (WarmFactories warm = new WarmFactories(4)) {
+            try (FactorySource.Use use = warm.use(launcher(env, tmp), SessionListener.NONE)) {
+                use.factory().openSession(io.sandboxfactory.core.session.SessionSpec.builder("idle").repository(repo.toString())
+                        .branch("b").build());
+                use.factory().openSession(io.sandboxfactory.core.session.SessionSpec.builder("fresh").repository(repo.toString())
+                        .branch("b").build());
+                use.factory().sessionStore().recordUse("idle", java.time.Instant.now().minus(java.time.Duration.ofHours(2)),
+                        java.util.Optional.empty());
+            }
+
+            assertThat(warm.applyIdlePolicies()).containsExactly("retired idle");
+            assertThat(warm.applyIdlePolicies()).as("stopped once").isEmpty();
+        }
+    }
+
     @Test
     void closingClosesEveryFactoryAndRefusesNewCommands() {
         WarmFactories warm = new WarmFactories(4);
