@@ -156,8 +156,30 @@ final class HardeningRig {
         }
     }
 
+    /**
+     * Whether {@code pid} still runs. A killed process stays a zombie until its parent reaps it
+     * (an orphan's new parent may take a while on a loaded machine): that counts as gone.
+     */
     static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
+    }
+
+    /**
+     * Waits until {@code pid} no longer runs (a signal is delivered asynchronously); true when it is
+     * gone, false when it still runs after a minute.
+     */
+    static boolean awaitGone(long pid) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (alive(pid) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return !alive(pid);
     }
 
     Path sessions() {

@@ -94,7 +94,7 @@ class SweepAfterCrashTest {
 
             assertThat(removed).containsExactly("crashed", "unknown");
             assertThat(rig.sessionDirectories()).containsExactly("crashed-elsewhere", "held", "opening", "setup-failed", "stopped");
-            assertThat(HardeningRig.alive(orphanedSetup)).as("the dead host's setup, swept with its sandbox").isFalse();
+            assertThat(HardeningRig.awaitGone(orphanedSetup)).as("the dead host's setup, swept with its sandbox").isTrue();
             assertThat(rig.sessionDirectory("held").resolve("site/README.md")).exists();
             assertThat(rig.sessionDirectory("stopped").resolve("site/README.md")).exists();
             assertThat(rig.sessionDirectory("setup-failed").resolve("site/README.md")).exists();
