@@ -3,10 +3,13 @@ package io.sandboxfactory.cli;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.core.files.FileInfo;
+import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.session.SessionHandle;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** Runs the user's command in a session: argv semantics, output streamed through untouched. */
 final class CommandRunner {
@@ -15,10 +18,23 @@ final class CommandRunner {
     }
 
     static CommandResult run(SessionHandle session, List<String> argv, Duration timeout, Console console, boolean capture) {
+        return run(session, argv, timeout, console, capture, Optional.empty());
+    }
+
+    /**
+     * @param workdir where the command runs, relative to the session's files root (the checkout, or
+     *     an environment's workspace root); default: the (primary) checkout
+     */
+    static CommandResult run(SessionHandle session, List<String> argv, Duration timeout, Console console, boolean capture,
+                             Optional<String> workdir) {
         // A session resumed from the store starts here, so its checkout is known before the command runs.
         session.awaitStarted();
         CommandOptions.Builder options = CommandOptions.builder();
-        session.checkout().ifPresent(options::cwd);
+        if (workdir.isPresent()) {
+            options.cwd(directoryIn(session, workdir.get()));
+        } else {
+            session.checkout().ifPresent(options::cwd);
+        }
         if (timeout != null) {
             options.timeout(timeout);
         }
@@ -34,5 +50,18 @@ final class CommandRunner {
         }
         // Through the handle: a sandbox that vanished is replaced and the command replayed once.
         return session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
+    }
+
+    /** {@code relative} under the session's files root, confined like file paths (symbolic links resolved in the sandbox). */
+    private static String directoryIn(SessionHandle session, String relative) {
+        String root = session.filesRoot().orElseThrow(() -> new IllegalStateException("Session '" + session.sessionId()
+                + "' started but its checkout is unknown."));
+        String normal = SessionFileAccess.reportingBadPaths(() -> SandboxFilesystem.requireRelative(relative, root));
+        FileInfo info = SessionFileAccess.reportingBadPaths(() -> SandboxFilesystem.of(session.sandbox(), root).stat(normal));
+        if (!info.isDirectory()) {
+            throw new BadInputException("Working directory '" + relative + "' of session '" + session.sessionId()
+                    + "' is not a directory; give a directory relative to " + root + ".");
+        }
+        return normal.isEmpty() ? root : root + "/" + normal;
     }
 }

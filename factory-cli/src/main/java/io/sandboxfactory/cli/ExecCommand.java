@@ -28,6 +28,10 @@ final class ExecCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "DURATION", description = "Kill the command after this long (e.g. 30s, 10m); exit code 124.")
     String timeout;
 
+    @Option(names = "--workdir", paramLabel = "PATH", description = "Run in PATH, relative to the checkout (an environment: to its workspace root,"
+            + " where each repository is <dir>/); default: the (primary) checkout. Paths outside are refused.")
+    String workdir;
+
     @Parameters(index = "1..*", paramLabel = "CMD", arity = "1..*", description = "The command and its arguments, after --.")
     List<String> command;
 
@@ -41,7 +45,7 @@ final class ExecCommand implements Callable<Integer> {
             SandboxFactory factory = use.factory();
             SessionHandle handle = StoredSessions.resume(factory, sessionId);
             CommandResult result = CommandRunner.run(handle, command, limit != null ? limit : factory.config().timeouts().command().orElse(null),
-                        console, global.json);
+                        console, global.json, java.util.Optional.ofNullable(workdir));
             if (global.json) {
                 Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
             }

@@ -32,9 +32,9 @@ final class OpenCommand implements Callable<Integer> {
         Console console = root.console;
         GlobalOptions global = root.global;
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
-        var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER);
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, global), new ProgressListener(reporter))) {
             SandboxFactory factory = use.factory();
+            var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER, factory);
             reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());
             SessionHandle handle = factory.openSession(spec);
             reporter.end();

@@ -51,9 +51,9 @@ final class RunCommand implements Callable<Integer> {
         Console console = root.console;
         String sessionId = session != null ? session : "run-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
-        var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER);
         var limit = timeout == null ? null : DurationFormat.parse(timeout);
         try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+            var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER, factory);
             boolean retire = !keep;
             try {
                 reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());

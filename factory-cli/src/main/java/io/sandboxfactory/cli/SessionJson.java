@@ -53,6 +53,15 @@ final class SessionJson {
         doc.put("lastUsedAt", record.lastUsedAt().toString());
         doc.put("freshness", record.freshness().orElse(null));
         doc.put("labels", record.definition().labels());
+        record.definition().environment().ifPresent(env -> doc.put("repositories", env.repositories().stream().map(r -> {
+            Map<String, Object> repo = new LinkedHashMap<>();
+            repo.put("dir", r.dir());
+            repo.put("repository", r.repository());
+            repo.put("branch", record.definition().branch());
+            repo.put("baseBranch", r.baseBranch().orElse(null));
+            repo.put("setup", record.setupStates().getOrDefault(r.dir(), "pending"));
+            return repo;
+        }).toList()));
         return doc;
     }
 }

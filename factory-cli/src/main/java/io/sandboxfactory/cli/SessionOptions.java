@@ -1,8 +1,12 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.EnvironmentRepository;
+import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.session.StartMode;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
@@ -10,49 +14,89 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The options that describe a session: repository, branch, base, setup and teardown. */
+/**
+ * The options that describe a session: one repository, or several side by side (an environment:
+ * {@code --repo} groups, each with its own {@code --dir}, {@code --setup}s and {@code --teardown}s,
+ * or {@code --environment NAME} from config), the branch, base, labels and workspace commands.
+ */
 final class SessionOptions {
 
-    @Option(names = "--repo", paramLabel = "R", required = true,
-            description = "Repository: an owner/name slug (cloned from the configured base URL, default GitHub), a clone URL, or a local path.")
-    String repo;
+    /** One {@code --repo} and the options after it, up to the next {@code --repo}. */
+    static final class RepoGroup {
+        @Option(names = "--repo", paramLabel = "R", required = true,
+                description = "Repository: an owner/name slug (cloned from the configured base URL, default GitHub), a clone URL, or a local path."
+                        + " Repeat it for an environment; the --dir, --setup and --teardown after it belong to it.")
+        String repo;
 
-    @Option(names = "--branch", paramLabel = "B", required = true, description = "Session branch; created from the base when new.")
+        @Option(names = "--dir", paramLabel = "D", description = "In an environment: the checkout directory of this repository (default: its name).")
+        String dir;
+
+        @Option(names = "--setup", paramLabel = "CMD", description = "Setup command, run once per sandbox in this repository's checkout; repeatable.")
+        List<String> setup = new ArrayList<>();
+
+        @Option(names = "--teardown", paramLabel = "CMD", description = "Teardown command, run in this repository's checkout when the session is retired; repeatable.")
+        List<String> teardown = new ArrayList<>();
+    }
+
+    @ArgGroup(exclusive = false, multiplicity = "0..*")
+    List<RepoGroup> repos = new ArrayList<>();
+
+    @Option(names = "--environment", paramLabel = "NAME", description = "Open the environment 'environments.NAME' of the config instead of --repo.")
+    String environment;
+
+    @Option(names = "--workspace-setup", paramLabel = "CMD", description = "Environment: run at the workspace root after every repository's setup; repeatable.")
+    List<String> workspaceSetup = new ArrayList<>();
+
+    @Option(names = "--workspace-teardown", paramLabel = "CMD", description = "Environment: run at the workspace root after every repository's teardown; repeatable.")
+    List<String> workspaceTeardown = new ArrayList<>();
+
+    @Option(names = "--branch", paramLabel = "B", required = true, description = "Session branch; created from the base when new (in every repository).")
     String branch;
 
     @Option(names = "--base", paramLabel = "X",
             description = "Base branch for a new session branch (default: repository.defaultBaseBranch from config, else the repository's own default branch).")
     String base;
 
-    @Option(names = "--setup", paramLabel = "CMD", description = "Setup command, run once per sandbox in the checkout; repeatable.")
-    List<String> setup = new ArrayList<>();
-
-    @Option(names = "--teardown", paramLabel = "CMD", description = "Teardown command, run when the session is retired; repeatable.")
-    List<String> teardown = new ArrayList<>();
-
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label to find the session by (retire --label); repeatable.")
     List<String> labels = new ArrayList<>();
 
-    SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode) {
-        SessionSpec.Builder builder = SessionSpec.builder(sessionId)
-                .repository(repository(repo, workingDirectory))
-                .branch(branch)
-                .startMode(mode);
+    /** The session to open; environments from config come from {@code factory}. */
+    SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode, SandboxFactory factory) {
+        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode);
         if (base != null) {
             builder.baseBranch(base);
-        }
-        if (!setup.isEmpty()) {
-            builder.setupCommands(setup);
-        }
-        if (!teardown.isEmpty()) {
-            builder.teardownCommands(teardown);
         }
         for (String label : labels) {
             Map.Entry<String, String> pair = SessionLabels.parse(label);
             builder.label(pair.getKey(), pair.getValue());
         }
-        return builder.build();
+        boolean workspace = !workspaceSetup.isEmpty() || !workspaceTeardown.isEmpty();
+        if (environment != null) {
+            if (!repos.isEmpty() || workspace) {
+                throw new BadInputException("--environment " + environment + " names a configured environment; give it alone, without"
+                        + " --repo, --workspace-setup or --workspace-teardown.");
+            }
+            return builder.environment(factory.environment(environment)).build();
+        }
+        if (repos.isEmpty()) {
+            throw new BadInputException("Give the session a repository (--repo R, repeatable for an environment) or --environment NAME.");
+        }
+        if (repos.size() == 1 && repos.get(0).dir == null && !workspace) {
+            RepoGroup only = repos.get(0);
+            builder.repository(repository(only.repo, workingDirectory));
+            if (!only.setup.isEmpty()) {
+                builder.setupCommands(only.setup);
+            }
+            if (!only.teardown.isEmpty()) {
+                builder.teardownCommands(only.teardown);
+            }
+            return builder.build();
+        }
+        List<EnvironmentRepository> members = repos.stream().map(r -> new EnvironmentRepository(repository(r.repo, workingDirectory),
+                Optional.ofNullable(r.dir), Optional.empty(), r.setup, r.teardown, Optional.empty())).toList();
+        return builder.environment(new SessionEnvironment(members, workspaceSetup, workspaceTeardown)).build();
     }
 
     /**

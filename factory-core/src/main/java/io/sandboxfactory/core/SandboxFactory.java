@@ -13,6 +13,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.config.ConfigOverrides;
 import io.sandboxfactory.core.config.ConfigResolver;
+import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.FactoryConfigLoader;
 import io.sandboxfactory.core.config.ResolvedConfig;
@@ -30,6 +31,7 @@ import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.wiring.FactoryModule;
@@ -242,6 +244,19 @@ public final class SandboxFactory implements AutoCloseable {
     public PeekFilesystem peekFiles(String sessionId) {
         requireOpen();
         return new PeekFilesystem(memo, sessionId);
+    }
+
+    /**
+     * The environment configured as {@code environments.<name>}, for {@code SessionSpec.Builder.environment};
+     * fails naming the name and the configured ones when there is none.
+     */
+    public SessionEnvironment environment(String name) {
+        EnvironmentConfig configured = config.environments().get(name);
+        if (configured == null) {
+            throw new IllegalArgumentException("Unknown environment '" + name + "'; configured: "
+                    + config.environments().keySet().stream().sorted().toList() + ".");
+        }
+        return configured.toEnvironment();
     }
 
     /** The session store this factory keeps session state in. */

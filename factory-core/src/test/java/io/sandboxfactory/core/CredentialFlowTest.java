@@ -188,7 +188,7 @@ class CredentialFlowTest {
                     .anyMatch(line -> line.contains("push"));
             assertThat(logs.lines()).as("every level is captured").anyMatch(l -> l.startsWith("FINE"))
                     .anyMatch(l -> l.startsWith("WARNING") && l.contains("leaky-setup"))
-                    .anyMatch(l -> l.startsWith("WARNING") && l.contains("Teardown of session 'life' failed"));
+                    .anyMatch(l -> l.startsWith("WARNING") && l.contains("The teardown of session 'life' failed"));
             assertThat(listener.outputs()).as("setup output was streamed").anyMatch(chunk -> chunk.contains("setup sees ***"));
 
             for (String token : tokens) {

@@ -93,7 +93,7 @@ class TokenToStringTest {
         FactoryConfig config = FactoryConfig.builder().provider("local")
                 .providerSection("local", Map.of("env", Map.of("NPM_TOKEN", TOKEN))).build();
         values.put("FactoryConfig", config);
-        values.put("ResolvedConfig", new ResolvedConfig("local", tmp, "me", config.repository(), Timeouts.defaults(), io.sandboxfactory.core.config.Lifecycle.off(),
+        values.put("ResolvedConfig", new ResolvedConfig("local", tmp, "me", config.repository(), Timeouts.defaults(), io.sandboxfactory.core.config.Lifecycle.off(), Map.of(),
                 Map.of("local", new LocalProviderConfig(null, List.of(), false, Map.of("NPM_TOKEN", TOKEN))), "test"));
 
         Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));

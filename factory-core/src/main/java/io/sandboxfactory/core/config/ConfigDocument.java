@@ -12,5 +12,6 @@ record ConfigDocument(
         RepositoryDefaults repository,
         Timeouts timeouts,
         Lifecycle lifecycle,
+        Map<String, EnvironmentConfig> environments,
         Map<String, JsonNode> providers) {
 }

@@ -24,6 +24,7 @@ import java.util.TreeMap;
  * @param repository repository defaults
  * @param timeouts timeouts
  * @param lifecycle idle policies
+ * @param environments multi-repository environments by name ({@code --environment NAME})
  * @param providers the {@code providers.<name>} sections, by provider name
  */
 public record FactoryConfig(
@@ -33,6 +34,7 @@ public record FactoryConfig(
         RepositoryDefaults repository,
         Timeouts timeouts,
         Lifecycle lifecycle,
+        Map<String, EnvironmentConfig> environments,
         Map<String, ObjectNode> providers) {
 
     public FactoryConfig {
@@ -42,6 +44,7 @@ public record FactoryConfig(
         repository = Objects.requireNonNullElse(repository, RepositoryDefaults.defaults());
         timeouts = Objects.requireNonNullElse(timeouts, Timeouts.defaults());
         lifecycle = Objects.requireNonNullElse(lifecycle, Lifecycle.off());
+        environments = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNullElse(environments, Map.of())));
         providers = copy(Objects.requireNonNullElse(providers, Map.of()));
     }
 
@@ -63,7 +66,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -85,6 +88,7 @@ public record FactoryConfig(
         private RepositoryDefaults repository;
         private Timeouts timeouts;
         private Lifecycle lifecycle;
+        private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
 
         private Builder() {
@@ -120,6 +124,11 @@ public record FactoryConfig(
             return this;
         }
 
+        public Builder environment(String name, EnvironmentConfig environment) {
+            this.environments.put(name, environment);
+            return this;
+        }
+
         /**
          * Sets the {@code providers.<name>} section from plain values (strings, numbers, booleans,
          * lists, maps), exactly as the same keys would appear in a file.
@@ -134,7 +143,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, providers);
+                    repository, timeouts, lifecycle, environments, providers);
         }
     }
 }

@@ -58,6 +58,7 @@ public final class FactoryConfigLoader {
                 document.repository(),
                 document.timeouts(),
                 document.lifecycle(),
+                document.environments(),
                 sections(document.providers(), where));
     }
 

@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param repository repository defaults
  * @param timeouts timeouts
  * @param lifecycle idle policies
+ * @param environments multi-repository environments by name
  * @param providerConfigs bound config objects by provider name; always holds {@link #provider()}
  * @param origin where the settings came from (a file path, or a description)
  */
@@ -26,6 +27,7 @@ public record ResolvedConfig(
         RepositoryDefaults repository,
         Timeouts timeouts,
         Lifecycle lifecycle,
+        Map<String, EnvironmentConfig> environments,
         Map<String, Object> providerConfigs,
         String origin) {
 
@@ -36,6 +38,7 @@ public record ResolvedConfig(
         Objects.requireNonNull(repository, "repository");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(lifecycle, "lifecycle");
+        environments = Map.copyOf(environments);
         providerConfigs = Map.copyOf(providerConfigs);
         Objects.requireNonNull(origin, "origin");
         if (!providerConfigs.containsKey(provider)) {

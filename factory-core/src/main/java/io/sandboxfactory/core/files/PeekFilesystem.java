@@ -116,7 +116,7 @@ public final class PeekFilesystem implements FilesystemView {
             return Optional.empty();
         }
         Optional<String> checkout = entry.get().workdir()
-                .flatMap(root -> entry.get().plan().map(plan -> plan.layout(root).ownRepository().path()));
+                .flatMap(root -> entry.get().plan().map(plan -> plan.filesRoot(plan.layout(root))));
         if (checkout.isEmpty()) {
             return Optional.empty();
         }

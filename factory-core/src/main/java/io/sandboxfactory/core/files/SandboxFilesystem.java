@@ -75,14 +75,15 @@ public final class SandboxFilesystem implements FilesystemView {
     }
 
     /**
-     * The files of an open session, rooted at its checkout. Waits for (or makes) the session's
-     * start, since the checkout is only known once it ran.
+     * The files of an open session, rooted at its checkout (an environment: at its workspace root,
+     * every checkout under it as {@code <dir>/}). Waits for (or makes) the session's start, since the
+     * root is only known once it ran.
      */
     public static SandboxFilesystem forSession(SessionHandle session) {
         session.awaitStarted();
-        String checkout = session.checkout().orElseThrow(() -> new IllegalStateException("Session '" + session.sessionId()
+        String root = session.filesRoot().orElseThrow(() -> new IllegalStateException("Session '" + session.sessionId()
                 + "' started but its checkout is unknown."));
-        return of(session.sandbox(), checkout);
+        return of(session.sandbox(), root);
     }
 
     /**

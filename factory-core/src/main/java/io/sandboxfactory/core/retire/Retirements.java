@@ -166,7 +166,10 @@ public final class Retirements {
      */
     private void startForTeardown(SessionRecord record) {
         String id = record.sessionId();
-        if (record.definition().teardownCommands().isEmpty() || !sandboxExists(id)) {
+        boolean hasTeardown = !record.definition().teardownCommands().isEmpty() || record.definition().environment()
+                .filter(env -> !env.workspaceTeardown().isEmpty() || env.repositories().stream().anyMatch(r -> !r.teardownCommands().isEmpty()))
+                .isPresent();
+        if (!hasTeardown || !sandboxExists(id)) {
             return;
         }
         try {

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * Retires sessions (design §5.8). Calls for one session are serialized: a second call waits for
@@ -152,7 +153,7 @@ public final class SessionRetirementCoordinator {
     private void teardown(SessionEntry entry) {
         MastraSandbox<?> sandbox = entry.sandbox();
         Optional<SessionPlan> plan = entry.plan();
-        if (plan.isEmpty() || plan.get().teardown().isEmpty()) {
+        if (plan.isEmpty() || !plan.get().hasTeardown()) {
             return;
         }
         if (entry.workdir().isEmpty() || sandbox.status() != SandboxStatus.RUNNING) {
@@ -161,10 +162,12 @@ public final class SessionRetirementCoordinator {
             return;
         }
         services.phase(entry.sessionId(), SessionPhase.TEARDOWN, entry.workdir().get());
-        String directory = plan.get().teardownDirectory(plan.get().layout(entry.workdir().get()));
         // Teardown output may echo the session's token (it is in the command environment): redact it.
-        TeardownRunner.run(sandbox, entry.sessionId(), plan.get().teardown(), directory,
-                services.defaults().timeouts().teardown(), GitCredentials.redaction(sandbox.getEnv()));
+        UnaryOperator<String> redact = GitCredentials.redaction(sandbox.getEnv());
+        for (SessionPlan.Teardown unit : plan.get().teardowns(plan.get().layout(entry.workdir().get()))) {
+            TeardownRunner.run(sandbox, entry.sessionId(), unit.label(), unit.commands(), unit.directory(),
+                    services.defaults().timeouts().teardown(), redact);
+        }
     }
 
     /** A fresh instance whose stop/destroy acts on the physical sandbox the provider finds, if any. */

@@ -9,29 +9,40 @@ import java.util.Objects;
 
 /**
  * Several repositories checked out side by side under one session root, in position order (the
- * first is the session's own repository), plus a workspace setup run in the root after every
- * repository's setup, gated by the {@code workspace-setup} marker.
+ * first is the primary: commands run in its checkout by default), plus a workspace setup run in the
+ * root after every repository's setup, gated by the {@code workspace-setup} marker, and a workspace
+ * teardown run in the root after every repository's teardown.
  *
  * @param repositories at least one; their checkout directories must differ
  * @param workspaceSetupCommands run in the session root
+ * @param workspaceTeardownCommands run in the session root when the session is retired
  */
-public record SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands) {
+public record SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands,
+                                 List<String> workspaceTeardownCommands) {
 
     public SessionEnvironment {
         repositories = List.copyOf(Objects.requireNonNull(repositories, "repositories"));
         workspaceSetupCommands = SetupCommands.requireRunnable(
                 List.copyOf(Objects.requireNonNull(workspaceSetupCommands, "workspaceSetupCommands")), "Workspace setup command");
+        workspaceTeardownCommands = SetupCommands.requireRunnable(
+                List.copyOf(Objects.requireNonNull(workspaceTeardownCommands, "workspaceTeardownCommands")), "Workspace teardown command");
         if (repositories.isEmpty()) {
-            throw new IllegalArgumentException("A session environment needs at least one repository.");
+            throw new IllegalArgumentException("A session environment needs at least one repository; it has none.");
         }
         Map<String, String> byDir = new HashMap<>();
         for (EnvironmentRepository repository : repositories) {
             String previous = byDir.putIfAbsent(repository.repoDir(), repository.repository());
             if (previous != null) {
                 throw new IllegalArgumentException("Repositories '" + previous + "' and '" + repository.repository()
-                        + "' would both be checked out in directory '" + repository.repoDir() + "'; each repository of an environment needs its own directory name.");
+                        + "' would both be checked out in directory '" + repository.repoDir()
+                        + "'; each repository of an environment needs its own directory (set 'dir').");
             }
         }
+    }
+
+    /** An environment without workspace teardown. */
+    public SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands) {
+        this(repositories, workspaceSetupCommands, List.of());
     }
 
     public static SessionEnvironment of(List<EnvironmentRepository> repositories, String... workspaceSetupCommands) {

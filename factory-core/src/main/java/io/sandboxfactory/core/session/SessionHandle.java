@@ -62,6 +62,15 @@ public final class SessionHandle implements CommandExecutor {
         return layout().map(l -> l.ownRepository().path());
     }
 
+    /**
+     * Where the session's files are rooted, once resolved: the checkout of a single repository, the
+     * workspace root of an environment (its checkouts are {@code <dir>/} under it).
+     */
+    public Optional<String> filesRoot() {
+        SessionEntry current = entry();
+        return current.workdir().flatMap(root -> current.plan().map(plan -> plan.filesRoot(plan.layout(root))));
+    }
+
     public StartMode startMode() {
         return startMode;
     }

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Where a session lives inside its sandbox (design §5.2): the session root, each repository's
- * checkout at {@code <root>/<repoDir>} (in position order; the first is the session's own), and
+ * checkout at {@code <root>/<dir>} (in position order; the first is the session's own), and
  * the setup markers under {@code <root>/.mastra-sandbox}. Paths are inside the sandbox, not on the host.
  *
  * @param root absolute session root inside the sandbox
@@ -33,12 +33,16 @@ public record SessionLayout(String root, List<Checkout> repositories) {
         }
     }
 
+    /** A repository and the directory it is checked out in. */
+    public record Named(String repository, String dir) {
+    }
+
     /** The layout of {@code repositories} under {@code root}. */
-    public static SessionLayout of(String root, List<String> repositories) {
+    public static SessionLayout of(String root, List<Named> repositories) {
         String base = root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
         String prefix = base.equals("/") ? "" : base;
         return new SessionLayout(base, repositories.stream()
-                .map(r -> new Checkout(r, RepositoryLocator.repoDir(r), prefix + "/" + RepositoryLocator.repoDir(r)))
+                .map(r -> new Checkout(r.repository(), r.dir(), prefix + "/" + r.dir()))
                 .toList());
     }
 

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;
 import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.SessionDefinition;
 
 import java.nio.charset.StandardCharsets;
@@ -96,6 +97,10 @@ public record SessionSpec(
             throw new IllegalArgumentException("Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
         }
+        if (environment.isPresent() && teardownCommands.filter(c -> !c.isEmpty()).isPresent()) {
+            throw new IllegalArgumentException("Session '" + sessionId + "' has an environment, so its teardown commands belong to"
+                    + " each repository of the environment or to the workspace teardown, not to the session.");
+        }
     }
 
     /**
@@ -156,14 +161,17 @@ public record SessionSpec(
      * branch, base (once resolved), setup and teardown commands; it starts lazily unless told otherwise.
      */
     public static Builder resume(SessionDefinition definition) {
-        Builder spec = builder(definition.sessionId())
-                .repository(definition.repository())
-                .branch(definition.branch())
-                .setupCommands(definition.setupCommands())
-                .teardownCommands(definition.teardownCommands())
-                .startMode(StartMode.LAZY);
+        Builder spec = builder(definition.sessionId()).branch(definition.branch()).startMode(StartMode.LAZY);
         definition.baseBranch().ifPresent(spec::baseBranch);
-        return spec;
+        if (definition.environment().isPresent()) {
+            EnvironmentDefinition env = definition.environment().get();
+            return spec.environment(new SessionEnvironment(env.repositories().stream().map(r -> new EnvironmentRepository(r.repository(),
+                    Optional.of(r.dir()), r.baseBranch(), r.setupCommands(), r.teardownCommands(), Optional.empty())).toList(),
+                    env.workspaceSetup(), env.workspaceTeardown()));
+        }
+        return spec.repository(definition.repository())
+                .setupCommands(definition.setupCommands())
+                .teardownCommands(definition.teardownCommands());
     }
 
     /** Builder for {@link SessionSpec}; {@link #build()} validates. */

@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -62,6 +64,9 @@ import java.util.function.UnaryOperator;
 public final class SessionStartHook implements SandboxStartHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionStartHook.class);
+    /** Setup states of an environment's repositories, as the store keeps them for {@code status}. */
+    public static final String SETUP_DONE = "done";
+    public static final String SETUP_FAILED = "failed";
 
     private final SessionPlan initialPlan;
     private final SessionServices services;
@@ -201,7 +206,7 @@ public final class SessionStartHook implements SandboxStartHook {
         phase(SessionPhase.PROBE, "");
         Optional<String> knownRoot = entry.get().flatMap(SessionEntry::workdir).or(() -> sandbox.workingDirectory())
                 .or(() -> requestedWorkdir);
-        List<String> repoDirs = plan.repositories().stream().map(r -> RepositoryLocator.repoDir(r.repository())).toList();
+        List<String> repoDirs = plan.repositories().stream().map(SessionPlan.Repository::dir).toList();
         WorkspaceProbe.Result seen = probe.probe(exec, knownRoot, repoDirs);
         RepositoryMaterializer.requireGit(seen.gitVersion(), id());
         entry.get().ifPresent(e -> e.resolveWorkdir(seen.root()));
@@ -223,7 +228,7 @@ public final class SessionStartHook implements SandboxStartHook {
             }
             phase(SessionPhase.CHECKOUT, plan.branch());
             SessionBranch.Result branch = branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
-            if (i == 0) {
+            if (i == 0 && !plan.environment()) {
                 // Resolved once: later starts and processes create branches from the same base.
                 branch.resolvedBase().ifPresent(base -> services.store().recordBaseBranch(id(), base));
             }
@@ -260,6 +265,8 @@ public final class SessionStartHook implements SandboxStartHook {
         List<String> markerWrites = new ArrayList<>();
         Set<String> failedDirs = new LinkedHashSet<>(seen.setupFailed());
         SetupCommandException failure = null;
+        List<String> failedNow = new ArrayList<>();
+        Map<String, String> states = new LinkedHashMap<>();
         boolean allCheckoutsExisted = seen.checkouts().stream().allMatch(CheckoutState::gitDirectory);
 
         for (int i = 0; i < plan.repositories().size(); i++) {
@@ -278,10 +285,19 @@ public final class SessionStartHook implements SandboxStartHook {
                 }
                 case FAILED -> {
                     failedDirs.add(checkout.repoDir());
+                    failedNow.add(checkout.repoDir());
                     failure = failure == null ? outcome.failure().orElseThrow() : failure;
                 }
                 default -> { }
             }
+            boolean failed = outcome.status() == SetupGate.Status.FAILED || outcome.status() == SetupGate.Status.SKIPPED_AFTER_FAILURE;
+            states.put(checkout.repoDir(), failed ? SETUP_FAILED : SETUP_DONE);
+        }
+        if (plan.environment()) {
+            services.store().recordSetupStates(id(), states);
+        }
+        if (failure != null && plan.environment()) {
+            failure = new SetupCommandException(failedNow, failure);
         }
         if (plan.environment() && failure == null) {
             SetupCommands workspace = plan.workspaceSetup();
@@ -300,8 +316,9 @@ public final class SessionStartHook implements SandboxStartHook {
         writeMarkers(exec, markerWrites, redact);
         if (failure != null) {
             phase(SessionPhase.TEARDOWN, "after failed setup");
-            TeardownRunner.run(exec, id(), plan.teardown(), plan.teardownDirectory(layout),
-                    services.defaults().timeouts().teardown(), redact);
+            for (SessionPlan.Teardown unit : plan.teardowns(layout)) {
+                TeardownRunner.run(exec, id(), unit.label(), unit.commands(), unit.directory(), services.defaults().timeouts().teardown(), redact);
+            }
             throw failure;
         }
     }

@@ -2,6 +2,8 @@ package io.sandboxfactory.core.setup;
 
 import io.sandboxfactory.api.SandboxException;
 
+import java.util.List;
+
 /**
  * The project's setup command failed. The session records the exact command, so later starts skip
  * it (with a warning) until it is edited or the session is retired; the sandbox itself stays
@@ -21,6 +23,16 @@ public class SetupCommandException extends SandboxException {
                 + ". The sandbox stays usable: this setup command is skipped for the rest of the session"
                 + " — retry your command, then fix the setup command or run it manually.");
         this.exitCode = exitCode;
+    }
+
+    /**
+     * The setup of some repositories of an environment failed: names them, then says what the
+     * first failure said; the other repositories' setup ran.
+     */
+    public SetupCommandException(List<String> failedRepositories, SetupCommandException first) {
+        super("SETUP_FAILED", "The setup of " + String.join(", ", failedRepositories.stream().map(d -> "'" + d + "'").toList())
+                + " failed (the other repositories' setup ran); " + first.getMessage(), first);
+        this.exitCode = first.exitCode;
     }
 
     /** The setup command's exit code (124 when it timed out). */

@@ -25,9 +25,10 @@ public final class TeardownRunner {
     /**
      * Runs {@code teardown} in {@code directory}; returns whether it ran and succeeded.
      *
+     * @param what names the unit in the log ({@code teardown}, {@code teardown of frontend})
      * @param redact removes secrets from output before it is logged
      */
-    public static boolean run(CommandExecutor exec, String sessionId, SetupCommands teardown, String directory,
+    public static boolean run(CommandExecutor exec, String sessionId, String what, SetupCommands teardown, String directory,
                               Duration timeout, UnaryOperator<String> redact) {
         if (teardown.isEmpty()) {
             return true;
@@ -36,14 +37,14 @@ public final class TeardownRunner {
             CommandResult result = exec.executeCommand(teardown.scriptRunningAllIn(directory), List.of(),
                     CommandOptions.builder().timeout(timeout).maxRetainedBytes(64 * 1024).build());
             if (result.success()) {
-                LOG.debug("Teardown of session '{}' succeeded", sessionId);
+                LOG.debug("The {} of session '{}' succeeded", what, sessionId);
                 return true;
             }
             String output = result.stderr().isBlank() ? result.stdout() : result.stderr();
-            LOG.warn("Teardown of session '{}' failed (exit {}{}): {}", sessionId, result.exitCode(),
+            LOG.warn("The {} of session '{}' failed (exit {}{}): {}", what, sessionId, result.exitCode(),
                     result.timedOut() ? ", timed out" : "", LogText.abbreviate(redact.apply(output.strip())));
         } catch (RuntimeException e) {
-            LOG.warn("Teardown of session '{}' could not run: {}", sessionId, LogText.abbreviate(redact.apply(String.valueOf(e.getMessage()))));
+            LOG.warn("The {} of session '{}' could not run: {}", what, sessionId, LogText.abbreviate(redact.apply(String.valueOf(e.getMessage()))));
         }
         return false;
     }

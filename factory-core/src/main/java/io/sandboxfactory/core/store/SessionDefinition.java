@@ -18,10 +18,12 @@ import java.util.Optional;
  * @param teardownCommands the teardown commands, in order
  * @param provider the provider name the session runs on
  * @param labels {@code key=value} pairs to find the session by; registering adds them to those stored
+ * @param environment every repository and the workspace commands of a multi-repository session;
+ *     then {@code repository} is its primary and {@code setupCommands}/{@code teardownCommands} are empty
  */
 public record SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
                                 List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
-                                Map<String, String> labels) {
+                                Map<String, String> labels, Optional<EnvironmentDefinition> environment) {
 
     public SessionDefinition {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -32,5 +34,13 @@ public record SessionDefinition(String sessionId, String repository, String bran
         teardownCommands = List.copyOf(teardownCommands);
         Objects.requireNonNull(provider, "provider");
         labels = Map.copyOf(Objects.requireNonNullElse(labels, Map.of()));
+        environment = Objects.requireNonNullElse(environment, Optional.empty());
+    }
+
+    /** A single-repository session. */
+    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
+                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
+                             Map<String, String> labels) {
+        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, Optional.empty());
     }
 }

@@ -2,6 +2,7 @@ package io.sandboxfactory.core.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,10 +19,13 @@ import java.util.Optional;
  * @param freshness how its checkouts stood against their upstreams at the last start (see {@code Freshness})
  * @param busyUntil a command runs in it (in some process) at least until then
  * @param stoppedAt when a retirement stopped its sandbox, unless a start came since
+ * @param setupStates for an environment: each repository's setup state ({@code done}, {@code failed},
+ *     {@code pending}) by checkout directory, in position order; empty otherwise
  */
 public record SessionRecord(SessionDefinition definition, Optional<String> sandboxId, Optional<String> workdir,
                             Optional<Instant> materializedAt, long generation, Instant createdAt, Instant lastUsedAt,
-                            Optional<String> freshness, Optional<Instant> busyUntil, Optional<Instant> stoppedAt) {
+                            Optional<String> freshness, Optional<Instant> busyUntil, Optional<Instant> stoppedAt,
+                            Map<String, String> setupStates) {
 
     public SessionRecord {
         Objects.requireNonNull(definition, "definition");
@@ -33,6 +37,7 @@ public record SessionRecord(SessionDefinition definition, Optional<String> sandb
         Objects.requireNonNull(freshness, "freshness");
         Objects.requireNonNull(busyUntil, "busyUntil");
         Objects.requireNonNull(stoppedAt, "stoppedAt");
+        setupStates = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(setupStates));
     }
 
     public String sessionId() {

@@ -3,6 +3,7 @@ package io.sandboxfactory.core.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,6 +42,12 @@ public interface SessionStore extends AutoCloseable {
 
     /** Marks the session busy until {@code until} at least; see {@link #recordUse}. */
     void recordBusy(String sessionId, Instant until);
+
+    /**
+     * Records, for an environment, each repository's setup state at the last start ({@code done}
+     * or {@code failed}, by checkout directory); before any start they read as pending.
+     */
+    void recordSetupStates(String sessionId, Map<String, String> states);
 
     /** Records that a retirement stopped the session's sandbox; the next start clears it. */
     void recordStopped(String sessionId, Instant at);

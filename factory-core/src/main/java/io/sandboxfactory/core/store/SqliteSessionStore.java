@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,7 +59,13 @@ public final class SqliteSessionStore implements SessionStore {
             List.of("ALTER TABLE sessions ADD COLUMN labels TEXT NOT NULL DEFAULT '{}'",
                     "ALTER TABLE sessions ADD COLUMN freshness TEXT",
                     "ALTER TABLE sessions ADD COLUMN busy_until INTEGER",
-                    "ALTER TABLE sessions ADD COLUMN stopped_at INTEGER"));
+                    "ALTER TABLE sessions ADD COLUMN stopped_at INTEGER"),
+            List.of("ALTER TABLE sessions ADD COLUMN environment INTEGER NOT NULL DEFAULT 0",
+                    "ALTER TABLE sessions ADD COLUMN workspace_setup TEXT NOT NULL DEFAULT '[]'",
+                    "ALTER TABLE sessions ADD COLUMN workspace_teardown TEXT NOT NULL DEFAULT '[]'",
+                    "CREATE TABLE session_repositories (session_id TEXT NOT NULL, position INTEGER NOT NULL, repository TEXT NOT NULL,"
+                            + " dir TEXT NOT NULL, base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
+                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"));
 
     private final Path file;
     private final Connection connection;
@@ -145,12 +152,15 @@ public final class SqliteSessionStore implements SessionStore {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands, teardown_commands,"
-                            + " provider, created_at, last_used_at, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " provider, created_at, last_used_at, labels, environment, workspace_setup, workspace_teardown)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                             + " ON CONFLICT(session_id) DO UPDATE SET repository = excluded.repository, branch = excluded.branch,"
                             + " base_branch = CASE WHEN excluded.base_branch = '' THEN sessions.base_branch ELSE excluded.base_branch END,"
                             + " setup_commands = excluded.setup_commands,"
                             + " teardown_commands = excluded.teardown_commands, provider = excluded.provider,"
-                            + " last_used_at = excluded.last_used_at, labels = json_patch(sessions.labels, excluded.labels)")) {
+                            + " last_used_at = excluded.last_used_at, labels = json_patch(sessions.labels, excluded.labels),"
+                            + " environment = excluded.environment, workspace_setup = excluded.workspace_setup,"
+                            + " workspace_teardown = excluded.workspace_teardown")) {
                 ps.setString(1, d.sessionId());
                 ps.setString(2, d.repository());
                 ps.setString(3, d.branch());
@@ -161,8 +171,12 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setLong(8, now);
                 ps.setLong(9, now);
                 ps.setString(10, toJson(d.labels()));
+                ps.setInt(11, d.environment().isPresent() ? 1 : 0);
+                ps.setString(12, toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
+                ps.setString(13, toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
                 ps.executeUpdate();
             }
+            writeRepositories(c, d);
             return null;
         });
         return find(d.sessionId()).orElseThrow();
@@ -174,7 +188,7 @@ public final class SqliteSessionStore implements SessionStore {
             try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " WHERE s.session_id = ?")) {
                 ps.setString(1, sessionId);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(toRecord(rs)) : Optional.<SessionRecord>empty();
+                    return rs.next() ? Optional.of(toRecord(c, rs)) : Optional.<SessionRecord>empty();
                 }
             }
         });
@@ -186,7 +200,7 @@ public final class SqliteSessionStore implements SessionStore {
             List<SessionRecord> records = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " ORDER BY s.session_id"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    records.add(toRecord(rs));
+                    records.add(toRecord(c, rs));
                 }
             }
             return records;
@@ -195,21 +209,76 @@ public final class SqliteSessionStore implements SessionStore {
 
     private static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
             + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
-            + " s.labels, s.freshness, s.busy_until, s.stopped_at,"
+            + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown,"
             + " COALESCE(g.generation, 0) AS generation FROM sessions s"
             + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
 
-    private SessionRecord toRecord(ResultSet rs) throws SQLException {
-        SessionDefinition definition = new SessionDefinition(rs.getString("session_id"), rs.getString("repository"),
+    /** Keeps an environment's repositories, each in its own row; a reopen replaces them (their setup states start pending). */
+    private void writeRepositories(Connection c, SessionDefinition d) throws SQLException {
+        List<EnvironmentDefinition.RepositoryDefinition> wanted = d.environment().map(EnvironmentDefinition::repositories).orElse(List.of());
+        if (wanted.equals(readRepositories(c, d.sessionId()).definitions())) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_repositories WHERE session_id = ?")) {
+            ps.setString(1, d.sessionId());
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_repositories (session_id, position, repository, dir,"
+                + " base_branch, setup_commands, teardown_commands) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < wanted.size(); i++) {
+                EnvironmentDefinition.RepositoryDefinition r = wanted.get(i);
+                ps.setString(1, d.sessionId());
+                ps.setInt(2, i);
+                ps.setString(3, r.repository());
+                ps.setString(4, r.dir());
+                ps.setString(5, r.baseBranch().orElse(""));
+                ps.setString(6, toJson(r.setupCommands()));
+                ps.setString(7, toJson(r.teardownCommands()));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** An environment's stored repositories and their setup states, in position order. */
+    private record StoredRepositories(List<EnvironmentDefinition.RepositoryDefinition> definitions, Map<String, String> states) {
+    }
+
+    private StoredRepositories readRepositories(Connection c, String sessionId) throws SQLException {
+        List<EnvironmentDefinition.RepositoryDefinition> definitions = new ArrayList<>();
+        Map<String, String> states = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT repository, dir, base_branch, setup_commands, teardown_commands, setup_state"
+                + " FROM session_repositories WHERE session_id = ? ORDER BY position")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String dir = rs.getString("dir");
+                    definitions.add(new EnvironmentDefinition.RepositoryDefinition(rs.getString("repository"), dir,
+                            Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
+                            fromJson(rs.getString("teardown_commands"))));
+                    states.put(dir, Optional.ofNullable(rs.getString("setup_state")).orElse("pending"));
+                }
+            }
+        }
+        return new StoredRepositories(definitions, states);
+    }
+
+    private SessionRecord toRecord(Connection c, ResultSet rs) throws SQLException {
+        String sessionId = rs.getString("session_id");
+        StoredRepositories repositories = rs.getInt("environment") == 1 ? readRepositories(c, sessionId)
+                : new StoredRepositories(List.of(), Map.of());
+        Optional<EnvironmentDefinition> environment = repositories.definitions().isEmpty() ? Optional.empty()
+                : Optional.of(new EnvironmentDefinition(repositories.definitions(), fromJson(rs.getString("workspace_setup")),
+                        fromJson(rs.getString("workspace_teardown"))));
+        SessionDefinition definition = new SessionDefinition(sessionId, rs.getString("repository"),
                 rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
                 fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
-                labelsFromJson(rs.getString("labels")));
+                labelsFromJson(rs.getString("labels")), environment);
         long materialized = rs.getLong("materialized_at");
         Optional<Instant> materializedAt = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(materialized));
         return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
                 Optional.ofNullable(rs.getString("workdir")), materializedAt, rs.getLong("generation"),
                 Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
-                Optional.ofNullable(rs.getString("freshness")), instant(rs, "busy_until"), instant(rs, "stopped_at"));
+                Optional.ofNullable(rs.getString("freshness")), instant(rs, "busy_until"), instant(rs, "stopped_at"), repositories.states());
     }
 
     private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
@@ -258,6 +327,21 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
+    public void recordSetupStates(String sessionId, Map<String, String> states) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE session_repositories SET setup_state = ? WHERE session_id = ? AND dir = ?")) {
+                for (Map.Entry<String, String> state : states.entrySet()) {
+                    ps.setString(1, state.getValue());
+                    ps.setString(2, sessionId);
+                    ps.setString(3, state.getKey());
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
     public void recordFreshness(String sessionId, String freshness) {
         update("UPDATE sessions SET freshness = ? WHERE session_id = ?", freshness, sessionId);
     }
@@ -291,9 +375,11 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setString(1, sessionId);
                 deleted = ps.executeUpdate();
             }
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM failed_setup_commands WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                ps.executeUpdate();
+            for (String table : List.of("failed_setup_commands", "session_repositories")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
+                    ps.setString(1, sessionId);
+                    ps.executeUpdate();
+                }
             }
             return deleted > 0;
         });

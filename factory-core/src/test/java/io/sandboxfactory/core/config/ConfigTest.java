@@ -136,7 +136,7 @@ class ConfigTest {
         assertThatThrownBy(() -> load(file))
                 .isInstanceOf(FactoryConfigurationException.class)
                 .hasMessage("Unknown configuration key 'provder' in " + file
-                        + "; known keys there: [lifecycle, owner, provider, providers, repository, stateDir, timeouts].");
+                        + "; known keys there: [environments, lifecycle, owner, provider, providers, repository, stateDir, timeouts].");
     }
 
     @Test

@@ -88,7 +88,7 @@ class EnvironmentTest {
         try (SessionHarness factory = new SessionHarness(state)) {
             assertThatThrownBy(() -> factory.open(spec(failing)))
                     .isInstanceOf(SetupCommandException.class)
-                    .hasMessageStartingWith("Setup command failed (exit 4): api broke.");
+                    .hasMessageStartingWith("The setup of 'api' failed (the other repositories' setup ran); Setup command failed (exit 4): api broke.");
             assertThat(runs()).containsExactly("web-setup-in-web", "api-setup-in-api");
             assertThat(root.resolve(".mastra-sandbox/setup-failed")).hasContent("api");
             assertThat(root.resolve(".mastra-sandbox/repos/web")).exists();

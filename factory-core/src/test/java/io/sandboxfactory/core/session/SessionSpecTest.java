@@ -51,7 +51,7 @@ class SessionSpecTest {
     @Test
     void environmentRepositoriesNeedDistinctDirectories() {
         assertThatThrownBy(() -> SessionEnvironment.of(List.of(EnvironmentRepository.of("a/app"), EnvironmentRepository.of("b/app"))))
-                .hasMessage("Repositories 'a/app' and 'b/app' would both be checked out in directory 'app'; each repository of an environment needs its own directory name.");
+                .hasMessage("Repositories 'a/app' and 'b/app' would both be checked out in directory 'app'; each repository of an environment needs its own directory (set 'dir').");
     }
 
     @Test
@@ -61,12 +61,12 @@ class SessionSpecTest {
         SessionPlan plan = SessionPlan.of(SessionSpec.builder("s").repository("a/b").branch("x").build(), defaults);
         assertThat(plan.repositories().get(0).baseBranch()).contains("develop");
         assertThat(plan.repositories().get(0).setup().text()).isEqualTo("make");
-        assertThat(plan.teardown().text()).isEqualTo("make clean");
+        assertThat(plan.repositories().get(0).teardown().text()).isEqualTo("make clean");
         assertThat(plan.repositories().get(0).access().mint().cloneUrl()).isEqualTo("https://github.com/a/b.git");
         SessionPlan explicit = SessionPlan.of(SessionSpec.builder("s").repository("a/b").branch("x").baseBranch("main")
                 .setupCommands().teardownCommands().build(), defaults);
         assertThat(explicit.repositories().get(0).setup().isEmpty()).isTrue();
-        assertThat(explicit.teardown().isEmpty()).isTrue();
+        assertThat(explicit.repositories().get(0).teardown().isEmpty()).isTrue();
         assertThat(explicit.repositories().get(0).baseBranch()).contains("main");
     }
 }

@@ -36,7 +36,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(2);
+            assertThat(store.schemaVersion()).isEqualTo(3);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -46,7 +46,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(2);
+            assertThat(store.schemaVersion()).isEqualTo(3);
         }
     }
 
@@ -72,7 +72,7 @@ class SqliteSessionStoreTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(2);
+            assertThat(store.schemaVersion()).isEqualTo(3);
             SessionRecord old = store.find("old").orElseThrow();
             assertThat(old.definition().baseBranch()).contains("main");
             assertThat(old.definition().setupCommands()).containsExactly("make");
@@ -87,6 +87,31 @@ class SqliteSessionStoreTest {
             assertThat(reopened.definition().labels()).containsExactly(Map.entry("team", "infra"));
             assertThat(reopened.definition().baseBranch()).as("an open naming no base keeps the stored one").contains("main");
             assertThat(reopened.freshness()).contains("up to date with origin/work");
+        }
+    }
+
+    @Test
+    void anEnvironmentIsKeptWholeEachRepositoryInItsOwnRowWithItsSetupState() {
+        EnvironmentDefinition env = new EnvironmentDefinition(List.of(
+                new EnvironmentDefinition.RepositoryDefinition("acme/api", "api", Optional.empty(), List.of("make deps"), List.of("make clean")),
+                new EnvironmentDefinition.RepositoryDefinition("acme/ui", "frontend", Optional.of("develop"), List.of("npm ci"), List.of())),
+                List.of("./api/scripts/link-ui"), List.of("echo bye"));
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            store.register(new SessionDefinition("e", "acme/api", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"),
+                    Map.of(), Optional.of(env)));
+            assertThat(store.find("e").orElseThrow().setupStates()).containsExactly(Map.entry("api", "pending"), Map.entry("frontend", "pending"));
+            store.recordSetupStates("e", Map.of("api", "done", "frontend", "failed"));
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
+            SessionRecord found = store.find("e").orElseThrow();
+            assertThat(found.definition().environment()).contains(env);
+            assertThat(found.definition().setupCommands()).isEmpty();
+            assertThat(found.setupStates()).containsExactly(Map.entry("api", "done"), Map.entry("frontend", "failed"));
+            assertThat(store.list()).singleElement().satisfies(r -> assertThat(r.definition().environment()).contains(env));
+
+            store.delete("e");
+            store.register(new SessionDefinition("e", "acme/api", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"), Map.of()));
+            assertThat(store.find("e").orElseThrow().definition().environment()).as("a deleted environment leaves no rows behind").isEmpty();
         }
     }
 
