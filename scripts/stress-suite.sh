@@ -142,10 +142,10 @@ for run in $(seq 1 "$runs"); do
       failed_tests="$(printf '%s\n(the run timed out after %ss: STRESS_RUN_TIMEOUT)' "$failed_tests" "$run_timeout" | sed '/^$/d')"
     elif [ -z "$failed_tests" ]; then
       # No test failed in the reports: a compile error, a crashed or timed-out test JVM, ...
-      failed_tests="(no failed test in the reports; build exit code $rc, see run-$tag.log)"
+      failed_tests="(no failed test in the reports; build exit code $rc: see run-$tag.log)"
     fi
     printf '%s\n' "$failed_tests" >>"$failures"
-    printf 'run %s/%s  FAIL  %s  %s\n' "$run" "$runs" "$(duration "$elapsed")" "$(printf '%s' "$failed_tests" | paste -sd ',' - | sed 's/,/, /g')"
+    printf 'run %s/%s  FAIL  %s  %s\n' "$run" "$runs" "$(duration "$elapsed")" "$(printf '%s\n' "$failed_tests" | awk 'NR > 1 { printf ", " } { printf "%s", $0 }')"
     # The tests' own output is only in the report directories; the next run's clean removes them.
     mkdir -p "$logs/run-$tag-reports"
     (cd "$clone" && find . -path ./examples -prune -o -type d \( -name surefire-reports -o -name 'failsafe-reports*' \) -path '*/target/*' -print) \
