@@ -98,6 +98,24 @@ class EnvironmentCliIT {
     }
 
     @Test
+    void aFailedRepositorySetupIsNamedAndOnlyAChangedSetupRunsAgain() throws Exception {
+        String[] failing = {"open", "env3", "--branch", "b", "--repo", api.toString(), "--setup", logs("api-setup"),
+                "--repo", ui.toString(), "--dir", "frontend", "--setup", "exit 9"};
+        String[] fixed = {"open", "env3", "--branch", "b", "--repo", api.toString(), "--setup", logs("api-setup"),
+                "--repo", ui.toString(), "--dir", "frontend", "--setup", logs("ui-setup")};
+
+        CliProcess.Result failed = cli.run(failing);
+        CliProcess.Result status = cli.run("--json", "status", "env3");
+        CliProcess.Result repaired = cli.run(fixed);
+
+        assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
+        assertThat(failed.stderr()).contains("The setup of 'frontend' failed (the other repositories' setup ran)");
+        assertThat(status.stdout()).contains("\"setup\" : \"failed\"");
+        assertThat(repaired.exitCode()).as(repaired.toString()).isZero();
+        assertThat(logged()).as("api's setup ran once; the changed setup of frontend ran").containsExactly("api-setup@api", "ui-setup@frontend");
+    }
+
+    @Test
     void aConfiguredEnvironmentOpensByName() throws Exception {
         Path config = Files.writeString(temp.resolve("factory.yaml"), """
                 environments:
