@@ -1,0 +1,155 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A configured kubernetes provider: one cluster connection shared by every sandbox it makes, and
+ * the owner its objects are labelled with. {@link #create} does no I/O.
+ *
+ * <p>As a {@link SandboxInventory} it lists, by label, the sessions of this provider and owner in
+ * the namespace (a claim, with or without its pod), and removes one with its pod, claim and
+ * policy. {@link #close()} closes a client the provider made; objects in the cluster are untouched.
+ */
+public final class KubernetesFactorySandbox implements FactorySandbox, SandboxInventory {
+
+    private final KubernetesProviderConfig config;
+    private final String owner;
+    private final ClusterConnection connection;
+
+    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, ClusterConnection connection) {
+        this.config = config;
+        this.owner = owner;
+        this.connection = connection;
+    }
+
+    @Override
+    public String provider() {
+        return KubernetesSandboxProvider.NAME;
+    }
+
+    /** The client, for hosts and tests that need the cluster directly. */
+    public KubernetesClient client() {
+        return connection.client();
+    }
+
+    @Override
+    public KubernetesSandbox create(FactorySandboxContext ctx) {
+        String workingDirectory = ctx.workingDirectory().orElse(config.workingDirectory());
+        if (!workingDirectory.startsWith("/")) {
+            throw new IllegalArgumentException("Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
+                    + "' is invalid; it must be an absolute path inside the pod.");
+        }
+        SessionObjects objects = new SessionObjects(ctx.sessionId(), owner, config, ctx.resources(), workingDirectory);
+        return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, config.env(), config.denyAllNetwork(),
+                config.readyTimeoutDuration());
+    }
+
+    @Override
+    public Set<SandboxCapability> capabilities() {
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
+                SandboxCapability.FILE_TRANSFER);
+        if (config.denyAllNetwork()) {
+            capabilities.add(SandboxCapability.NETWORK_ISOLATION);
+        }
+        return Collections.unmodifiableSet(capabilities);
+    }
+
+    @Override
+    public List<SandboxListing> listSandboxes() {
+        KubernetesClient client = connection.client();
+        Map<String, String> selector = SessionLabels.ownedBy(owner);
+        List<Pod> pods;
+        List<PersistentVolumeClaim> claims;
+        try {
+            pods = client.pods().inNamespace(config.namespace()).withLabels(selector).list().getItems();
+            claims = client.persistentVolumeClaims().inNamespace(config.namespace()).withLabels(selector).list().getItems();
+        } catch (RuntimeException e) {
+            throw new SandboxException("LIST_FAILED", "Could not list the sandboxes of owner '" + owner + "' in namespace '"
+                    + config.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
+        }
+        Map<String, Pod> podsByName = new LinkedHashMap<>();
+        pods.stream().filter(p -> SessionLabels.isOwnedBy(p.getMetadata(), owner))
+                .forEach(p -> podsByName.put(p.getMetadata().getName(), p));
+        Map<String, HasMetadata> sessions = new LinkedHashMap<>();
+        claims.stream().filter(c -> SessionLabels.isOwnedBy(c.getMetadata(), owner))
+                .forEach(c -> sessions.put(c.getMetadata().getName(), c));
+        podsByName.forEach(sessions::putIfAbsent);
+        List<SandboxListing> listings = new ArrayList<>(sessions.size());
+        sessions.forEach((name, object) -> {
+            String sessionId = SessionLabels.sessionIdOf(object.getMetadata());
+            if (sessionId != null) {
+                Pod pod = podsByName.get(name);
+                listings.add(new SandboxListing(name, sessionId, pod != null && PodReadiness.isReady(pod),
+                        created(object.getMetadata().getCreationTimestamp())));
+            }
+        });
+        return listings;
+    }
+
+    @Override
+    public void removeSandbox(SandboxListing sandbox) {
+        KubernetesClient client = connection.client();
+        String name = sandbox.sandboxId();
+        HasMetadata object = client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).get();
+        if (object == null) {
+            object = client.pods().inNamespace(config.namespace()).withName(name).get();
+        }
+        if (object == null) {
+            return;
+        }
+        if (!SessionLabels.isOwnedBy(object.getMetadata(), owner)) {
+            throw new IllegalArgumentException("Refusing to remove '" + name + "' in namespace '" + config.namespace()
+                    + "': it is not a sandbox of the kubernetes provider for owner '" + owner + "'.");
+        }
+        try {
+            client.pods().inNamespace(config.namespace()).withName(name).delete();
+            client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
+            client.network().v1().networkPolicies().inNamespace(config.namespace()).withName(name).delete();
+        } catch (RuntimeException e) {
+            throw new SandboxException("REMOVE_FAILED", "Could not remove sandbox '" + name + "' in namespace '"
+                    + config.namespace() + "': " + KubernetesFailures.message(e), e);
+        }
+    }
+
+    private static Optional<Instant> created(String timestamp) {
+        if (timestamp == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(timestamp));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "KubernetesFactorySandbox[" + config + ", owner=" + owner + "]";
+    }
+}

@@ -1,0 +1,306 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Configuration of the {@code kubernetes} provider ({@code providers.kubernetes} in the config
+ * file). Absent fields get their defaults; every value is checked here, so a bad one fails when the
+ * config is read, with one sentence naming the field, the value and the rule.
+ *
+ * <p>The cluster is reached with these values only: {@code KUBECONFIG}, {@code ~/.kube/config}'s
+ * current context when another is named, fabric8's system properties and environment variables are
+ * ignored unless {@code useEnvironment} is true. A host may instead register its own {@code
+ * KubernetesClient} as a host object; it then wins and the provider never closes it.
+ *
+ * @param namespace where pods, claims and policies live. Default {@value #DEFAULT_NAMESPACE}
+ * @param image the image sandboxes run: any image with {@code /bin/sh}, {@code tar}, and {@code git}
+ *     for sessions on a repository. Default {@value #DEFAULT_IMAGE}
+ * @param serviceAccount the pod's service account; none named by default (the namespace's {@code
+ *     default}). Its token is never mounted into sandboxes
+ * @param cpuRequest CPU request per pod, a Kubernetes quantity ({@code 500m}, {@code 2}); a
+ *     session's own {@code SandboxResources} win
+ * @param cpuLimit CPU limit per pod; a session's own {@code SandboxResources} win
+ * @param memoryRequest memory request per pod ({@code 512Mi}); a session's own resources win
+ * @param memoryLimit memory limit per pod ({@code 2Gi}); a session's own resources win
+ * @param nodeSelector node labels every pod requires
+ * @param tolerations taints every pod tolerates
+ * @param labels extra labels on pods, claims and policies; keys under {@code io.sandboxfactory/}
+ *     are reserved
+ * @param storageClass the class of the session claims; the cluster's default class when absent
+ * @param storageSize the size of each session claim. Default {@value #DEFAULT_STORAGE_SIZE}
+ * @param networkPolicy {@code deny-all} (default: a NetworkPolicy per session denies all ingress
+ *     and egress, and the provider declares {@code NETWORK_ISOLATION}) or {@code none}
+ * @param kubeconfig the kubeconfig file. Default {@code ~/.kube/config}
+ * @param context the kubeconfig context; the file's current context when absent
+ * @param inCluster reach the API server from inside a pod: {@code KUBERNETES_SERVICE_HOST}/{@code
+ *     _PORT} and the mounted service account token. Default false
+ * @param useEnvironment honour fabric8's own settings ({@code KUBECONFIG}, system properties,
+ *     environment variables, in-cluster detection); {@code context} still picks the context.
+ *     Default false
+ * @param workingDirectory the absolute directory the session claim is mounted at and commands run
+ *     in. Default {@value #DEFAULT_WORKING_DIRECTORY}
+ * @param readyTimeout how long a start waits for the pod to be Ready ({@code 3m}, {@code 90s},
+ *     ISO-8601). Default {@value #DEFAULT_READY_TIMEOUT}
+ * @param env variables set for every command, under the sandbox overlay and the per-call env
+ */
+public record KubernetesProviderConfig(
+        String namespace,
+        String image,
+        String serviceAccount,
+        String cpuRequest,
+        String cpuLimit,
+        String memoryRequest,
+        String memoryLimit,
+        Map<String, String> nodeSelector,
+        List<KubernetesToleration> tolerations,
+        Map<String, String> labels,
+        String storageClass,
+        String storageSize,
+        String networkPolicy,
+        String kubeconfig,
+        String context,
+        Boolean inCluster,
+        Boolean useEnvironment,
+        String workingDirectory,
+        String readyTimeout,
+        Map<String, String> env) {
+
+    public static final String DEFAULT_NAMESPACE = "default";
+    public static final String DEFAULT_IMAGE = "alpine/git:latest";
+    public static final String DEFAULT_STORAGE_SIZE = "1Gi";
+    public static final String DEFAULT_WORKING_DIRECTORY = "/workspace";
+    public static final String DEFAULT_READY_TIMEOUT = "3m";
+    public static final String DENY_ALL = "deny-all";
+    public static final String NO_POLICY = "none";
+
+    private static final String FIELD = "providers.kubernetes.";
+    private static final Pattern LABEL_KEY = Pattern.compile(
+            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
+
+    public KubernetesProviderConfig {
+        namespace = Objects.requireNonNullElse(namespace, DEFAULT_NAMESPACE).trim();
+        image = Objects.requireNonNullElse(image, DEFAULT_IMAGE).trim();
+        serviceAccount = blankToNull(serviceAccount);
+        cpuRequest = quantity(cpuRequest, "cpuRequest");
+        cpuLimit = quantity(cpuLimit, "cpuLimit");
+        memoryRequest = quantity(memoryRequest, "memoryRequest");
+        memoryLimit = quantity(memoryLimit, "memoryLimit");
+        nodeSelector = labelMap(nodeSelector, "nodeSelector", false);
+        tolerations = List.copyOf(Objects.requireNonNullElse(tolerations, List.of()));
+        labels = labelMap(labels, "labels", true);
+        storageClass = blankToNull(storageClass);
+        storageSize = Objects.requireNonNullElse(quantity(storageSize, "storageSize"), DEFAULT_STORAGE_SIZE);
+        networkPolicy = Objects.requireNonNullElse(networkPolicy, DENY_ALL).trim();
+        kubeconfig = blankToNull(kubeconfig);
+        context = blankToNull(context);
+        inCluster = Objects.requireNonNullElse(inCluster, Boolean.FALSE);
+        useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
+        workingDirectory = Objects.requireNonNullElse(workingDirectory, DEFAULT_WORKING_DIRECTORY).trim();
+        readyTimeout = Objects.requireNonNullElse(readyTimeout, DEFAULT_READY_TIMEOUT).trim();
+        env = envMap(env);
+
+        requireName(namespace, "namespace");
+        if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(FIELD + "image '" + image + "' is invalid; it must be an image reference"
+                    + " without spaces, such as alpine/git:latest.");
+        }
+        if (serviceAccount != null) {
+            requireName(serviceAccount, "serviceAccount");
+        }
+        if (storageClass != null) {
+            requireName(storageClass, "storageClass");
+        }
+        if (!DENY_ALL.equals(networkPolicy) && !NO_POLICY.equals(networkPolicy)) {
+            throw new IllegalArgumentException(FIELD + "networkPolicy '" + networkPolicy + "' is invalid; it must be "
+                    + DENY_ALL + " or " + NO_POLICY + ".");
+        }
+        if (inCluster && kubeconfig != null) {
+            throw new IllegalArgumentException(FIELD + "inCluster true is invalid with kubeconfig '" + kubeconfig
+                    + "'; choose one way to reach the cluster.");
+        }
+        if (!workingDirectory.startsWith("/") || workingDirectory.indexOf('\0') >= 0 || workingDirectory.contains("/../")
+                || workingDirectory.endsWith("/..") || "/".equals(workingDirectory)) {
+            throw new IllegalArgumentException(FIELD + "workingDirectory '" + workingDirectory + "' is invalid; it must be"
+                    + " an absolute directory other than / without '..' components, such as /workspace.");
+        }
+        parseDuration(readyTimeout);
+    }
+
+    /** Every default. */
+    public static KubernetesProviderConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Whether every sandbox gets a deny-all NetworkPolicy. */
+    boolean denyAllNetwork() {
+        return DENY_ALL.equals(networkPolicy);
+    }
+
+    Duration readyTimeoutDuration() {
+        return parseDuration(readyTimeout);
+    }
+
+    private static Duration parseDuration(String text) {
+        Duration parsed = null;
+        if (text.toUpperCase(Locale.ROOT).startsWith("P")) {
+            try {
+                parsed = Duration.parse(text);
+            } catch (DateTimeParseException e) {
+                parsed = null;
+            }
+        } else {
+            Matcher m = SHORT_DURATION.matcher(text);
+            if (!text.isEmpty() && m.matches()) {
+                parsed = Duration.ofHours(group(m, 1)).plusMinutes(group(m, 2)).plusSeconds(group(m, 3));
+            }
+        }
+        if (parsed == null || parsed.isNegative() || parsed.isZero()) {
+            throw new IllegalArgumentException(FIELD + "readyTimeout '" + text + "' is invalid; it must be a positive"
+                    + " duration such as 90s, 3m, 1h30m or PT3M.");
+        }
+        return parsed;
+    }
+
+    private static long group(Matcher m, int group) {
+        return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static String quantity(String value, String field) {
+        String trimmed = blankToNull(value);
+        if (trimmed == null) {
+            return null;
+        }
+        try {
+            if (Quantity.getAmountInBytes(new Quantity(trimmed)).signum() <= 0) {
+                throw new IllegalArgumentException("not positive");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(FIELD + field + " '" + trimmed + "' is invalid; it must be a positive"
+                    + " Kubernetes quantity such as 500m, 2, 512Mi or 4Gi.", e);
+        }
+        return trimmed;
+    }
+
+    private static void requireName(String value, String field) {
+        if (value.length() > 63 || !ResourceNames.DNS_1123_LABEL.matcher(value).matches()) {
+            throw new IllegalArgumentException(FIELD + field + " '" + value + "' is invalid; it must be a DNS-1123 label:"
+                    + " lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.");
+        }
+    }
+
+    private static Map<String, String> labelMap(Map<String, String> map, String field, boolean reserve) {
+        Map<String, String> copy = new LinkedHashMap<>();
+        Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((key, value) -> {
+            if (key == null || key.length() > 316 || !LABEL_KEY.matcher(key).matches()) {
+                throw new IllegalArgumentException(FIELD + field + " key '" + key + "' is invalid; it must be a Kubernetes"
+                        + " label key: an optional DNS prefix and '/', then 1-63 letters, digits, '-', '_' or '.'.");
+            }
+            if (reserve && key.startsWith(SessionLabels.RESERVED_PREFIX)) {
+                throw new IllegalArgumentException(FIELD + field + " key '" + key + "' is invalid; keys under "
+                        + SessionLabels.RESERVED_PREFIX + " are the provider's own.");
+            }
+            String v = Objects.requireNonNullElse(value, "");
+            if (!SessionLabels.isValidLabelValue(v)) {
+                throw new IllegalArgumentException(FIELD + field + " value '" + v + "' of key '" + key + "' is invalid;"
+                        + " it must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.");
+            }
+            copy.put(key, v);
+        });
+        return Map.copyOf(copy);
+    }
+
+    private static Map<String, String> envMap(Map<String, String> map) {
+        Map<String, String> copy = new LinkedHashMap<>();
+        Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((name, value) -> {
+            checkEnv(name, value, FIELD + "env");
+            copy.put(name, value);
+        });
+        return Map.copyOf(copy);
+    }
+
+    /** Commands get their variables through {@code env NAME=VALUE}: names must be shell identifiers, values without NUL. */
+    static void checkEnv(String name, String value, String where) {
+        if (name == null || !ENV_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(where + " variable name '" + name + "' is invalid; it must be letters,"
+                    + " digits and '_', not starting with a digit.");
+        }
+        if (value == null || value.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(where + " value of variable '" + name + "' is invalid; it must be a string"
+                    + " without NUL characters.");
+        }
+    }
+
+    /** Builds a config in code; every field defaults as in the file. */
+    public static final class Builder {
+        private String namespace;
+        private String image;
+        private String serviceAccount;
+        private String cpuRequest;
+        private String cpuLimit;
+        private String memoryRequest;
+        private String memoryLimit;
+        private Map<String, String> nodeSelector;
+        private List<KubernetesToleration> tolerations;
+        private Map<String, String> labels;
+        private String storageClass;
+        private String storageSize;
+        private String networkPolicy;
+        private String kubeconfig;
+        private String context;
+        private Boolean inCluster;
+        private Boolean useEnvironment;
+        private String workingDirectory;
+        private String readyTimeout;
+        private Map<String, String> env;
+
+        private Builder() {
+        }
+
+        public Builder namespace(String v) { namespace = v; return this; }
+        public Builder image(String v) { image = v; return this; }
+        public Builder serviceAccount(String v) { serviceAccount = v; return this; }
+        public Builder cpuRequest(String v) { cpuRequest = v; return this; }
+        public Builder cpuLimit(String v) { cpuLimit = v; return this; }
+        public Builder memoryRequest(String v) { memoryRequest = v; return this; }
+        public Builder memoryLimit(String v) { memoryLimit = v; return this; }
+        public Builder nodeSelector(Map<String, String> v) { nodeSelector = v; return this; }
+        public Builder tolerations(List<KubernetesToleration> v) { tolerations = v; return this; }
+        public Builder labels(Map<String, String> v) { labels = v; return this; }
+        public Builder storageClass(String v) { storageClass = v; return this; }
+        public Builder storageSize(String v) { storageSize = v; return this; }
+        public Builder networkPolicy(String v) { networkPolicy = v; return this; }
+        public Builder kubeconfig(String v) { kubeconfig = v; return this; }
+        public Builder context(String v) { context = v; return this; }
+        public Builder inCluster(boolean v) { inCluster = v; return this; }
+        public Builder useEnvironment(boolean v) { useEnvironment = v; return this; }
+        public Builder workingDirectory(String v) { workingDirectory = v; return this; }
+        public Builder readyTimeout(String v) { readyTimeout = v; return this; }
+        public Builder env(Map<String, String> v) { env = v; return this; }
+
+        public KubernetesProviderConfig build() {
+            return new KubernetesProviderConfig(namespace, image, serviceAccount, cpuRequest, cpuLimit, memoryRequest,
+                    memoryLimit, nodeSelector, tolerations, labels, storageClass, storageSize, networkPolicy, kubeconfig,
+                    context, inCluster, useEnvironment, workingDirectory, readyTimeout, env);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.sandboxfactory.api.CommandRequest;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxNotReadyException;
+import io.sandboxfactory.api.SandboxStatus;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The sandbox of one session: a pod and the PersistentVolumeClaim its workspace lives on, both
+ * named {@link ResourceNames#forSession} in the configured namespace; the handle is that name.
+ *
+ * <p>Acquisition: {@link #find()} reports the session when its pod or its claim exists (a stopped
+ * session is a claim without a pod) and only accepts objects whose labels and annotations name this
+ * session, provider and owner. {@link #connect} makes the pod when it is missing (on the existing
+ * claim, so files survive) and waits for it to be Ready. {@link #create()} makes the policy (with
+ * {@code networkPolicy: deny-all}, before the pod so the pod never runs unguarded), the claim and
+ * the pod; an {@code AlreadyExists} (409) on the pod means another replica won, and this instance
+ * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
+ * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
+ */
+public final class KubernetesSandbox extends MastraSandbox<String> implements FileTransferSandbox {
+
+    /** How long stop and destroy wait for deleted objects to disappear. */
+    private static final Duration GONE_WAIT = Duration.ofSeconds(120);
+
+    private final ClusterConnection connection;
+    private final SessionObjects objects;
+    private final String owner;
+    private final boolean denyAll;
+    private final Duration readyTimeout;
+    private final PodCommandRunner runner;
+    private final PodFileTransfer files;
+
+    KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
+                      Map<String, String> baseEnv, boolean denyAll, Duration readyTimeout) {
+        super(sessionId, objects.name(), KubernetesSandboxProvider.NAME);
+        this.connection = connection;
+        this.objects = objects;
+        this.owner = owner;
+        this.denyAll = denyAll;
+        this.readyTimeout = readyTimeout;
+        this.runner = new PodCommandRunner(connection, sessionId, baseEnv, objects.workingDirectory());
+        this.files = new PodFileTransfer(connection, runner, sessionId);
+    }
+
+    /** The name of this session's pod, claim and policy. */
+    public String objectName() {
+        return objects.name();
+    }
+
+    @Override
+    public Optional<String> workingDirectory() {
+        return Optional.of(objects.workingDirectory());
+    }
+
+    @Override
+    protected Optional<String> find() {
+        KubernetesClient client = connection.client();
+        Pod pod = pod(client).get();
+        if (pod != null) {
+            requireThisSession(pod, "Pod");
+            return Optional.of(objects.name());
+        }
+        PersistentVolumeClaim claim = claim(client).get();
+        if (claim != null && !isTerminating(claim)) {
+            requireThisSession(claim, "PersistentVolumeClaim");
+            return Optional.of(objects.name());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    protected void connect(String name) throws InterruptedException {
+        KubernetesClient client = connection.client();
+        if (denyAll) {
+            createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
+                    .resource(objects.denyAll()).create(), "NetworkPolicy");
+        }
+        ensurePod(client);
+    }
+
+    @Override
+    protected String create() throws InterruptedException {
+        KubernetesClient client = connection.client();
+        if (denyAll) {
+            createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
+                    .resource(objects.denyAll()).create(), "NetworkPolicy");
+        }
+        createClaim(client);
+        ensurePod(client);
+        return objects.name();
+    }
+
+    private void createClaim(KubernetesClient client) throws InterruptedException {
+        long deadline = System.nanoTime() + GONE_WAIT.toNanos();
+        while (true) {
+            try {
+                claim(client).create(objects.claim());
+                return;
+            } catch (RuntimeException e) {
+                if (!KubernetesFailures.isConflict(e)) {
+                    throw failure("CREATE_FAILED", "create PersistentVolumeClaim", e);
+                }
+            }
+            PersistentVolumeClaim existing = claim(client).get();
+            if (existing != null && !isTerminating(existing)) {
+                // Another replica made it first (or a stopped session's claim): use it if it is this session's.
+                requireThisSession(existing, "PersistentVolumeClaim");
+                return;
+            }
+            // A destroyed session's claim is still going away: its name frees up soon.
+            pause(deadline, "PersistentVolumeClaim");
+        }
+    }
+
+    /** Makes the pod when missing (409: someone else made it, fine), replaces a dead one, and waits for Ready. */
+    private void ensurePod(KubernetesClient client) throws InterruptedException {
+        long deadline = System.nanoTime() + GONE_WAIT.toNanos();
+        while (true) {
+            Pod pod = pod(client).get();
+            if (pod == null) {
+                try {
+                    pod(client).create(objects.pod());
+                } catch (RuntimeException e) {
+                    if (!KubernetesFailures.isConflict(e)) {
+                        throw failure("CREATE_FAILED", "create pod", e);
+                    }
+                    // AlreadyExists: another replica created this session's pod first; connect to it below.
+                }
+                continue;
+            }
+            requireThisSession(pod, "Pod");
+            if (isTerminating(pod) || PodReadiness.isTerminal(pod)) {
+                if (!isTerminating(pod)) {
+                    deleteQuietly(pod(client));
+                }
+                pause(deadline, "Pod");
+                continue;
+            }
+            break;
+        }
+        try {
+            PodReadiness.await(client, connection.namespace(), objects.name(), id(), readyTimeout);
+        } catch (SandboxException notReady) {
+            if (!(notReady instanceof SandboxDestroyedException)) {
+                // The pod spec cannot change; without this pod, a start after the cause is fixed makes a fresh one.
+                deleteQuietly(pod(client));
+            }
+            throw notReady;
+        }
+    }
+
+    @Override
+    protected void doStop(String name) throws InterruptedException {
+        KubernetesClient client = connection.client();
+        try {
+            pod(client).delete();
+        } catch (RuntimeException e) {
+            throw failure("STOP_FAILED", "delete pod", e);
+        }
+        awaitGone(pod(client), "Pod");
+    }
+
+    @Override
+    protected void doDestroy(String name) throws InterruptedException {
+        KubernetesClient client = connection.client();
+        try {
+            pod(client).delete();
+            claim(client).delete();
+            client.network().v1().networkPolicies().inNamespace(connection.namespace()).withName(objects.name()).delete();
+        } catch (RuntimeException e) {
+            throw failure("DESTROY_FAILED", "delete the objects", e);
+        }
+        awaitGone(pod(client), "Pod");
+        awaitGone(claim(client), "PersistentVolumeClaim");
+    }
+
+    @Override
+    protected CommandResult doExecute(CommandRequest request) {
+        try {
+            return runner.run(podName(), request);
+        } catch (SandboxDestroyedException gone) {
+            noteGone(gone);
+            throw gone;
+        }
+    }
+
+    /**
+     * The pod vanished behind this instance's back; stopping lets the next start make it again on the
+     * same claim instead of failing on a dead handle for the rest of the process.
+     */
+    private void noteGone(SandboxDestroyedException gone) {
+        if (status() != SandboxStatus.RUNNING) {
+            return;
+        }
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            gone.addSuppressed(e);
+        }
+    }
+
+    @Override
+    public void copyIn(String root, String directory, Source source) {
+        ensureRunning();
+        files.copyIn(podName(), root, directory, source);
+    }
+
+    @Override
+    public void copyOut(String root, String path, Sink sink) {
+        ensureRunning();
+        files.copyOut(podName(), root, path, sink);
+    }
+
+    private String podName() {
+        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id() + "' has no pod yet; start it first."));
+    }
+
+    private Resource<Pod> pod(KubernetesClient client) {
+        return client.pods().inNamespace(connection.namespace()).withName(objects.name());
+    }
+
+    private Resource<PersistentVolumeClaim> claim(KubernetesClient client) {
+        return client.persistentVolumeClaims().inNamespace(connection.namespace()).withName(objects.name());
+    }
+
+    private void createIfAbsent(Supplier<?> create, String kind) {
+        try {
+            create.get();
+        } catch (RuntimeException e) {
+            if (!KubernetesFailures.isConflict(e)) {
+                throw failure("CREATE_FAILED", "create " + kind, e);
+            }
+        }
+    }
+
+    private <T extends HasMetadata> void awaitGone(Resource<T> resource, String kind) throws InterruptedException {
+        long deadline = System.nanoTime() + GONE_WAIT.toNanos();
+        while (resource.get() != null) {
+            pause(deadline, kind);
+        }
+    }
+
+    private void pause(long deadline, String kind) throws InterruptedException {
+        if (System.nanoTime() > deadline) {
+            throw new SandboxException("DELETE_TIMEOUT", kind + " '" + objects.name() + "' of session '" + id()
+                    + "' in namespace '" + connection.namespace() + "' is still being deleted after " + GONE_WAIT + ".");
+        }
+        Thread.sleep(200);
+    }
+
+    private static boolean isTerminating(HasMetadata object) {
+        return object.getMetadata() != null && object.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    private void requireThisSession(HasMetadata object, String kind) {
+        ObjectMeta meta = object.getMetadata();
+        if (!SessionLabels.isSession(meta, id(), owner)) {
+            throw new SandboxException("NAME_TAKEN", kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
+                    + "' exists but is not the sandbox of session '" + id() + "' for owner '" + owner + "' (it says session '"
+                    + SessionLabels.sessionIdOf(meta) + "'); delete it or use another session id.");
+        }
+    }
+
+    private SandboxException failure(String code, String what, RuntimeException e) {
+        return new SandboxException(code, "Sandbox '" + id() + "' could not " + what + " '" + objects.name() + "' in namespace '"
+                + connection.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
+    }
+
+    private static void deleteQuietly(Resource<Pod> pod) {
+        try {
+            pod.delete();
+        } catch (RuntimeException ignored) {
+            // Best effort; the readiness failure is what the caller needs to see.
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.ExecWatch;
+import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.TransferEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.io.input.CloseShieldInputStream;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The kubernetes provider's {@link FileTransferSandbox}: one exec of {@code tar} per copy, whatever
+ * the number of files, the archive streamed over the exec's stdin or stdout (what {@code kubectl
+ * cp} does). The image needs {@code tar}.
+ *
+ * <p>Exec over the websocket protocol cannot close stdin, so an upload relies on tar stopping at
+ * the archive's end-of-archive blocks, which every tar does. Paths must lie under the root
+ * (checked lexically here: the caller resolved them). Hard links in a downloaded archive are
+ * delivered as the files they link to.
+ */
+final class PodFileTransfer {
+
+    /** Exit statuses of the scripts below that mean "no such path". */
+    private static final int NO_DIRECTORY = 102;
+    private static final int NO_PATH = 103;
+    private static final long TAR_WAIT_MINUTES = 30;
+
+    private static final String EXTRACT = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; exec tar -xmf -";
+    private static final String ARCHIVE = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; [ -e \"$2\" ] || [ -h \"$2\" ]"
+            + " || exit " + NO_PATH + "; exec tar -cf - -- \"$2\"";
+
+    private final ClusterConnection connection;
+    private final PodCommandRunner runner;
+    private final String sessionId;
+
+    PodFileTransfer(ClusterConnection connection, PodCommandRunner runner, String sessionId) {
+        this.connection = connection;
+        this.runner = runner;
+        this.sessionId = sessionId;
+    }
+
+    void copyIn(String pod, String root, String directory, FileTransferSandbox.Source source) {
+        requireUnder(root, directory);
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        TarStream tar = new TarStream(source);
+        ExecWatch watch = open(pod, true, errors, "sandbox-factory-extract", directory);
+        try (tar; watch) {
+            OutputStream stdin = watch.getInput();
+            try {
+                tar.transferTo(stdin);
+                stdin.flush();
+            } catch (IOException e) {
+                if (tar.failure().isPresent()) {
+                    throw tar.failure().get();
+                }
+                // tar stopped reading (it failed early, say on a directory where a file goes): its status says why.
+            }
+            check(await(watch, directory), errors, directory, "copy into");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void copyOut(String pod, String root, String path, FileTransferSandbox.Sink sink) {
+        requireUnder(root, path);
+        int slash = path.lastIndexOf('/');
+        String parent = slash <= 0 ? "/" : path.substring(0, slash);
+        String name = path.substring(slash + 1);
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        ExecWatch watch = open(pod, false, errors, "sandbox-factory-archive", parent, name);
+        try (watch; TarArchiveInputStream tar = new TarArchiveInputStream(watch.getOutput(), StandardCharsets.UTF_8.name())) {
+            TarArchiveEntry header;
+            while ((header = tar.getNextEntry()) != null) {
+                String entryName = trimSlash(header.getName());
+                int mode = header.getMode() & 07777;
+                if (header.isDirectory()) {
+                    deliver(sink, TransferEntry.directory(entryName, mode), InputStream.nullInputStream());
+                } else if (header.isSymbolicLink()) {
+                    deliver(sink, TransferEntry.symlink(entryName, header.getLinkName()), InputStream.nullInputStream());
+                } else if (header.isLink()) {
+                    // The archive names an earlier entry instead of repeating its content: fetch that file.
+                    deliverHardLink(pod, root, parent + "/" + trimSlash(header.getLinkName()), entryName, mode, sink);
+                } else if (header.isFile()) {
+                    deliver(sink, TransferEntry.file(entryName, header.getSize(), mode), CloseShieldInputStream.wrap(tar));
+                }
+            }
+            // Drain what follows the end-of-archive blocks, so the status arrives.
+            watch.getOutput().transferTo(OutputStream.nullOutputStream());
+            check(await(watch, path), errors, path, "copy");
+        } catch (IOException e) {
+            throw new SandboxExecTransportException("Lost the archive of " + path + " from sandbox '" + sessionId + "': "
+                    + e.getMessage(), true, e);
+        }
+    }
+
+    private ExecWatch open(String pod, boolean withInput, OutputStream errors, String... args) {
+        String script = withInput ? EXTRACT : ARCHIVE;
+        String[] argv = new String[3 + args.length];
+        argv[0] = "/bin/sh";
+        argv[1] = "-c";
+        argv[2] = script;
+        System.arraycopy(args, 0, argv, 3, args.length);
+        KubernetesClient client;
+        try {
+            client = connection.client();
+        } catch (IllegalStateException closed) {
+            throw new SandboxExecTransportException("Cannot copy files of sandbox '" + sessionId + "': " + closed.getMessage(),
+                    false, closed);
+        }
+        var container = client.pods().inNamespace(connection.namespace()).withName(pod).inContainer(SessionObjects.CONTAINER);
+        try {
+            return withInput
+                    ? container.redirectingInput().writingOutput(OutputStream.nullOutputStream()).writingError(errors).exec(argv)
+                    : container.redirectingOutput().writingError(errors).exec(argv);
+        } catch (RuntimeException e) {
+            throw runner.openFailure(pod, e);
+        }
+    }
+
+    private int await(ExecWatch watch, String path) {
+        try {
+            return watch.exitCode().get(TAR_WAIT_MINUTES, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("INTERRUPTED", "Copying " + path + " in sandbox '" + sessionId + "' was interrupted.", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new SandboxExecTransportException("Lost the copy of " + path + " in sandbox '" + sessionId
+                    + "'; some files may have been written: " + KubernetesFailures.message(e), true, e);
+        }
+    }
+
+    private void check(int status, ByteArrayOutputStream errors, String path, String verb) {
+        if (status == 0) {
+            return;
+        }
+        String detail = errors.toString(StandardCharsets.UTF_8).strip();
+        if (status == NO_DIRECTORY || status == NO_PATH) {
+            throw new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+                    + sessionId + "': it does not exist.");
+        }
+        throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+                + sessionId + "': tar exited with " + status + (detail.isEmpty() ? "" : " (" + detail + ")") + ".");
+    }
+
+    private void deliverHardLink(String pod, String root, String original, String name, int mode, FileTransferSandbox.Sink sink) {
+        boolean[] delivered = {false};
+        copyOut(pod, root, original, (entry, content) -> {
+            if (!delivered[0] && entry.type() == TransferEntry.Type.FILE) {
+                delivered[0] = true;
+                sink.accept(TransferEntry.file(name, entry.size(), mode), content);
+            }
+        });
+    }
+
+    private static void deliver(FileTransferSandbox.Sink sink, TransferEntry entry, InputStream content) {
+        try {
+            sink.accept(entry, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not take '" + entry.path() + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static String trimSlash(String name) {
+        String trimmed = name;
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        while (trimmed.startsWith("./")) {
+            trimmed = trimmed.substring(2);
+        }
+        return trimmed;
+    }
+
+    private static void requireUnder(String root, String path) {
+        String base = root.endsWith("/") ? root : root + "/";
+        boolean under = path.equals(root) || path.startsWith(base);
+        if (!under || ("/" + path + "/").contains("/../")) {
+            throw new PathOutsideRootException(path, root, "it is not below the root");
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.sandboxfactory.api.SandboxResources;
+
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Kubernetes objects of one session, all named {@link #name()} and labelled alike: the pod
+ * (one container running a keep-alive shell, the claim mounted at the working directory), the
+ * claim that holds the workspace across pod restarts, and, with {@code networkPolicy: deny-all},
+ * a NetworkPolicy that selects only this pod and allows nothing in or out.
+ */
+final class SessionObjects {
+
+    static final String CONTAINER = "sandbox";
+    static final String VOLUME = "workspace";
+
+    /** Keeps the container alive doing nothing; pod deletion ends it at once. */
+    static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
+
+    /** Seconds the kubelet waits after SIGTERM; the keep-alive loop exits on it at once. */
+    static final long GRACE_SECONDS = 3;
+
+    private final String name;
+    private final String sessionId;
+    private final String owner;
+    private final KubernetesProviderConfig config;
+    private final ResourceRequirements resources;
+    private final String workingDirectory;
+
+    SessionObjects(String sessionId, String owner, KubernetesProviderConfig config, SandboxResources session,
+                   String workingDirectory) {
+        this.name = ResourceNames.forSession(sessionId);
+        this.sessionId = sessionId;
+        this.owner = owner;
+        this.config = config;
+        this.resources = resources(config, session);
+        this.workingDirectory = workingDirectory;
+    }
+
+    String name() {
+        return name;
+    }
+
+    String workingDirectory() {
+        return workingDirectory;
+    }
+
+    ResourceRequirements resources() {
+        return resources;
+    }
+
+    private ObjectMeta meta() {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(config.namespace())
+                .withLabels(SessionLabels.forSession(config.labels(), name, owner))
+                .withAnnotations(SessionLabels.annotations(sessionId, owner))
+                .build();
+    }
+
+    Pod pod() {
+        return new PodBuilder()
+                .withMetadata(meta())
+                .withNewSpec()
+                    .withRestartPolicy("Always")
+                    .withTerminationGracePeriodSeconds(GRACE_SECONDS)
+                    .withServiceAccountName(config.serviceAccount())
+                    // Sandboxed code gets no credentials for the API server.
+                    .withAutomountServiceAccountToken(false)
+                    .withEnableServiceLinks(false)
+                    .withNodeSelector(config.nodeSelector().isEmpty() ? null : config.nodeSelector())
+                    .withTolerations(config.tolerations().stream().map(KubernetesToleration::toModel).toList())
+                    .addNewContainer()
+                        .withName(CONTAINER)
+                        .withImage(config.image())
+                        .withCommand("/bin/sh", "-c", KEEP_ALIVE)
+                        .withWorkingDir(workingDirectory)
+                        .withStdin(false)
+                        .withTty(false)
+                        .withResources(resources)
+                        .addNewVolumeMount().withName(VOLUME).withMountPath(workingDirectory).endVolumeMount()
+                    .endContainer()
+                    .addNewVolume()
+                        .withName(VOLUME)
+                        .withNewPersistentVolumeClaim().withClaimName(name).endPersistentVolumeClaim()
+                    .endVolume()
+                .endSpec()
+                .build();
+    }
+
+    PersistentVolumeClaim claim() {
+        return new PersistentVolumeClaimBuilder()
+                .withMetadata(meta())
+                .withNewSpec()
+                    .withAccessModes("ReadWriteOnce")
+                    .withStorageClassName(config.storageClass())
+                    .withNewResources().addToRequests("storage", new Quantity(config.storageSize())).endResources()
+                .endSpec()
+                .build();
+    }
+
+    /** Selects this session's pod and lists no rule for either direction: nothing in, nothing out. */
+    NetworkPolicy denyAll() {
+        return new NetworkPolicyBuilder()
+                .withMetadata(meta())
+                .withNewSpec()
+                    .withNewPodSelector().withMatchLabels(Map.of(SessionLabels.SESSION, name)).endPodSelector()
+                    .withPolicyTypes(List.of("Ingress", "Egress"))
+                .endSpec()
+                .build();
+    }
+
+    /** A session's own resources win; each becomes both request and limit. The config fills the rest. */
+    static ResourceRequirements resources(KubernetesProviderConfig config, SandboxResources session) {
+        Map<String, Quantity> requests = new LinkedHashMap<>();
+        Map<String, Quantity> limits = new LinkedHashMap<>();
+        Optional<Quantity> cpu = session.cpus().map(c -> new Quantity(BigDecimal.valueOf(c).multiply(BigDecimal.valueOf(1000))
+                .setScale(0, java.math.RoundingMode.CEILING).toPlainString() + "m"));
+        Optional<Quantity> memory = session.memoryBytes().map(b -> new Quantity(Long.toString(b)));
+        put(requests, "cpu", cpu, config.cpuRequest());
+        put(limits, "cpu", cpu, config.cpuLimit());
+        put(requests, "memory", memory, config.memoryRequest());
+        put(limits, "memory", memory, config.memoryLimit());
+        return new ResourceRequirementsBuilder()
+                .withRequests(requests.isEmpty() ? null : requests)
+                .withLimits(limits.isEmpty() ? null : limits)
+                .build();
+    }
+
+    private static void put(Map<String, Quantity> into, String key, Optional<Quantity> session, String configured) {
+        session.or(() -> Optional.ofNullable(configured).map(Quantity::new)).ifPresent(q -> into.put(key, q));
+    }
+}
