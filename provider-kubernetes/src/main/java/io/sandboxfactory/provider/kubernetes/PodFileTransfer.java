@@ -38,6 +38,8 @@ final class PodFileTransfer {
     private static final int NO_DIRECTORY = 102;
     private static final int NO_PATH = 103;
     private static final long TAR_WAIT_MINUTES = 30;
+    /** GNU tar's default record: 20 blocks of 512 bytes. */
+    private static final int RECORD = 10240;
 
     private static final String EXTRACT = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; exec tar -xmf -";
     private static final String ARCHIVE = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; [ -e \"$2\" ] || [ -h \"$2\" ]"
@@ -61,7 +63,10 @@ final class PodFileTransfer {
         try (tar; watch) {
             OutputStream stdin = watch.getInput();
             try {
-                tar.transferTo(stdin);
+                long written = tar.transferTo(stdin);
+                // GNU tar reads a pipe in whole 10 KiB records and waits for the rest of a short one; stdin cannot
+                // be closed here, so fill the last record with zeros (after the end-of-archive blocks: ignored).
+                stdin.write(new byte[(int) ((RECORD - written % RECORD) % RECORD)]);
                 stdin.flush();
             } catch (IOException e) {
                 if (tar.failure().isPresent()) {
@@ -102,6 +107,11 @@ final class PodFileTransfer {
             watch.getOutput().transferTo(OutputStream.nullOutputStream());
             check(await(watch, path), errors, path, "copy");
         } catch (IOException e) {
+            // The exec may have ended with no archive at all (a missing path): its status says so.
+            int status = statusIfEnded(watch);
+            if (status > 0) {
+                check(status, errors, path, "copy");
+            }
             throw new SandboxExecTransportException("Lost the archive of " + path + " from sandbox '" + sessionId + "': "
                     + e.getMessage(), true, e);
         }
@@ -140,6 +150,17 @@ final class PodFileTransfer {
         } catch (ExecutionException | TimeoutException e) {
             throw new SandboxExecTransportException("Lost the copy of " + path + " in sandbox '" + sessionId
                     + "'; some files may have been written: " + KubernetesFailures.message(e), true, e);
+        }
+    }
+
+    private static int statusIfEnded(ExecWatch watch) {
+        try {
+            return watch.exitCode().get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        } catch (ExecutionException | TimeoutException e) {
+            return -1;
         }
     }
 

@@ -113,11 +113,16 @@ final class PodReadiness {
     }
 
     private static Optional<String> lastEvent(KubernetesClient client, Pod pod) {
+        String name = pod.getMetadata().getName();
+        var events = client.v1().events().inNamespace(pod.getMetadata().getNamespace());
+        Optional<String> selected = lastOf(() -> events.withField("involvedObject.name", name).list().getItems(), name);
+        // Some servers (fabric8's mock among them) refuse or ignore that field selector: look through the namespace's events.
+        return selected.isPresent() ? selected : lastOf(() -> events.list().getItems(), name);
+    }
+
+    private static Optional<String> lastOf(java.util.function.Supplier<List<Event>> list, String name) {
         try {
-            String name = pod.getMetadata().getName();
-            return client.v1().events().inNamespace(pod.getMetadata().getNamespace())
-                    .withField("involvedObject.name", name).list().getItems().stream()
-                    // The selector is a hint some servers ignore; check the object ourselves.
+            return list.get().stream()
                     .filter(e -> e.getInvolvedObject() != null && name.equals(e.getInvolvedObject().getName()))
                     .max(Comparator.comparing(PodReadiness::when))
                     .map(e -> e.getReason() + ": " + e.getMessage());

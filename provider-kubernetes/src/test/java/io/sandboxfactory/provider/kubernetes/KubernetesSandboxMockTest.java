@@ -1,0 +1,341 @@
+package io.sandboxfactory.provider.kubernetes;
+
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.SandboxResources;
+import io.sandboxfactory.api.StartOutcome;
+import io.sandboxfactory.api.TransferEntry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The provider against fabric8's mock API server (CRUD mode, loopback) with a {@link FakeKubelet}
+ * running the execs on this host: the objects it makes, get-or-create, 409, stop and destroy,
+ * inventory, exec and timeouts, tar file transfer, and the readiness failure message.
+ */
+class KubernetesSandboxMockTest {
+
+    private static final String NAMESPACE = "sandboxes";
+
+    @TempDir
+    Path dir;
+
+    private MockCluster cluster;
+    private final List<KubernetesFactorySandbox> opened = new ArrayList<>();
+
+    @BeforeEach
+    void startCluster() {
+        Assumptions.assumeTrue(FakeKubelet.usable(), "The fake kubelet needs mount namespaces (root); this host has none.");
+        cluster = new MockCluster(dir.resolve("volumes"));
+    }
+
+    @AfterEach
+    void stopCluster() {
+        opened.forEach(KubernetesFactorySandbox::close);
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private KubernetesProviderConfig.Builder config() {
+        return KubernetesProviderConfig.builder().namespace(NAMESPACE).workingDirectory(dir.resolve("workspace").toString());
+    }
+
+    private KubernetesFactorySandbox open(KubernetesProviderConfig config, String owner) {
+        KubernetesFactorySandbox factory = new KubernetesSandboxProvider().open(config,
+                new TestContext(owner, dir, Optional.of(cluster.client())));
+        opened.add(factory);
+        return factory;
+    }
+
+    private KubernetesClient api() {
+        return cluster.client();
+    }
+
+    @Test
+    void createMakesALabelledPodWithLimitsOnItsOwnClaimGuardedByADenyAllPolicy() {
+        KubernetesProviderConfig config = config().image("alpine/git:2.45.2").serviceAccount("sandboxes")
+                .cpuRequest("250m").memoryLimit("1Gi").nodeSelector(Map.of("pool", "sandboxes"))
+                .tolerations(List.of(new KubernetesToleration("dedicated", "Equal", "sandboxes", "NoSchedule", null)))
+                .labels(Map.of("team", "infra")).storageClass("fast").storageSize("5Gi").build();
+        KubernetesSandbox sandbox = open(config, "ci-runner-7").create(FactorySandboxContext.builder("Fix_42")
+                .resources(new SandboxResources(Optional.of(2.0), Optional.empty())).build());
+        sandbox.start();
+
+        assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CREATED);
+        String name = ResourceNames.forSession("Fix_42");
+        assertThat(name).matches("sf-fix-42-[0-9a-f]{12}");
+        Pod pod = api().pods().inNamespace(NAMESPACE).withName(name).get();
+        assertThat(pod.getMetadata().getLabels()).containsEntry("io.sandboxfactory/session", name)
+                .containsEntry("io.sandboxfactory/provider", "kubernetes").containsEntry("io.sandboxfactory/owner", "ci-runner-7")
+                .containsEntry("team", "infra");
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry("io.sandboxfactory/session-id", "Fix_42");
+        var spec = pod.getSpec();
+        assertThat(spec.getServiceAccountName()).isEqualTo("sandboxes");
+        assertThat(spec.getAutomountServiceAccountToken()).isFalse();
+        assertThat(spec.getNodeSelector()).containsEntry("pool", "sandboxes");
+        assertThat(spec.getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getKey()).isEqualTo("dedicated");
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
+        var container = spec.getContainers().get(0);
+        assertThat(container.getImage()).isEqualTo("alpine/git:2.45.2");
+        assertThat(container.getResources().getRequests()).containsEntry("cpu", new Quantity("2000m"));
+        assertThat(container.getResources().getLimits()).containsEntry("cpu", new Quantity("2000m"))
+                .containsEntry("memory", new Quantity("1Gi"));
+        assertThat(container.getVolumeMounts().get(0).getMountPath()).isEqualTo(config.workingDirectory());
+        assertThat(spec.getVolumes().get(0).getPersistentVolumeClaim().getClaimName()).isEqualTo(name);
+
+        PersistentVolumeClaim claim = api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(name).get();
+        assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast");
+        assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("5Gi"));
+        assertThat(claim.getMetadata().getLabels()).containsEntry("io.sandboxfactory/session", name);
+
+        NetworkPolicy policy = api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name).get();
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("io.sandboxfactory/session", name));
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+        assertThat(policy.getSpec().getIngress()).isNullOrEmpty();
+        assertThat(policy.getSpec().getEgress()).isNullOrEmpty();
+    }
+
+    @Test
+    void networkPolicyNoneMakesNoPolicyAndClaimsNoIsolation() {
+        KubernetesFactorySandbox factory = open(config().networkPolicy("none").build(), "me");
+        assertThat(factory.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
+        factory.create(FactorySandboxContext.of("open-net")).start();
+        assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).list().getItems()).isEmpty();
+        assertThat(open(config().build(), "me").capabilities()).contains(SandboxCapability.NETWORK_ISOLATION,
+                SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY, SandboxCapability.FILES_SURVIVE_STOP);
+    }
+
+    @Test
+    void aSecondInstanceConnectsAndA409OnCreateConnectsToTheWinner() throws Exception {
+        KubernetesFactorySandbox factory = open(config().build(), "me");
+        KubernetesSandbox first = factory.create(FactorySandboxContext.of("shared"));
+        first.start();
+        first.executeCommand("echo one > f", List.of(), CommandOptions.defaults());
+
+        KubernetesSandbox second = open(config().build(), "me").create(FactorySandboxContext.of("shared"));
+        second.start();
+        assertThat(second.lastStartOutcome()).contains(StartOutcome.CONNECTED);
+
+        // A replica that saw nothing and creates anyway gets AlreadyExists for the claim and the pod, and uses them.
+        KubernetesSandbox racer = open(config().build(), "me").create(FactorySandboxContext.of("shared"));
+        assertThat(racer.create()).isEqualTo(first.objectName());
+        assertThat(api().pods().inNamespace(NAMESPACE).list().getItems()).hasSize(1);
+        assertThat(second.executeCommand("cat f", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("one\n");
+    }
+
+    @Test
+    void objectsOfAnotherSessionUnderTheSameNameAreNeverAdopted() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("taken"));
+        sandbox.start();
+        KubernetesSandbox stranger = open(config().build(), "someone-else").create(FactorySandboxContext.of("taken"));
+        assertThatThrownBy(stranger::start).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("is not the sandbox of session 'taken' for owner 'someone-else'");
+    }
+
+    @Test
+    void stopDeletesThePodAndKeepsTheClaimSoFilesSurviveTheNextStart() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("keeps"));
+        sandbox.executeCommand("echo kept > file", List.of(), CommandOptions.defaults());
+        String name = sandbox.objectName();
+
+        sandbox.stop();
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(name).get()).isNotNull();
+
+        KubernetesSandbox later = open(config().build(), "me").create(FactorySandboxContext.of("keeps"));
+        later.start();
+        assertThat(later.lastStartOutcome()).contains(StartOutcome.CONNECTED);
+        assertThat(later.executeCommand("cat file", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("kept\n");
+    }
+
+    @Test
+    void destroyDeletesPodClaimAndPolicy() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("gone"));
+        sandbox.executeCommand("echo x > file", List.of(), CommandOptions.defaults());
+        sandbox.destroy();
+        String name = sandbox.objectName();
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(name).get()).isNull();
+        assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name).get()).isNull();
+
+        KubernetesSandbox fresh = open(config().build(), "me").create(FactorySandboxContext.of("gone"));
+        fresh.start();
+        assertThat(fresh.lastStartOutcome()).contains(StartOutcome.CREATED);
+        assertThat(fresh.executeCommand("test -e file", List.of(), CommandOptions.defaults()).exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void inventoryListsThisOwnersSessionsRunningOrStoppedAndRemovesThem() {
+        KubernetesFactorySandbox factory = open(config().build(), "me");
+        factory.create(FactorySandboxContext.of("running-one")).start();
+        KubernetesSandbox stopped = factory.create(FactorySandboxContext.of("stopped-one"));
+        stopped.start();
+        stopped.stop();
+        open(config().build(), "other").create(FactorySandboxContext.of("not-mine")).start();
+
+        Map<String, Boolean> listed = new LinkedHashMap<>();
+        for (SandboxListing listing : factory.listSandboxes()) {
+            listed.put(listing.sessionId(), listing.running());
+            assertThat(listing.createdAt()).isPresent();
+        }
+        assertThat(listed).containsOnly(Map.entry("running-one", true), Map.entry("stopped-one", false));
+
+        SandboxListing toRemove = factory.listSandboxes().stream().filter(l -> l.sessionId().equals("stopped-one")).findFirst().orElseThrow();
+        factory.removeSandbox(toRemove);
+        assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(toRemove.sandboxId()).get()).isNull();
+        assertThat(factory.listSandboxes()).extracting(SandboxListing::sessionId).containsExactly("running-one");
+
+        SandboxListing foreign = new SandboxListing(ResourceNames.forSession("not-mine"), "not-mine", true, Optional.empty());
+        assertThatThrownBy(() -> factory.removeSandbox(foreign)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("it is not a sandbox of the kubernetes provider for owner 'me'");
+    }
+
+    @Test
+    void commandsStreamAndReportExitCodesThroughTheStatusChannel() {
+        KubernetesSandbox sandbox = open(config().env(Map.of("BASE", "b")).build(), "me").create(FactorySandboxContext.of("exec"));
+        List<String> streamed = new ArrayList<>();
+        CommandResult result = sandbox.executeCommand("printf out; printf err >&2; printf '%s' \"$BASE $CALL\"; exit 7", List.of(),
+                CommandOptions.builder().env(Map.of("CALL", "c d")).onStdout(streamed::add).build());
+        assertThat(result.exitCode()).isEqualTo(7);
+        assertThat(result.stdout()).isEqualTo("outb c d");
+        assertThat(result.stderr()).isEqualTo("err");
+        assertThat(String.join("", streamed)).isEqualTo("outb c d");
+
+        assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.builder().cwd("/no/such/dir").build()))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void aTimeoutKillsTheWholeProcessTreeInThePod() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("slow"));
+        CommandResult result = sandbox.executeCommand("sleep 300 & echo $! > bg; setsid sleep 301 & echo $! > bg2; wait", List.of(),
+                CommandOptions.builder().timeout(Duration.ofSeconds(1)).build());
+        assertThat(result.timedOut()).isTrue();
+        assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
+        // Alive means present and not a zombie: killed orphans wait for whoever reaps them on this host.
+        CommandResult check = sandbox.executeCommand("for p in $(cat bg) $(cat bg2); do s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null);"
+                + " if [ -n \"$s\" ] && [ \"$s\" != Z ]; then exit 0; fi; done; exit 1", List.of(), CommandOptions.defaults());
+        assertThat(check.exitCode()).as("a process of the timed-out command is still alive").isNotZero();
+    }
+
+    @Test
+    void aPodThatIsNeverReadyFailsNamingItsLastEventAndIsRemoved() {
+        KubernetesSandbox sandbox = open(config().image(FakeKubelet.UNPULLABLE_PREFIX + "missing:1").readyTimeout("2s").build(), "me")
+                .create(FactorySandboxContext.of("never-ready"));
+        assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
+                .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("POD_NOT_READY"))
+                .hasMessageContaining("Pod '" + sandbox.objectName() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
+                .hasMessageContaining("ImagePullBackOff")
+                .hasMessageContaining("last event Failed: Failed to pull image \"registry.invalid/missing:1\"");
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).get()).isNull();
+    }
+
+    @Test
+    void aPodDeletedBehindTheSandboxsBackIsDestroyedForItsCommandsAndRecreatedOnTheClaim() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("vanishing"));
+        sandbox.executeCommand("echo still > file", List.of(), CommandOptions.defaults());
+        api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).delete();
+        assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
+                .isInstanceOf(SandboxDestroyedException.class);
+        assertThat(sandbox.executeCommand("cat file", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("still\n");
+    }
+
+    @Test
+    void aClosedProviderRefusesCommandsSayingTheyNeverRan() {
+        KubernetesFactorySandbox factory = open(config().build(), "me");
+        KubernetesSandbox sandbox = factory.create(FactorySandboxContext.of("closing"));
+        sandbox.start();
+        factory.close();
+        assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
+                .isInstanceOfSatisfying(SandboxExecTransportException.class, e -> assertThat(e.opened()).isFalse());
+    }
+
+    @Test
+    void filesMoveByTarOverExecBothWays() {
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("files"));
+        sandbox.start();
+        String root = sandbox.workingDirectory().orElseThrow();
+        byte[] content = "hello\u00e9\n".getBytes(StandardCharsets.UTF_8);
+        List<TransferEntry> entries = List.of(TransferEntry.directory("tree", 0755), TransferEntry.file("tree/a.txt", content.length, 0640),
+                TransferEntry.symlink("tree/link", "a.txt"));
+        sandbox.copyIn(root, root, new FileTransferSandbox.Source() {
+            @Override
+            public List<TransferEntry> entries() {
+                return entries;
+            }
+
+            @Override
+            public InputStream open(TransferEntry file) {
+                return new ByteArrayInputStream(content);
+            }
+        });
+        assertThat(sandbox.executeCommand("cat tree/link", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("hello\u00e9\n");
+
+        Map<String, String> seen = new LinkedHashMap<>();
+        sandbox.copyOut(root, root + "/tree", (entry, in) -> seen.put(entry.path(), entry.type() + ":"
+                + new String(in.readAllBytes(), StandardCharsets.UTF_8) + (entry.linkTarget() == null ? "" : entry.linkTarget())));
+        assertThat(seen).containsEntry("tree", "DIRECTORY:").containsEntry("tree/a.txt", "FILE:hello\u00e9\n")
+                .containsEntry("tree/link", "SYMLINK:a.txt");
+
+        assertThatThrownBy(() -> sandbox.copyOut(root, root + "/missing", (entry, in) -> { }))
+                .isInstanceOfSatisfying(SandboxFileException.class, e -> assertThat(e.code()).isEqualTo(SandboxFileException.NOT_FOUND));
+    }
+
+    @Test
+    void aKubeconfigFileAndContextReachTheClusterWithoutAHostClient() throws Exception {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        String url = cluster.client().getMasterUrl().toString();
+        Files.writeString(kubeconfig, String.join("\n",
+                "apiVersion: v1", "kind: Config", "current-context: elsewhere",
+                "clusters:", "- name: mock", "  cluster: {server: \"" + url + "\"}",
+                "- name: far", "  cluster: {server: \"http://127.0.0.1:9\"}",
+                "users:", "- name: u", "  user: {token: t}",
+                "contexts:", "- name: mock", "  context: {cluster: mock, user: u}",
+                "- name: elsewhere", "  context: {cluster: far, user: u}", ""));
+        KubernetesFactorySandbox factory = new KubernetesSandboxProvider().open(
+                config().kubeconfig(kubeconfig.toString()).context("mock").build(), new TestContext("me", dir, Optional.empty()));
+        opened.add(factory);
+        KubernetesSandbox sandbox = factory.create(FactorySandboxContext.of("via-file"));
+        assertThat(sandbox.executeCommand("echo ok", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("ok\n");
+
+        KubernetesFactorySandbox missing = new KubernetesSandboxProvider().open(
+                config().kubeconfig(dir.resolve("absent").toString()).build(), new TestContext("me", dir, Optional.empty()));
+        opened.add(missing);
+        assertThatThrownBy(missing::listSandboxes).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("Kubeconfig " + dir.resolve("absent") + " cannot be read");
+    }
+}
