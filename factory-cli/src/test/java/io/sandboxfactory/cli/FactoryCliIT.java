@@ -403,7 +403,8 @@ class FactoryCliIT {
 
         assertThat(result.exitCode()).as(result.toString()).isZero();
         assertThat(result.stdout()).contains("local (selected)").contains("docker").contains("custom")
-                .contains("factory.jar").contains("networkMode").contains("root");
+                .contains("factory.jar").contains("networkMode").contains("root")
+                .contains("kubernetes").contains("networkPolicy").contains("storageClass");
     }
 
     @Test

@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  *
  * <p>Needs root (mount namespaces); {@link #usable()} says whether this host allows it.
  */
-final class FakeKubelet extends Dispatcher {
+public final class FakeKubelet extends Dispatcher {
 
     static final String UNPULLABLE_PREFIX = "registry.invalid/";
 
@@ -62,7 +62,7 @@ final class FakeKubelet extends Dispatcher {
         this.volumes = volumes;
     }
 
-    static boolean usable() {
+    public static boolean usable() {
         try {
             return new ProcessBuilder("unshare", "-m", "--propagation", "private", "true").start().waitFor() == 0;
         } catch (IOException e) {

@@ -18,9 +18,10 @@ import java.util.concurrent.Executors;
 
 /**
  * fabric8's mock API server in CRUD mode, on loopback only, with a {@link FakeKubelet} behind it
- * that marks new pods Ready (or failing) and runs execs on this host.
+ * that marks new pods Ready (or failing) and runs execs on this host. Public for factory-tck's kit
+ * run (through this module's test jar).
  */
-final class MockCluster implements AutoCloseable {
+public final class MockCluster implements AutoCloseable {
 
     private final KubernetesMockServer server;
     private final KubernetesClient client;
@@ -32,7 +33,7 @@ final class MockCluster implements AutoCloseable {
         return t;
     });
 
-    MockCluster(Path volumes) {
+    public MockCluster(Path volumes) {
         var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
         this.kubelet = new FakeKubelet(new KubernetesMixedDispatcher(responses), volumes);
         this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, kubelet, false);
@@ -56,7 +57,7 @@ final class MockCluster implements AutoCloseable {
         });
     }
 
-    KubernetesClient client() {
+    public KubernetesClient client() {
         return client;
     }
 

@@ -1,21 +1,25 @@
-package io.sandboxfactory.provider.kubernetes;
+package io.sandboxfactory.tck;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.sandboxfactory.api.SandboxProvider;
-import io.sandboxfactory.tck.ProviderContractTest;
-import io.sandboxfactory.tck.ProviderUnderTest;
+import io.sandboxfactory.provider.kubernetes.FakeKubelet;
+import io.sandboxfactory.provider.kubernetes.MockCluster;
+import io.sandboxfactory.provider.kubernetes.KubernetesProviderConfig;
+import io.sandboxfactory.provider.kubernetes.KubernetesSandboxProvider;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The kubernetes provider passes the conformance kit against fabric8's mock API server (CRUD
- * mode, loopback only) with the {@link FakeKubelet} running execs on this host: every case the
+ * mode, loopback only) with the {@link FakeKubelet} (both from provider-kubernetes' test jar) running execs on this host: every case the
  * mock and the fake node can serve, which is all of them. What this does not prove (a real
  * scheduler, kubelet, container runtime, storage and network plugin) is what {@code
  * scripts/kind-test.sh} runs the same kit for, against a real cluster.
@@ -63,7 +67,7 @@ class KubernetesProviderTckTest extends ProviderContractTest<KubernetesProviderC
                     throw new UncheckedIOException(e);
                 }
                 return KubernetesProviderConfig.builder()
-                        .namespace("tck-" + ResourceNames.shortHash(workDirectory.toString()))
+                        .namespace("tck-" + UUID.nameUUIDFromBytes(workDirectory.toString().getBytes(StandardCharsets.UTF_8)).toString().substring(0, 12))
                         .workingDirectory(workspace.toString())
                         .build();
             }
