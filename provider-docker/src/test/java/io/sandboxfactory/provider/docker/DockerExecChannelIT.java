@@ -29,8 +29,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(RequiresDockerEngine.class)
 class DockerExecChannelIT {
 
-    /** Counts channel servers; the bracket keeps the grep from counting itself. */
-    private static final String COUNT_SERVERS = "grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline 2>/dev/null | wc -l";
+    /**
+     * Counts channel servers: processes running the server script whose parent does not. A helper
+     * the server forks (a copy of the output, the command's {@code setsid}) carries the server's
+     * command line until it execs, and one forked for this very command may not have yet; it is
+     * part of that server, not another one. A second server is an exec of its own, so its parent is
+     * never a server and it counts. A process that exited has an empty command line. The brackets
+     * keep the greps from matching themselves.
+     */
+    private static final String COUNT_SERVERS = "for f in $(grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline 2>/dev/null);"
+            + " do s=$(cat ${f%/cmdline}/stat 2>/dev/null) || continue; set -- ${s##*) };"
+            + " grep -qs 'sandbox-factory-[c]hannel' /proc/$2/cmdline || echo ${f%/cmdline}; done | wc -l";
 
     private DockerFixture fixture;
     private DockerSandbox channel;
@@ -60,6 +69,16 @@ class DockerExecChannelIT {
         }
         assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
         assertThat(execPath.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("0");
+    }
+
+    @Test
+    void theServerCountSeesASecondServer() throws Exception {
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+        // A second server beside the sandbox's own, as a leaked one would be; open returns once it is ready.
+        String containerId = channel.sandboxId().orElseThrow();
+        try (ExecChannel second = ExecChannel.open(fixture.engine(), containerId, Duration.ofSeconds(60)).orElseThrow()) {
+            assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("2");
+        }
     }
 
     @Test
