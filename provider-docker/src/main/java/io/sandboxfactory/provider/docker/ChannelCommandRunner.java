@@ -11,6 +11,7 @@ import io.sandboxfactory.api.SandboxExecTransportException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
@@ -22,13 +23,15 @@ import java.util.concurrent.Semaphore;
  * finds it busy (another thread, or a callback of the running command) runs as an exec of its own.
  * So does a command when the channel cannot open in the container (then it is not tried again in
  * that container), or when the channel turns out broken before the command's request left this
- * process: that command provably never ran. A channel that breaks while a command runs is dropped
- * (the next command opens a new one) and the command fails like an exec would: {@link
- * SandboxDestroyedException} when the container is gone or stopped, else {@link
- * SandboxExecTransportException} with {@code opened=true}. A timeout or interrupt kills the
- * command's processes exactly as the exec path does (pid file and marker, see {@link
- * ExecWrapper}); the channel stays if the server reports the killed command within {@link
- * #DRAIN_AFTER_KILL}.
+ * process, or when its server has exited without reading the request (its trace is of another
+ * one, see {@link ChannelProtocol}): such a command provably never ran. The last case is a server
+ * that died between commands (killed from outside, say) before this process saw its stream end.
+ * Otherwise a channel that breaks while a command runs is dropped (the next command opens a new
+ * one) and the command fails like an exec would: {@link SandboxDestroyedException} when the
+ * container is gone or stopped, else {@link SandboxExecTransportException} with {@code
+ * opened=true}. A timeout or interrupt kills the command's processes exactly as the exec path
+ * does (pid file and marker, see {@link ExecWrapper}); the channel stays if the server reports the
+ * killed command within {@link #DRAIN_AFTER_KILL}.
  */
 final class ChannelCommandRunner {
 
@@ -36,6 +39,7 @@ final class ChannelCommandRunner {
 
     private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
     private static final Duration GONE_CHECK = Duration.ofSeconds(2);
+    private static final Duration TRACE_WAIT = Duration.ofSeconds(10);
     /** The server needs up to its grace to report a killed command whose children held the output. */
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5 + ChannelProtocol.GRACE_SECONDS);
 
@@ -122,7 +126,7 @@ final class ChannelCommandRunner {
             } else if (reply.failure().isPresent()) {
                 boolean taken = ch.requestTaken(reply);
                 drop(ch);
-                if (!taken) {
+                if (!taken || neverRead(client, containerId, ch, nonce)) {
                     return execPath.run(containerId, request);
                 }
                 throw lost(client, containerId, reply.failure().get());
@@ -192,6 +196,24 @@ final class ChannelCommandRunner {
             }
         }
         ch.close();
+    }
+
+    /**
+     * Whether the server of the broken channel {@code ch} provably never read request {@code
+     * nonce}: the engine says it exited, so it reads nothing more, and its trace is of another
+     * request. Any doubt (the engine or the container cannot be asked, no trace) counts as read.
+     */
+    private boolean neverRead(DockerClient client, String containerId, ExecChannel ch, String nonce) {
+        if (!ch.serverEnded(client, GONE_CHECK)) {
+            return false;
+        }
+        try {
+            CommandResult listing = execPath.run(containerId, new CommandRequest(ChannelProtocol.listDirectory(ch.token()),
+                    Map.of(), Optional.of("/"), Optional.of(TRACE_WAIT), Optional.empty(), Optional.empty(), 64 * 1024));
+            return listing.exitCode() == 0 && ChannelProtocol.neverRead(listing.stdout(), nonce);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void stopCommand(DockerClient client, String containerId, String token, ExecChannel ch, ChannelReply reply) {

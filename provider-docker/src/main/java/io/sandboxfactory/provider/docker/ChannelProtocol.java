@@ -24,13 +24,28 @@ import java.util.List;
  * newline on stdout. The terminator holds a nonce only the provider and the server know, so a
  * command's output cannot end its own result early, and nothing the command leaves behind can
  * write into the next command's output: its FIFOs are gone.
+ *
+ * <p>The server leaves a trace of the last request it read in its {@link #directory}: an empty
+ * file named by the nonce and {@code .taken} (just {@code .taken} before the first request). It
+ * creates the file for a request before it acts on it, or exits, and only then removes the file of
+ * the request before. A server killed from outside runs no exit trap, so the trace stays: once the
+ * server has exited, a trace of another request proves that it never read a request (one sent as
+ * it died), which can then run elsewhere ({@link #neverRead}). A server that exits normally
+ * removes its directory, trace included, so no trace proves nothing. (Empty files, created and
+ * removed: rewriting one file would make ext4 flush it on every request.)
  */
 final class ChannelProtocol {
 
     /** How long output may stay open after the command exited. The local provider waits as long. */
     static final int GRACE_SECONDS = 2;
 
-    /** {@code $1} is {@link ExecWrapper#RUN_SCRIPT}. Variables are prefixed so they cannot clash with the container's. */
+    private static final String DIRECTORY_PREFIX = "/tmp/.sf-channel-";
+    private static final String TRACE_SUFFIX = ".taken";
+
+    /**
+     * {@code $1} is {@link ExecWrapper#RUN_SCRIPT}, {@code $2} the channel's token (naming its
+     * {@link #directory}). Variables are prefixed so they cannot clash with the container's.
+     */
     static final String SERVER_SCRIPT = String.join("\n",
             "_sf_run=$1",
             "unset SHLVL",
@@ -38,15 +53,18 @@ final class ChannelProtocol {
             "exec 3>&2 2>/dev/null",
             "_sf_nl='",
             "'",
-            "_sf_dir=/tmp/.sf-channel-$$",
+            "_sf_dir=" + DIRECTORY_PREFIX + "$2",
             "rm -rf \"$_sf_dir\"",
             "mkdir -m 700 \"$_sf_dir\" || exit 70",
             "trap 'rm -rf \"$_sf_dir\"' EXIT",
+            ": >\"$_sf_dir/" + TRACE_SUFFIX + "\" || exit 70",
             "for _sf_tool in setsid env mkfifo cat sleep; do command -v $_sf_tool >/dev/null || exit 69; done",
             "printf '\\001\\002sf-ready\\n'",
             "_sf_n=0",
             "while IFS= read -r _sf_line; do",
             "  eval \"set -- $_sf_line\"",
+            "  : >\"$_sf_dir/$1" + TRACE_SUFFIX + "\" || exit 72",
+            "  _sf_was=$_sf_end",
             "  _sf_end=$1 _sf_pid=$2 _sf_cwd=$3 _sf_cmd=$4 _sf_sig=$5",
             "  shift 5",
             "  _sf_n=$((_sf_n + 1))",
@@ -55,7 +73,7 @@ final class ChannelProtocol {
             // Opened read-write first so no open blocks: a blocked open in the shell fails when a signal
             // arrives, and a copy that opened only after the command ended would wait for a writer forever.
             "  exec 4<>\"$_sf_o\" 5<>\"$_sf_e\" 6<\"$_sf_o\" 7<\"$_sf_e\"",
-            "  rm -f \"$_sf_o\" \"$_sf_e\"",
+            "  rm -f \"$_sf_o\" \"$_sf_e\" \"$_sf_dir/$_sf_was" + TRACE_SUFFIX + "\"",
             "  cat <&6 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_op=$!",
             "  cat <&7 >&3 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_ep=$!",
             "  exec 6<&- 7<&-",
@@ -77,9 +95,32 @@ final class ChannelProtocol {
     private ChannelProtocol() {
     }
 
-    /** The exec argv of the server. */
-    static List<String> serverCommand() {
-        return List.of("/bin/sh", "-c", SERVER_SCRIPT, "sandbox-factory-channel", ExecWrapper.RUN_SCRIPT);
+    /** The exec argv of the server of channel {@code token}. */
+    static List<String> serverCommand(String token) {
+        return List.of("/bin/sh", "-c", SERVER_SCRIPT, "sandbox-factory-channel", ExecWrapper.RUN_SCRIPT, token);
+    }
+
+    /** Where the server of channel {@code token} keeps its FIFOs and its trace. */
+    static String directory(String token) {
+        return DIRECTORY_PREFIX + token;
+    }
+
+    /**
+     * A command line that lists the directory an exited server of channel {@code token} left and
+     * removes it; it fails when there is none.
+     */
+    static String listDirectory(String token) {
+        return "cd " + directory(token) + " && ls -a && cd / && rm -rf " + directory(token);
+    }
+
+    /**
+     * Whether {@code listing} (of {@link #listDirectory}, one name a line) of an exited server's
+     * directory proves that the server never read request {@code nonce}: it holds the trace of
+     * another request and none of this one.
+     */
+    static boolean neverRead(String listing, String nonce) {
+        List<String> traces = listing.lines().filter(name -> name.endsWith(TRACE_SUFFIX)).toList();
+        return !traces.isEmpty() && !traces.contains(nonce + TRACE_SUFFIX);
     }
 
     /** What the server writes on stdout once it is ready for requests (it exits instead when a tool it needs is missing). */

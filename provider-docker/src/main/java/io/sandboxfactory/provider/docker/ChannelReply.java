@@ -88,9 +88,12 @@ final class ChannelReply {
         }
     }
 
-    /** The channel broke; a reply that is already complete stays complete. */
+    /**
+     * The channel broke; a reply that is already complete stays complete, and the first cause
+     * stays (closing the broken channel fails the reply again, with a cause that explains nothing).
+     */
     synchronized void fail(Throwable cause) {
-        if (!abandoned && !(exitCode != null && stderr.ended())) {
+        if (!abandoned && failure == null && !(exitCode != null && stderr.ended())) {
             failure = cause;
         }
         done.countDown();

@@ -24,13 +24,15 @@ import java.util.concurrent.TimeUnit;
  * <p>Once the stream ends or fails, or the server writes output no request explains, the channel
  * is broken for good ({@link #isBroken()}); the command in flight fails with the cause. {@link
  * #requestTaken} tells whether any byte of a request left this process, which decides whether a
- * failed command may have run.
+ * failed command may have run; if one did, {@link #serverEnded} and the server's trace (see {@link
+ * ChannelProtocol}) can still prove that the server never read it.
  */
 final class ExecChannel implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ExecChannel.class.getName());
 
     private final String containerId;
+    private final String token = ExecWrapper.newToken();
     private final RequestFeed feed = new RequestFeed();
     private final Frames frames = new Frames();
     private final CountDownLatch ready = new CountDownLatch(1);
@@ -41,6 +43,7 @@ final class ExecChannel implements AutoCloseable {
     private long currentRequestStart;
     private volatile Throwable broken;
     private volatile boolean transportFailed;
+    private volatile String execId;
 
     private ExecChannel(String containerId) {
         this.containerId = containerId;
@@ -56,13 +59,14 @@ final class ExecChannel implements AutoCloseable {
         ExecChannel channel = new ExecChannel(containerId);
         try {
             String execId = client.execCreateCmd(containerId)
-                    .withCmd(ChannelProtocol.serverCommand().toArray(String[]::new))
+                    .withCmd(ChannelProtocol.serverCommand(channel.token).toArray(String[]::new))
                     .withAttachStdin(true)
                     .withAttachStdout(true)
                     .withAttachStderr(true)
                     .withTty(false)
                     .exec()
                     .getId();
+            channel.execId = execId;
             client.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(channel.feed).exec(channel.frames);
         } catch (RuntimeException e) {
             channel.close();
@@ -84,6 +88,37 @@ final class ExecChannel implements AutoCloseable {
     /** The container the server runs in. */
     String containerId() {
         return containerId;
+    }
+
+    /** The token naming the server's directory and trace in the container. */
+    String token() {
+        return token;
+    }
+
+    /**
+     * Whether the engine reports the server's exec as exited, asking for up to {@code wait}: a
+     * server whose stream ended has usually just exited. False when the engine cannot tell.
+     */
+    boolean serverEnded(DockerClient client, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            try {
+                if (Boolean.FALSE.equals(client.inspectExecCmd(execId).exec().isRunning())) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                return false;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     /** Whether the channel can no longer carry commands. */

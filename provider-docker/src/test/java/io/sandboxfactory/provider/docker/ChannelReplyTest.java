@@ -117,6 +117,9 @@ class ChannelReplyTest {
         reply.fail(new IllegalStateException("gone"));
         assertThat(reply.await(Optional.empty())).isTrue();
         assertThat(reply.failure()).get().extracting(Throwable::getMessage).isEqualTo("gone");
+        // Closing the broken channel fails the reply again; the cause that broke it stays.
+        reply.fail(new IllegalStateException("closed afterwards"));
+        assertThat(reply.failure()).get().extracting(Throwable::getMessage).isEqualTo("gone");
 
         ChannelReply abandoned = new ChannelReply(NONCE, SIGNAL, stdout, stderr);
         abandoned.abandon();

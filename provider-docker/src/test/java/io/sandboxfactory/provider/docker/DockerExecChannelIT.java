@@ -41,6 +41,16 @@ class DockerExecChannelIT {
             + " do s=$(cat ${f%/cmdline}/stat 2>/dev/null) || continue; set -- ${s##*) };"
             + " grep -qs 'sandbox-factory-[c]hannel' /proc/$2/cmdline || echo ${f%/cmdline}; done | wc -l";
 
+    /**
+     * Prints {@code channel} when the command runs under a channel server, else {@code exec}: the
+     * wrapper ({@code $PPID}) is a child of the server or of no process in the container.
+     */
+    private static final String WHERE = "s=$(cat /proc/$PPID/stat); set -- ${s##*) };"
+            + " if grep -qs 'sandbox-factory-[c]hannel' /proc/$2/cmdline; then echo channel; else echo exec; fi";
+
+    /** How long a test waits for a condition before it fails; never reached when the provider works. */
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
     private DockerFixture fixture;
     private DockerSandbox channel;
     private DockerSandbox execPath;
@@ -76,7 +86,7 @@ class DockerExecChannelIT {
         assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
         // A second server beside the sandbox's own, as a leaked one would be; open returns once it is ready.
         String containerId = channel.sandboxId().orElseThrow();
-        try (ExecChannel second = ExecChannel.open(fixture.engine(), containerId, Duration.ofSeconds(60)).orElseThrow()) {
+        try (ExecChannel second = ExecChannel.open(fixture.engine(), containerId, PATIENCE).orElseThrow()) {
             assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("2");
         }
     }
@@ -217,6 +227,23 @@ class DockerExecChannelIT {
                 + " do p=${f#/proc/}; kill -9 ${p%/cmdline}; done");
         assertThat(kill.exitCode()).isZero();
         assertThat(channel.executeCommand("echo again").stdout()).isEqualTo("again\n");
+        assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
+    }
+
+    @Test
+    void aCommandSentToAServerThatDiedUnseenRunsAsAnExec() {
+        assertThat(channel.executeCommand("echo first").stdout()).isEqualTo("first\n");
+        // Stop the server, and leave a helper that takes the next request off the server's stdin
+        // and then kills it: that request leaves this process while the server still looks alive,
+        // and the server never reads it.
+        CommandResult stop = execPathOf(channel, "for f in $(grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline);"
+                + " do p=${f#/proc/}; p=${p%/cmdline}; done; kill -STOP $p &&"
+                + " { head -n 1 </proc/$p/fd/0; kill -9 $p; } >/dev/null 2>&1 &");
+        assertThat(stop.exitCode()).isZero();
+        CommandResult again = channel.executeCommand("echo again; " + WHERE, List.of(),
+                CommandOptions.builder().timeout(PATIENCE).build());
+        assertThat(again.stdout()).isEqualTo("again\nexec\n");
+        assertThat(channel.executeCommand(WHERE).stdout()).as("the next command opens a new server").isEqualTo("channel\n");
         assertThat(channel.executeCommand(COUNT_SERVERS).stdout().trim()).isEqualTo("1");
     }
 
