@@ -114,9 +114,9 @@ final class ChannelCommandRunner {
             try {
                 timedOut = !reply.await(request.timeout());
             } catch (InterruptedException e) {
-                execPath.kill(client, containerId, token);
-                reply.abandon();
-                drop(ch);
+                // As on a timeout, and as the exec path does: wait until the server reports the killed
+                // command, that is until the processes holding its output are gone (else drop the channel).
+                stopCommand(client, containerId, token, ch, reply);
                 Thread.currentThread().interrupt();
                 throw new SandboxException("INTERRUPTED", "Command in sandbox '" + sessionId
                         + "' was interrupted; it was killed inside the container.", e);
