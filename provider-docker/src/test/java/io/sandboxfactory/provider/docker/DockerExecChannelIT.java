@@ -15,9 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -136,11 +138,18 @@ class DockerExecChannelIT {
 
     @Test
     void aBackgroundChildHoldingTheOutputCannotWriteIntoTheNextCommand() {
-        CommandResult first = channel.executeCommand("(sleep 3; echo late-out; echo late-err >&2) & echo now");
+        CommandOptions patient = CommandOptions.builder().timeout(PATIENCE).build();
+        // The child writes once the second command opens its gate, and tells it when it has written
+        // (ignoring SIGPIPE, as its output goes nowhere), so it writes while the second command runs.
+        CommandResult first = channel.executeCommand("mkfifo /tmp/late-gate /tmp/late-done; (trap '' PIPE;"
+                + " read go </tmp/late-gate; echo late-out; echo late-err >&2; echo wrote >/tmp/late-done) & echo now",
+                List.of(), patient);
+        assertThat(first.timedOut()).isFalse();
         assertThat(first.stdout()).isEqualTo("now\n");
         assertThat(first.stderr()).isEmpty();
-        // Runs while the child of the first command wakes up and writes.
-        CommandResult second = channel.executeCommand("sleep 4; echo second");
+        CommandResult second = channel.executeCommand("echo go >/tmp/late-gate; read wrote </tmp/late-done; echo second",
+                List.of(), patient);
+        assertThat(second.timedOut()).isFalse();
         assertThat(second.stdout()).isEqualTo("second\n");
         assertThat(second.stderr()).isEmpty();
         assertThat(channel.executeCommand("echo third").stdout()).isEqualTo("third\n");
@@ -180,19 +189,27 @@ class DockerExecChannelIT {
     void commandsArrivingWhileOneRunsUseTheirOwnExecs() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            Future<CommandResult> slow = pool.submit(() -> channel.executeCommand("sleep 2; echo slow; exit 7"));
+            // The slow command holds the channel until the quick ones are done: it waits on a FIFO
+            // that only the test opens, after them. The quick ones start once it runs.
+            CountDownLatch running = new CountDownLatch(1);
+            Future<CommandResult> slow = pool.submit(() -> channel.executeCommand("mkfifo /tmp/gate && echo started"
+                    + " && read go </tmp/gate; echo slow; " + WHERE + "; exit 7", List.of(),
+                    CommandOptions.builder().onStdout(chunk -> running.countDown()).build()));
+            assertThat(running.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             List<Future<CommandResult>> quick = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 int n = i;
-                quick.add(pool.submit(() -> channel.executeCommand("echo quick-" + n + "; exit " + n)));
+                quick.add(pool.submit(() -> channel.executeCommand("echo quick-" + n + "; " + WHERE + "; exit " + n)));
             }
             for (int i = 0; i < 3; i++) {
-                CommandResult result = quick.get(i).get();
-                assertThat(result.stdout()).isEqualTo("quick-" + i + "\n");
+                CommandResult result = quick.get(i).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                assertThat(result.stdout()).isEqualTo("quick-" + i + "\nexec\n");
                 assertThat(result.exitCode()).isEqualTo(i);
             }
-            CommandResult slowResult = slow.get();
-            assertThat(slowResult.stdout()).isEqualTo("slow\n");
+            assertThat(slow).isNotDone();
+            assertThat(execPathOf(channel, "echo go >/tmp/gate").exitCode()).isZero();
+            CommandResult slowResult = slow.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(slowResult.stdout()).isEqualTo("started\nslow\nchannel\n");
             assertThat(slowResult.exitCode()).isEqualTo(7);
         } finally {
             pool.shutdownNow();

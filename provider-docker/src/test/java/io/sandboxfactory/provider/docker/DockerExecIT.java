@@ -16,7 +16,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,17 +72,28 @@ class DockerExecIT {
     @Test
     void streamsChunksInTheOrderTheyWereWritten() {
         List<String> events = new ArrayList<>();
+        // Each line is written once the line before reached its callback, which opens the line's
+        // gate with a command of its own: the order written is the order delivered, by cause.
+        AtomicInteger lines = new AtomicInteger();
+        Consumer<String> openGates = chunk -> chunk.chars().filter(c -> c == '\n').forEach(c -> {
+            int line = lines.incrementAndGet();
+            if (line < 4) {
+                run("echo go >/tmp/gate" + line);
+            }
+        });
         CommandOptions options = CommandOptions.builder()
-                .onStdout(chunk -> record(events, "out", chunk))
-                .onStderr(chunk -> record(events, "err", chunk))
+                .onStdout(chunk -> record(events, "out", chunk, openGates))
+                .onStderr(chunk -> record(events, "err", chunk, openGates))
+                .timeout(Duration.ofSeconds(60))
                 .build();
-        CommandResult result = sandbox.executeCommand(
-                "echo one; sleep 0.3; echo two >&2; sleep 0.3; echo three; sleep 0.3; echo four >&2", List.of(), options);
+        CommandResult result = sandbox.executeCommand("mkfifo /tmp/gate1 /tmp/gate2 /tmp/gate3; echo one;"
+                + " read go </tmp/gate1; echo two >&2; read go </tmp/gate2; echo three; read go </tmp/gate3; echo four >&2",
+                List.of(), options);
         assertThat(result.exitCode()).isZero();
         assertThat(events).containsExactly("out:one\n", "err:two\n", "out:three\n", "err:four\n");
     }
 
-    private static void record(List<String> events, String stream, String chunk) {
+    private static void record(List<String> events, String stream, String chunk, Consumer<String> then) {
         synchronized (events) {
             int last = events.size() - 1;
             if (last >= 0 && events.get(last).startsWith(stream + ":")) {
@@ -89,6 +102,7 @@ class DockerExecIT {
                 events.add(stream + ":" + chunk);
             }
         }
+        then.accept(chunk);
     }
 
     @Test

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,7 +98,7 @@ class DockerLifecycleIT {
         // The next process (a fresh instance, of a live host) connects to the running container.
         DockerSandbox next = fixture.sandbox(fixture.factory(), session);
         next.start();
-        assertThat(next.executeCommand("ps -o args").stdout()).as("the dead host's commands are gone")
+        assertThat(processesOnceGone(next, "sleep 301", "sleep 302")).as("the dead host's commands are gone")
                 .doesNotContain("sleep 301").doesNotContain("sleep 302");
 
         // A live host's commands survive the next connection.
@@ -104,6 +106,21 @@ class DockerLifecycleIT {
         DockerSandbox another = fixture.sandbox(fixture.factory(), session);
         another.start();
         assertThat(another.executeCommand("ps -o args").stdout()).as("a live host's command is never touched").contains("sleep 303");
+    }
+
+    /**
+     * The container's processes ({@code ps -o args}) once none of them shows any of {@code killed},
+     * or after ten seconds. A killed process keeps its arguments until it has exited, which nothing
+     * waits for when its output went elsewhere; a process that was never killed stays far longer.
+     */
+    private static String processesOnceGone(DockerSandbox sandbox, String... killed) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            String processes = sandbox.executeCommand("ps -o args").stdout();
+            if (Arrays.stream(killed).noneMatch(processes::contains) || System.nanoTime() > deadline) {
+                return processes;
+            }
+        }
     }
 
     @Test
