@@ -84,13 +84,22 @@ enum ContractRule {
         this.fix = fix;
     }
 
+    String title() {
+        return title;
+    }
+
+    String fix() {
+        return fix;
+    }
+
     /** The failure for this rule: what happened, then the default fix. */
     AssertionFailedError broken(String whatHappened) {
         return broken(whatHappened, null);
     }
 
     AssertionFailedError broken(String whatHappened, Throwable cause) {
-        return new AssertionFailedError("Rule '" + title + "' broken: " + sentence(whatHappened) + " " + fix, cause);
+        String happened = sentence(whatHappened);
+        return new RuleViolation(this, happened, "Rule '" + title + "' broken: " + happened + " " + fix, cause);
     }
 
     /** Fails with {@link #broken} unless {@code condition} holds. */
@@ -103,8 +112,8 @@ enum ContractRule {
     /** Fails unless {@code actual} equals {@code expected}; {@code what} names the value in the sentence. */
     void requireEquals(Object expected, Object actual, String what) {
         if (!Objects.equals(expected, actual)) {
-            throw new AssertionFailedError("Rule '" + title + "' broken: " + what + " was " + show(actual) + ", expected "
-                    + show(expected) + ". " + fix, expected, actual);
+            String happened = what + " was " + show(actual) + ", expected " + show(expected) + ".";
+            throw new RuleViolation(this, happened, "Rule '" + title + "' broken: " + happened + " " + fix, expected, actual);
         }
     }
 

@@ -5,7 +5,10 @@ import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
@@ -16,6 +19,7 @@ import static io.sandboxfactory.tck.ContractRule.PROVIDER_NAME;
 import static io.sandboxfactory.tck.ContractRule.SANDBOX_ID_IS_SESSION_ID;
 
 /** The provider's identity, its registration, and that {@code create(ctx)} provisions nothing. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class CreationCases {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
@@ -23,6 +27,7 @@ abstract class CreationCases {
     abstract ContractBench bench();
 
     @Test
+    @Order(1)
     @DisplayName("the provider's name is valid and the opened factory reports it")
     void providerName() {
         String name = bench().providerName();
@@ -34,6 +39,7 @@ abstract class CreationCases {
     }
 
     @Test
+    @Order(2)
     @DisplayName("the provider is registered in META-INF/services")
     @SuppressWarnings("rawtypes")
     void discoverable() {
@@ -45,6 +51,7 @@ abstract class CreationCases {
     }
 
     @Test
+    @Order(3)
     @DisplayName("create(ctx) returns a sandbox whose id is the session id")
     void sandboxIdIsTheSessionId() {
         String session = bench().newSessionId("identity");
@@ -55,6 +62,7 @@ abstract class CreationCases {
     }
 
     @Test
+    @Order(4)
     @DisplayName("create(ctx) provisions nothing: PENDING, no physical id, nothing listed, the first start creates")
     void createProvisionsNothing() {
         String session = bench().newSessionId("create");

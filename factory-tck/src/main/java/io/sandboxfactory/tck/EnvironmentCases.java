@@ -5,7 +5,10 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.util.List;
 import java.util.Map;
@@ -18,6 +21,7 @@ import static io.sandboxfactory.tck.ContractRule.ENV_VERBATIM;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The environment of a command: overlay under per-call values, nothing kept between commands, values verbatim. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class EnvironmentCases {
 
     private static final String SHOW = "printf '%s|%s|%s' \"${TCK_A-unset}\" \"${TCK_B-unset}\" \"${TCK_C-unset}\"";
@@ -34,6 +38,7 @@ abstract class EnvironmentCases {
     }
 
     @Test
+    @Order(1)
     @DisplayName("per-call env beats the overlay set with setEnv")
     void perCallBeatsOverlay() {
         sandbox.setEnv(env -> {
@@ -46,6 +51,7 @@ abstract class EnvironmentCases {
     }
 
     @Test
+    @Order(2)
     @DisplayName("per-call env and removed overlay variables do not leak into later commands")
     void environmentDoesNotLeak() {
         sandbox.setEnv(env -> {
@@ -65,6 +71,7 @@ abstract class EnvironmentCases {
     }
 
     @Test
+    @Order(3)
     @DisplayName("awkward environment values arrive verbatim")
     void valuesArriveVerbatim() {
         for (String value : List.of("two words", "it's \"quoted\"", "$HOME and `id`", "new\nline", "ünïcødé ✓", "=equals=", "")) {

@@ -7,7 +7,10 @@ import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.probe;
@@ -18,11 +21,13 @@ import static io.sandboxfactory.tck.ContractRule.SESSION_ISOLATION;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Id-keyed get-or-create: every instance for one session reaches one physical sandbox, and only that session's. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class IdKeyedCases {
 
     abstract ContractBench bench();
 
     @Test
+    @Order(1)
     @DisplayName("two instances for one session, both started, reach one physical sandbox")
     void twoInstancesReachOneSandbox() {
         String session = bench().newSessionId("same");
@@ -45,6 +50,7 @@ abstract class IdKeyedCases {
     }
 
     @Test
+    @Order(2)
     @DisplayName("two sessions get two separate sandboxes")
     void sessionsAreIsolated() {
         String one = bench().newSessionId("one");
@@ -65,6 +71,7 @@ abstract class IdKeyedCases {
     }
 
     @Test
+    @Order(4)
     @DisplayName("after stop(), a fresh instance reconnects to the same sandbox")
     void aFreshInstanceReconnectsAfterStop() {
         String session = bench().newSessionId("restop");
@@ -85,6 +92,7 @@ abstract class IdKeyedCases {
     }
 
     @Test
+    @Order(3)
     @DisplayName("files survive stop() and the next start() of the same instance")
     void filesSurviveStop() {
         assumeTrue(bench().declares(SandboxCapability.FILES_SURVIVE_STOP) && bench().declares(EXEC), () -> "Provider '" + bench().providerName()
@@ -104,6 +112,7 @@ abstract class IdKeyedCases {
     }
 
     @Test
+    @Order(5)
     @DisplayName("a freshly opened provider instance reconnects to a session's sandbox")
     void aFreshlyOpenedProviderReconnects() {
         assumeTrue(bench().declares(SandboxCapability.RECONNECT_ACROSS_PROCESSES), () -> "Provider '" + bench().providerName()

@@ -1,6 +1,10 @@
 package io.sandboxfactory.tck;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestClassOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -35,9 +39,17 @@ import java.util.concurrent.TimeUnit;
  * kill} and {@code mkdir} in the sandbox. Every test is bounded by a generous timeout so that a
  * hanging provider fails instead of stalling the build.
  *
+ * <p>The groups run in order, foundations first (registration, id-keyed identity, exec,
+ * timeouts, environment), and a later case whose failure follows from a broken foundation says
+ * so first ("Likely a consequence of: the sandbox is not id-keyed — see case …") instead of
+ * giving its own fix. After the last case the kit prints a summary of the broken rules, root
+ * causes first, and fails when no case ran at all.
+ *
  * @param <C> the provider's config type
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
+@ExtendWith(RootCauses.class)
 public abstract class ProviderContractTest<C> {
 
     @TempDir
@@ -73,6 +85,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(1)
     @DisplayName("identity and create")
     class Creation extends CreationCases {
         @Override
@@ -82,6 +95,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(2)
     @DisplayName("id-keyed get-or-create")
     class IdKeyed extends IdKeyedCases {
         @Override
@@ -91,6 +105,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(6)
     @DisplayName("start and start hooks")
     class Start extends StartCases {
         @Override
@@ -100,6 +115,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(3)
     @DisplayName("executeCommand")
     class Commands extends CommandCases {
         @Override
@@ -109,6 +125,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(5)
     @DisplayName("command environment")
     class Environment extends EnvironmentCases {
         @Override
@@ -118,6 +135,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(4)
     @DisplayName("command timeouts")
     class Timeouts extends TimeoutCases {
         @Override
@@ -127,6 +145,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(7)
     @DisplayName("stop and destroy")
     class StopAndDestroy extends StopDestroyCases {
         @Override
@@ -136,6 +155,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(9)
     @DisplayName("a whole session through SandboxFactory.openSession")
     class Sessions extends SessionCases {
         @Override
@@ -150,6 +170,7 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(8)
     @DisplayName("declared capabilities")
     class Capabilities extends CapabilityCases {
         @Override

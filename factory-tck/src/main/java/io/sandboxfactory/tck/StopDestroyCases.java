@@ -6,21 +6,27 @@ import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.DESTROY;
+import static io.sandboxfactory.tck.ContractRule.INVENTORY_LISTING;
 import static io.sandboxfactory.tck.ContractRule.STOP;
 import static io.sandboxfactory.tck.ContractRule.VANISHED_SANDBOX;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** stop() and destroy() are idempotent; destroy removes the sandbox for good; a vanished sandbox says so. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class StopDestroyCases {
 
     abstract ContractBench bench();
 
     @Test
+    @Order(1)
     @DisplayName("stop() twice, and stop() of a second instance of a stopped session, succeed; start() then works again")
     void stopIsIdempotent() {
         String session = bench().newSessionId("stop");
@@ -39,6 +45,7 @@ abstract class StopDestroyCases {
     }
 
     @Test
+    @Order(2)
     @DisplayName("destroy() twice succeeds and is final: start() and commands fail, a new instance starts from scratch")
     void destroyIsIdempotentAndFinal() {
         String session = bench().newSessionId("destroy");
@@ -61,7 +68,7 @@ abstract class StopDestroyCases {
                     () -> "executeCommand after destroy() " + describe(command)
                             + ", expected SandboxDestroyedException or SandboxNotReadyException");
         }
-        DESTROY.require(bench().listingsOf(session).isEmpty(), () -> "listSandboxes() still lists session '" + session + "' after destroy()");
+        INVENTORY_LISTING.require(bench().listingsOf(session).isEmpty(), () -> "listSandboxes() still lists session '" + session + "' after destroy()");
 
         MastraSandbox<?> fresh = bench().create(session);
         DESTROY.perform("starting a new instance of the destroyed session '" + session + "'", fresh::start);
@@ -74,6 +81,7 @@ abstract class StopDestroyCases {
     }
 
     @Test
+    @Order(3)
     @DisplayName("destroy() of an instance that never started removes the session's sandbox, and a second destroy() tolerates it")
     void destroyReachesTheSandboxOfAnotherInstance() {
         String session = bench().newSessionId("reach");
@@ -93,6 +101,7 @@ abstract class StopDestroyCases {
     }
 
     @Test
+    @Order(4)
     @DisplayName("a command on a sandbox removed from outside fails with SandboxDestroyedException")
     void aVanishedSandboxSaysSo() {
         assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()

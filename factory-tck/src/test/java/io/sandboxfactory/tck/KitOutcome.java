@@ -1,6 +1,7 @@
 package io.sandboxfactory.tck;
 
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -21,8 +22,10 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * @param aborted cases skipped by an assumption, with its message
  * @param succeeded cases that passed
  * @param containerFailures failures outside any case (setup of a whole group, for example)
+ * @param summary the summary the kit published after its last case
  */
-record KitOutcome(Map<String, String> failed, Map<String, String> aborted, Set<String> succeeded, Map<String, String> containerFailures) {
+record KitOutcome(Map<String, String> failed, Map<String, String> aborted, Set<String> succeeded, Map<String, String> containerFailures,
+                  String summary) {
 
     static KitOutcome run(Class<? extends ProviderContractTest<?>> kitRun) {
         EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(selectClass(kitRun)).execute();
@@ -32,7 +35,7 @@ record KitOutcome(Map<String, String> failed, Map<String, String> aborted, Set<S
         for (Event event : results.testEvents().finished().list()) {
             TestExecutionResult result = event.getRequiredPayload(TestExecutionResult.class);
             String key = key(event);
-            String message = result.getThrowable().map(String::valueOf).orElse("");
+            String message = result.getThrowable().map(Throwable::getMessage).orElse("");
             switch (result.getStatus()) {
                 case SUCCESSFUL -> succeeded.add(key);
                 case ABORTED -> aborted.put(key, message);
@@ -44,7 +47,11 @@ record KitOutcome(Map<String, String> failed, Map<String, String> aborted, Set<S
             containerFailures.put(event.getTestDescriptor().getDisplayName(),
                     event.getRequiredPayload(TestExecutionResult.class).getThrowable().map(String::valueOf).orElse(""));
         }
-        return new KitOutcome(failed, aborted, succeeded, containerFailures);
+        String summary = results.allEvents().reportingEntryPublished().stream()
+                .map(event -> event.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get("conformance kit summary"))
+                .filter(java.util.Objects::nonNull)
+                .findFirst().orElse("");
+        return new KitOutcome(failed, aborted, succeeded, containerFailures, summary);
     }
 
     private static String key(Event event) {
