@@ -13,7 +13,11 @@ import java.util.function.Consumer;
  *
  * @param commandLine shell command line, arguments already quoted
  * @param env overlay and per-call variables, per-call winning; provider base env goes below
- * @param cwd working directory inside the sandbox; empty means the sandbox default
+ * @param cwd working directory inside the sandbox; empty means the sandbox default (its {@code
+ *     workingDirectory()}). An absolute path is used as is; a relative one is resolved against the
+ *     default directory. When the directory does not exist the command does not run: throw {@link
+ *     SandboxException} with code {@code CWD_MISSING} (what the local and docker providers do), not
+ *     a result with a non-zero exit
  */
 public record CommandRequest(
         String commandLine,

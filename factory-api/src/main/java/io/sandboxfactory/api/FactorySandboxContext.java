@@ -6,7 +6,10 @@ import java.util.Optional;
 /**
  * Everything a {@link FactorySandbox} gets to create the sandbox of one session.
  *
- * @param sessionId the logical id; the same id must always reach the same physical sandbox
+ * @param sessionId the logical id; the same id must always reach the same physical sandbox. It
+ *     obeys {@link SessionIds} (1–200 chars, at most 255 UTF-8 bytes, no {@code /} or {@code \},
+ *     no control or invisible characters, no leading {@code .} or {@code -}, no outer whitespace)
+ *     and may hold anything else, spaces and quotes included
  * @param sandboxId the provider's physical id persisted from an earlier start, for deterministic reattach
  * @param repoFullName the repository, {@code owner/name} or a URL/path as the session named it
  * @param setupCommand the session's setup commands joined with {@code \n}, for providers that pre-build

@@ -7,7 +7,16 @@ package io.sandboxfactory.api;
  *
  * <p>The framework binds the config section {@code providers.<name>} to {@link #configType()} (a
  * record is best; unknown keys are errors). When the section is absent it binds an empty object,
- * so the config type must supply defaults for absent fields.
+ * so the config type must supply defaults for absent fields. It must survive a Jackson round
+ * trip (the kit writes a config as a section and binds it back): plain values (strings, numbers,
+ * booleans, lists, maps, durations as strings), no host objects. A default that depends on the
+ * host, such as a directory under {@link ProviderContext#stateDirectory()}, stays null in the
+ * record and is resolved in {@link #open}.
+ *
+ * <p>Every key can be overridden from the environment as {@code
+ * FACTORY_PROVIDERS_<NAME>_<KEY>}: the name and key upper-cased, {@code -} and {@code .} as
+ * {@code _}, and a camel-case boundary as {@code _}. So provider {@code my-prov}'s key {@code
+ * fooBar} is {@code FACTORY_PROVIDERS_MY_PROV_FOO_BAR}.
  *
  * @param <C> the provider's config type
  */

@@ -3,6 +3,7 @@ package io.sandboxfactory.tck;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.Sandboxes;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -19,6 +20,7 @@ import static io.sandboxfactory.tck.ContractBench.PROBE_TIMEOUT;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.ARGUMENT_QUOTING;
 import static io.sandboxfactory.tck.ContractRule.CWD;
+import static io.sandboxfactory.tck.ContractRule.CWD_MISSING;
 import static io.sandboxfactory.tck.ContractRule.EXIT_CODES;
 import static io.sandboxfactory.tck.ContractRule.OUTPUT_CAP;
 import static io.sandboxfactory.tck.ContractRule.OUTPUT_STREAMS;
@@ -168,6 +170,34 @@ abstract class CommandCases {
                 CommandOptions.builder().cwd(inner).timeout(PROBE_TIMEOUT).build()));
         CWD.requireEquals(inner, result.stdout().strip(), "pwd with cwd '" + inner + "'");
         CWD.requireEquals(home, probe(CWD, sandbox, "pwd").strip(), "pwd without a cwd after a command with one");
+    }
+
+    @Test
+    @DisplayName("a relative cwd is taken from the default directory")
+    void aRelativeCwdIsTakenFromTheDefaultDirectory() {
+        String home = probe(CWD, sandbox, "pwd").strip();
+        probe(CWD, sandbox, "mkdir -p tck-relative");
+        CommandResult result = CWD.attempt("pwd with cwd 'tck-relative'", () -> sandbox.executeCommand("pwd", List.of(),
+                CommandOptions.builder().cwd("tck-relative").timeout(PROBE_TIMEOUT).build()));
+        String expected = home.endsWith("/") ? home + "tck-relative" : home + "/tck-relative";
+        CWD.requireEquals(expected, result.stdout().strip(), "pwd with the relative cwd 'tck-relative'");
+    }
+
+    @Test
+    @DisplayName("a cwd that does not exist fails the command with a SandboxException")
+    void aMissingCwdFails() {
+        String missing = "/tck-missing-" + bench().newSessionId("cwd");
+        Object outcome;
+        try {
+            outcome = sandbox.executeCommand("pwd", List.of(), CommandOptions.builder().cwd(missing).timeout(PROBE_TIMEOUT).build());
+        } catch (RuntimeException e) {
+            outcome = e;
+        }
+        Object seen = outcome;
+        CWD_MISSING.require(seen instanceof SandboxException, () -> seen instanceof CommandResult ran
+                ? "a command with the missing cwd '" + missing + "' returned exit code " + ran.exitCode() + " instead of failing"
+                : "a command with the missing cwd '" + missing + "' " + ContractBench.describe((RuntimeException) seen)
+                        + ", not a SandboxException");
     }
 
     @Test

@@ -150,6 +150,11 @@ final class ContractBench implements AutoCloseable {
         return result.stdout();
     }
 
+    /** How an action ended, for a message: "succeeded" or "threw <class>: <message>". */
+    static String describe(RuntimeException failure) {
+        return failure == null ? "succeeded" : "threw " + failure.getClass().getName() + ": " + failure.getMessage();
+    }
+
     /** The inventory listings of {@code sessionId}; empty when the provider has no inventory. */
     List<SandboxListing> listingsOf(String sessionId) {
         if (!(factory() instanceof SandboxInventory inventory)) {

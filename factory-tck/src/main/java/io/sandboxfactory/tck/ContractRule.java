@@ -45,6 +45,8 @@ enum ContractRule {
             "Run request.commandLine() unchanged with /bin/sh -c (or another POSIX shell): do not split, re-quote or re-encode it, and decode output as UTF-8."),
     CWD("working directory of a command",
             "Run the command in request.cwd() when it is present, and in the sandbox's default directory otherwise."),
+    CWD_MISSING("a missing working directory is an error",
+            "When request.cwd() does not exist in the sandbox, throw a SandboxException (code CWD_MISSING, as the shipped providers do) instead of running the command elsewhere or returning a result."),
     WORKING_DIRECTORY("workingDirectory() names a directory inside the sandbox",
             "Return from workingDirectory() an absolute path that exists inside the running sandbox, or Optional.empty() to let the framework probe it."),
     ENV_PRECEDENCE("environment precedence",

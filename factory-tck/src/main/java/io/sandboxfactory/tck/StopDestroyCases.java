@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import static io.sandboxfactory.api.SandboxCapability.EXEC;
+import static io.sandboxfactory.tck.ContractBench.describe;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.DESTROY;
 import static io.sandboxfactory.tck.ContractRule.INVENTORY_LISTING;
@@ -124,9 +125,5 @@ abstract class StopDestroyCases {
         } catch (RuntimeException e) {
             return e;
         }
-    }
-
-    private static String describe(RuntimeException failure) {
-        return failure == null ? "succeeded" : "threw " + failure.getClass().getName() + ": " + failure.getMessage();
     }
 }

@@ -4,13 +4,12 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SessionIds;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The opened provider. {@link #create} is cheap and side-effect free: it checks the session id and
@@ -19,18 +18,12 @@ import java.util.regex.Pattern;
  */
 final class TmpdirFactorySandbox implements FactorySandbox {
 
-    private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-
     private final Path root;
     private final Map<String, String> baseEnv;
 
-    TmpdirFactorySandbox(Path root, Map<String, String> configuredEnv) {
+    TmpdirFactorySandbox(Path root, Map<String, String> baseEnv) {
         this.root = root;
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        env.put("LANG", "C.UTF-8");
-        env.putAll(configuredEnv);
-        this.baseEnv = Map.copyOf(env);
+        this.baseEnv = baseEnv;
     }
 
     @Override
@@ -40,10 +33,10 @@ final class TmpdirFactorySandbox implements FactorySandbox {
 
     @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
-        if (!SESSION_ID.matcher(ctx.sessionId()).matches()) {
-            throw new IllegalArgumentException("Session id '" + ctx.sessionId()
-                    + "' is invalid for the tmpdir provider; it must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}.");
-        }
+        // The framework's own rule: an id it accepts is one file name (no '/', no leading '.'), so it resolves under root.
+        SessionIds.problem(ctx.sessionId()).ifPresent(problem -> {
+            throw new IllegalArgumentException("Session id '" + ctx.sessionId() + "' is invalid: " + problem + ".");
+        });
         return new TmpdirSandbox(ctx.sessionId(), root.resolve(ctx.sessionId()), baseEnv);
     }
 

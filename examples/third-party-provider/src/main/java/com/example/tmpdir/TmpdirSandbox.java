@@ -91,6 +91,7 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
                 .directory(request.cwd().map(directory::resolve).orElse(directory).toFile());
         builder.environment().clear();
         builder.environment().putAll(baseEnv);
+        // HOME is the session directory, so tools writing dotfiles keep them inside the session, not in the host user's home.
         builder.environment().put("HOME", directory.toString());
         builder.environment().putAll(request.env()); // already holds the overlay, per-call values winning
 

@@ -5,6 +5,8 @@ import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The entry point ServiceLoader finds (see META-INF/services/io.sandboxfactory.api.SandboxProvider).
@@ -31,10 +33,24 @@ public final class TmpdirSandboxProvider implements SandboxProvider<TmpdirConfig
     @Override
     public FactorySandbox open(TmpdirConfig config, ProviderContext context) {
         TmpdirConfig effective = config == null ? new TmpdirConfig(null, null) : config;
-        Path root = Path.of(effective.root());
+        // The default lives under the framework's state directory, which only the context knows.
+        Path root = effective.root() == null ? context.stateDirectory().resolve("tmpdir") : Path.of(effective.root());
         if (!root.isAbsolute()) {
             throw new IllegalArgumentException("providers.tmpdir.root '" + effective.root() + "' is invalid; it must be an absolute path.");
         }
-        return new TmpdirFactorySandbox(root.normalize(), effective.env());
+        return new TmpdirFactorySandbox(root.normalize(), baseEnvironment(context.environment(), effective.env()));
+    }
+
+    /**
+     * What every command starts from: the host's PATH (from the context, not System.getenv(): a
+     * host may build factories for callers with different environments), a UTF-8 locale, then the
+     * configured variables.
+     */
+    static Map<String, String> baseEnvironment(Map<String, String> host, Map<String, String> configured) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", host.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
+        env.put("LANG", "C.UTF-8");
+        env.putAll(configured);
+        return Map.copyOf(env);
     }
 }

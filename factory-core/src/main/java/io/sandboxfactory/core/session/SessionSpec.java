@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.SessionIds;
+
 import io.sandboxfactory.api.RepositoryAccessSource;
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.core.git.GitRefs;
@@ -8,7 +10,6 @@ import io.sandboxfactory.core.setup.SetupCommands;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.SessionDefinition;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -55,9 +56,9 @@ public record SessionSpec(
         Map<String, String> labels) {
 
     /** Longest accepted session id. */
-    public static final int MAX_SESSION_ID_LENGTH = 200;
+    public static final int MAX_SESSION_ID_LENGTH = SessionIds.MAX_LENGTH;
     /** Longest accepted session id in UTF-8 bytes: one file name on Linux. */
-    public static final int MAX_SESSION_ID_BYTES = 255;
+    public static final int MAX_SESSION_ID_BYTES = SessionIds.MAX_BYTES;
 
     public SessionSpec {
         requireValidSessionId(sessionId);
@@ -113,29 +114,10 @@ public record SessionSpec(
      * names ({@code CON}, {@code NUL}, ...) are accepted: sandboxes run on Linux hosts and containers.
      */
     public static String requireValidSessionId(String sessionId) {
-        String problem = null;
-        if (sessionId == null || sessionId.isBlank()) {
-            problem = "it must not be blank";
-        } else if (sessionId.length() > MAX_SESSION_ID_LENGTH) {
-            problem = "it must be at most " + MAX_SESSION_ID_LENGTH + " characters long";
-        } else if (InputText.containsUnpairedSurrogate(sessionId)) {
-            problem = "it must be valid Unicode text (it holds an unpaired surrogate)";
-        } else if (InputText.containsHidden(sessionId)) {
-            problem = "it must not contain control or invisible formatting characters";
-        } else if (sessionId.contains("/") || sessionId.contains("\\")) {
-            problem = "it must not contain '/' or '\\'";
-        } else if (sessionId.startsWith(".")) {
-            problem = "it must not start with '.'";
-        } else if (sessionId.startsWith("-")) {
-            problem = "it must not start with '-'";
-        } else if (!sessionId.strip().equals(sessionId)) {
-            problem = "it must not start or end with whitespace";
-        } else if (sessionId.getBytes(StandardCharsets.UTF_8).length > MAX_SESSION_ID_BYTES) {
-            problem = "it must be at most " + MAX_SESSION_ID_BYTES + " bytes long in UTF-8";
-        }
-        if (problem != null) {
+        // The grammar lives in factory-api (SessionIds) so providers can rely on the very same rule.
+        SessionIds.problem(sessionId).ifPresent(problem -> {
             throw new IllegalArgumentException("Session id '" + InputText.shown(sessionId) + "' is invalid: " + problem + ".");
-        }
+        });
         return sessionId;
     }
 

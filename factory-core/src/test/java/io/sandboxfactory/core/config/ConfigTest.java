@@ -21,6 +21,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConfigTest {
 
+    @Test
+    void aHyphenInAProviderOrKeyNameBecomesAnUnderscoreInItsEnvironmentVariable() {
+        // What the provider guide promises authors: my-prov's key fooBar is FACTORY_PROVIDERS_MY_PROV_FOO_BAR.
+        assertThat(EnvironmentOverrides.envForm("my-prov")).isEqualTo("MY_PROV");
+        assertThat(EnvironmentOverrides.envForm("fooBar")).isEqualTo("FOO_BAR");
+        assertThat(EnvironmentOverrides.envForm("retries2Max")).isEqualTo("RETRIES2_MAX");
+    }
+
+
     @TempDir
     Path tmp;
 
