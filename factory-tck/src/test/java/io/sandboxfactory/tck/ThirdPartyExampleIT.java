@@ -45,6 +45,7 @@ class ThirdPartyExampleIT {
         version = System.getProperty("sandboxfactory.version", "0.1.0-SNAPSHOT");
         repository = Files.createDirectories(temp.resolve("repository"));
         place("sandbox-factory-parent", root.resolve("pom.xml"), null);
+        place("factory-provider-parent", root.resolve("factory-provider-parent/pom.xml"), null);
         for (String module : REACTOR_MODULES) {
             Path jar = root.resolve(module).resolve("target").resolve(module + "-" + version + ".jar");
             assertThat(jar).as("the packaged %s jar; build the reactor first (./mvnw -pl factory-tck -am verify)", module).isRegularFile();
