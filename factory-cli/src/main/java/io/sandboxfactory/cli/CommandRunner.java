@@ -49,7 +49,34 @@ final class CommandRunner {
             });
         }
         // Through the handle: a sandbox that vanished is replaced and the command replayed once.
-        return session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
+        CommandResult result = session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
+        if (result.timedOut() && timeout != null) {
+            // Exit 124 alone reads like the command's own failure; say what happened and who killed it.
+            console.err().println(timedOutMessage(timeout, result.exitCode()));
+            console.err().flush();
+        }
+        return result;
+    }
+
+    /** {@code factory: command timed out after 30s and was killed; exit 124}. */
+    static String timedOutMessage(Duration timeout, int exitCode) {
+        return "factory: command timed out after " + shown(timeout) + " and was killed; exit " + exitCode;
+    }
+
+    /** A duration as the user would have written it for --timeout: 1500ms, 30s, 5m, 2h. */
+    static String shown(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis % 1000 != 0) {
+            return millis + "ms";
+        }
+        long seconds = millis / 1000;
+        if (seconds != 0 && seconds % 3600 == 0) {
+            return seconds / 3600 + "h";
+        }
+        if (seconds != 0 && seconds % 60 == 0) {
+            return seconds / 60 + "m";
+        }
+        return seconds + "s";
     }
 
     /** {@code relative} under the session's files root, confined like file paths (symbolic links resolved in the sandbox). */

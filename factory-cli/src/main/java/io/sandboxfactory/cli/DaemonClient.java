@@ -39,6 +39,11 @@ final class DaemonClient {
      * process of their own.
      */
     static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch");
+    /**
+     * Served commands that never start a daemon: they read the store, so a running daemon may
+     * answer them, but starting a JVM for a query would only cost the user a process.
+     */
+    static final Set<String> ANSWERED_FROM_THE_STORE = Set.of("status", "list");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
@@ -72,6 +77,11 @@ final class DaemonClient {
         } catch (RuntimeException invalid) {
             return Optional.empty();
         }
+    }
+
+    /** Whether this command line starts a daemon when none listens: a served one that does more than read the store. */
+    static boolean startsDaemon(Invocation invocation) {
+        return served(invocation) && !ANSWERED_FROM_THE_STORE.contains(invocation.subcommand().get());
     }
 
     /** Whether the daemon runs this command line. */
@@ -150,6 +160,9 @@ final class DaemonClient {
      * means later commands run in their own process too.
      */
     void startDaemonIfNone() {
+        if (!startsDaemon(invocation)) {
+            return;
+        }
         // Asked only now: the state directory may have been made by this very command.
         Optional<DaemonAddress> address = address();
         if (address.isEmpty()) {

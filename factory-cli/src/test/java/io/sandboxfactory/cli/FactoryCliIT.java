@@ -63,6 +63,24 @@ class FactoryCliIT {
     }
 
     @Test
+    void aCommandThatTimesOutSaysSoInOneLineOnStderrAndExits124() {
+        assertThat(cli.run("open", "slow", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+
+        CliProcess.Result exec = cli.run("exec", "slow", "--timeout", "2s", "--", "sleep", "30");
+        assertThat(exec.exitCode()).as(exec.toString()).isEqualTo(124);
+        assertThat(exec.stderr().lines()).as(exec.toString()).contains("factory: command timed out after 2s and was killed; exit 124");
+
+        CliProcess.Result run = cli.run("run", "--session", "slow-run", "--repo", bare.toString(), "--branch", "c", "--timeout", "2s",
+                "--", "sleep", "30");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(124);
+        assertThat(run.stderr().lines()).as(run.toString()).contains("factory: command timed out after 2s and was killed; exit 124");
+
+        CliProcess.Result quick = cli.run("exec", "slow", "--timeout", "2s", "--", "sh", "-c", "exit 124");
+        assertThat(quick.exitCode()).isEqualTo(124);
+        assertThat(quick.stderr()).as("a command's own exit 124 is no timeout").doesNotContain("timed out");
+    }
+
+    @Test
     void openThenExecInSeparateProcessesWorkThroughTheSessionStore() {
         CliProcess.Result open = cli.run("open", "s1", "--repo", bare.toString(), "--branch", "work-1",
                 "--setup", "echo setup-ran >> ../setup.log");

@@ -247,6 +247,35 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void statusAndListAnswerFromTheStoreWithoutStartingADaemon() throws Exception {
+        CliProcess.Result open = new CliProcess(state).in(temp).run("open", "s1", "--repo", bare.toString(), "--branch", "work");
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+
+        CliProcess.Result list = cli.run("list");
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        assertThat(list.stdout()).contains("s1");
+        CliProcess.Result status = cli.run("status", "s1");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        // A client writes to the log before it starts a daemon, so the log shows a start even before the daemon runs.
+        assertThat(daemonStarts()).as("daemon starts after list and status").isZero();
+        assertThat(daemons()).isEmpty();
+
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+        assertThat(daemonStarts()).as("daemon starts after exec").isEqualTo(1);
+        awaitDaemon();
+        CliProcess.Result served = cli.run("list");
+        assertThat(served.stdout()).as("list through the running daemon").contains("s1");
+    }
+
+    private long daemonStarts() throws IOException {
+        long starts = 0;
+        for (Path log : daemons.logs()) {
+            starts += Files.readAllLines(log).stream().filter(line -> line.contains(" starting a factory daemon ")).count();
+        }
+        return starts;
+    }
+
+    @Test
     void aDaemonThatCannotListenIsNotStartedAgainByEveryCommand() throws Exception {
         open();
         ProcessHandle first = awaitDaemon();
