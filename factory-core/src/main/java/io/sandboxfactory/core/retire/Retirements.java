@@ -2,6 +2,7 @@ package io.sandboxfactory.core.retire;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.session.CommandActivity;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -18,12 +19,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Retires sessions the way a host means it, from any process (design §5.8, §5.13): a session the
@@ -68,6 +72,11 @@ public final class Retirements {
 
     /** Retires {@code sessionId}; never throws for the retirement itself, the result says how it went. */
     public RetireResult retire(String sessionId, RetireMode mode) {
+        return retire(sessionId, mode, this::listedSandboxes);
+    }
+
+    /** @param listed which sessions' sandboxes the provider lists; asked only for a session with teardown commands */
+    private RetireResult retire(String sessionId, RetireMode mode, Supplier<Predicate<String>> listed) {
         SessionSpec.requireValidSessionId(sessionId);
         Objects.requireNonNull(mode, "mode");
         Optional<SessionRecord> record = store.find(sessionId);
@@ -82,7 +91,7 @@ public final class Retirements {
                     + "', not '" + provider.provider() + "'; retire it with that provider"));
         }
         if (!heldHere) {
-            startForTeardown(record.get());
+            startForTeardown(record.get(), listed);
         }
         List<String> problems = coordinator.retire(sessionId, mode.deletesSession());
         if (mode == RetireMode.STOP && problems.isEmpty()) {
@@ -134,10 +143,12 @@ public final class Retirements {
             t.setDaemon(true);
             return t;
         });
+        // One inventory listing for the whole batch, not one per session.
+        Predicate<String> listed = listedSandboxes();
         try {
             List<Future<RetireResult>> running = new ArrayList<>();
             for (SessionRecord record : selected) {
-                running.add(pool.submit(() -> retire(record.sessionId(), mode)));
+                running.add(pool.submit(() -> retire(record.sessionId(), mode, () -> listed)));
             }
             List<RetireResult> results = new ArrayList<>();
             for (int i = 0; i < running.size(); i++) {
@@ -164,12 +175,12 @@ public final class Retirements {
      * Teardown runs in the sandbox, so a session that does not run here is started first (a warm
      * start: no clone, no setup) when it has teardown commands and its sandbox still exists.
      */
-    private void startForTeardown(SessionRecord record) {
+    private void startForTeardown(SessionRecord record, Supplier<Predicate<String>> listed) {
         String id = record.sessionId();
         boolean hasTeardown = !record.definition().teardownCommands().isEmpty() || record.definition().environment()
                 .filter(env -> !env.workspaceTeardown().isEmpty() || env.repositories().stream().anyMatch(r -> !r.teardownCommands().isEmpty()))
                 .isPresent();
-        if (!hasTeardown || !sandboxExists(id)) {
+        if (!hasTeardown || !listed.get().test(id)) {
             return;
         }
         try {
@@ -179,14 +190,16 @@ public final class Retirements {
         }
     }
 
-    private boolean sandboxExists(String sessionId) {
+    /** The sessions whose sandbox the provider lists; every session when it cannot tell (no inventory, or the listing failed). */
+    private Predicate<String> listedSandboxes() {
         if (!(provider instanceof SandboxInventory inventory)) {
-            return true;
+            return sessionId -> true;
         }
         try {
-            return inventory.listSandboxes().stream().anyMatch(listing -> listing.sessionId().equals(sessionId));
+            Set<String> listed = inventory.listSandboxes().stream().map(SandboxListing::sessionId).collect(Collectors.toSet());
+            return listed::contains;
         } catch (RuntimeException e) {
-            return true;
+            return sessionId -> true;
         }
     }
 }
