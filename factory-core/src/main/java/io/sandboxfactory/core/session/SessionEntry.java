@@ -97,6 +97,15 @@ public final class SessionEntry {
         return generation.compareAndSet(UNBOUND, value) ? value : generation.get();
     }
 
+    /**
+     * Whether a retirement came after this instance was made, given the session's current
+     * generation; an instance with no generation bound (made outside the session machinery) never is.
+     */
+    boolean retiredSince(long current) {
+        long bound = generation.get();
+        return bound != UNBOUND && bound != current;
+    }
+
     /** How many starts of this instance the session hook has begun (negative once condemned). */
     long starts() {
         return starts.get();

@@ -28,12 +28,14 @@ public final class SessionHandle implements CommandExecutor {
     private final AtomicReference<SessionEntry> entry;
     private final StartMode startMode;
     private final SessionRevival revival;
+    private final GuardedStart starts;
     private final CommandActivity activity;
 
-    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival, CommandActivity activity) {
+    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival, GuardedStart starts, CommandActivity activity) {
         this.entry = new AtomicReference<>(Objects.requireNonNull(entry, "entry"));
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.revival = Objects.requireNonNull(revival, "revival");
+        this.starts = Objects.requireNonNull(starts, "starts");
         this.activity = Objects.requireNonNull(activity, "activity");
     }
 
@@ -80,7 +82,7 @@ public final class SessionHandle implements CommandExecutor {
      * session machinery's own exception (for example a {@code SetupCommandException}).
      */
     public SessionHandle awaitStarted() {
-        StartFailures.start(sandbox());
+        starts.start(entry());
         return this;
     }
 
@@ -111,7 +113,7 @@ public final class SessionHandle implements CommandExecutor {
     private CommandResult execute(String command, List<String> args, CommandOptions options) {
         SessionEntry current = entry();
         try {
-            StartFailures.start(current.sandbox());
+            starts.start(current);
         } catch (RuntimeException failure) {
             // A start that failed counts itself: only a start another caller begins after it matters.
             return replayIfGone(current, current.starts(), failure, command, args, options);
@@ -132,8 +134,8 @@ public final class SessionHandle implements CommandExecutor {
         return run(revival.revive(current, startsSeen, failure), command, args, options);
     }
 
-    private static CommandResult run(SessionEntry target, String command, List<String> args, CommandOptions options) {
-        StartFailures.start(target.sandbox());
+    private CommandResult run(SessionEntry target, String command, List<String> args, CommandOptions options) {
+        starts.start(target);
         return target.sandbox().executeCommand(command, args, options);
     }
 

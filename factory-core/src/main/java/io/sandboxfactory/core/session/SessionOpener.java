@@ -44,6 +44,7 @@ public final class SessionOpener implements AutoCloseable {
     private final SessionServices services;
     private final ExecutorService background;
     private final SessionRevival revival;
+    private final GuardedStart starts;
     /** The session hook of each sandbox instance that carries one (identity; weak, so evicted instances go away). */
     private final Map<MastraSandbox<?>, SessionStartHook> hooks = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -57,6 +58,7 @@ public final class SessionOpener implements AutoCloseable {
             return t;
         });
         this.revival = new SessionRevival(memo, services, this::open);
+        this.starts = new GuardedStart(services);
     }
 
     /** Opens {@code spec}'s session and starts it as its start mode says. */
@@ -75,7 +77,7 @@ public final class SessionOpener implements AutoCloseable {
         entry.claimOwnRepo(plan.repositories().get(0).repository());
         plan.repositories().forEach(r -> entry.addRepo(r.repository()));
         revival.remember(entry, spec, generation);
-        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival, services.activity());
+        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival, starts, services.activity());
 
         switch (spec.startMode()) {
             case EAGER -> {
@@ -98,7 +100,7 @@ public final class SessionOpener implements AutoCloseable {
 
     /** The open session {@code sessionId} if this process holds it; never constructs or starts anything. */
     public Optional<SessionHandle> session(String sessionId) {
-        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival, services.activity()));
+        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival, starts, services.activity()));
     }
 
     /**
@@ -186,14 +188,14 @@ public final class SessionOpener implements AutoCloseable {
                     }
                 })) {
             services.phase(id, SessionPhase.START, entry.sandbox().provider());
-            StartFailures.start(entry.sandbox());
+            starts.startHoldingLease(entry);
             SessionStartHook hook = hooks.get(entry.sandbox());
             if (hook != null && !hook.preparedFor(plan)) {
                 try {
                     hook.prepareRunning(plan, entry.sandbox());
                 } catch (SandboxNotReadyException | SandboxDestroyedException stopped) {
                     // Stopped or found gone meanwhile: its start prepares it (a fresh one if gone), with this open's plan.
-                    StartFailures.start(entry.sandbox());
+                    starts.startHoldingLease(entry);
                 }
             }
         }

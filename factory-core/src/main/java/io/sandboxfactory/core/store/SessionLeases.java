@@ -167,7 +167,7 @@ public final class SessionLeases implements AutoCloseable {
                     return lease(sessionId);
                 }
                 if (!told) {
-                    LOG.info("Session '{}' is being opened by {}; waiting for it (its lease runs until {}).", sessionId,
+                    LOG.info("Session '{}' is held by {} (opening or retiring it); waiting for its lease (it runs until {}).", sessionId,
                             attempt.holder(), attempt.expiresAt());
                     onWait.accept(attempt);
                     told = true;
