@@ -65,7 +65,12 @@ public final class SqliteSessionStore implements SessionStore {
                     "ALTER TABLE sessions ADD COLUMN workspace_teardown TEXT NOT NULL DEFAULT '[]'",
                     "CREATE TABLE session_repositories (session_id TEXT NOT NULL, position INTEGER NOT NULL, repository TEXT NOT NULL,"
                             + " dir TEXT NOT NULL, base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
-                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"));
+                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"),
+            // Fencing tokens (design §5.15): a lease row outlives its release, so tokens keep growing.
+            List.of("CREATE TABLE leases (session_id TEXT PRIMARY KEY, fencing_token INTEGER NOT NULL, owner_id TEXT,"
+                            + " host TEXT, pid INTEGER, process_start INTEGER, expires_at INTEGER NOT NULL)",
+                    "INSERT INTO leases SELECT session_id, 1, owner_id, host, pid, process_start, expires_at FROM session_leases",
+                    "DROP TABLE session_leases"));
 
     private final Path file;
     private final Connection connection;
@@ -327,8 +332,9 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public void recordSetupStates(String sessionId, Map<String, String> states) {
+    public void recordSetupStates(String sessionId, Map<String, String> states, Fence fence) {
         write(c -> {
+            checkFence(c, sessionId, fence, "recording the setup states");
             try (PreparedStatement ps = c.prepareStatement("UPDATE session_repositories SET setup_state = ? WHERE session_id = ? AND dir = ?")) {
                 for (Map.Entry<String, String> state : states.entrySet()) {
                     ps.setString(1, state.getValue());
@@ -352,8 +358,9 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt) {
+    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence) {
         write(c -> {
+            checkFence(c, sessionId, fence, "recording the start (sandbox " + sandboxId.orElse("?") + ")");
             try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sandbox_id = COALESCE(?, sandbox_id), workdir = ?,"
                     + " materialized_at = ?, last_used_at = ?, stopped_at = NULL WHERE session_id = ?")) {
                 ps.setString(1, sandboxId.orElse(null));
@@ -368,8 +375,9 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public boolean delete(String sessionId) {
+    public boolean delete(String sessionId, Fence fence) {
         return write(c -> {
+            checkFence(c, sessionId, fence, "deleting the session record");
             int deleted;
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
@@ -432,8 +440,9 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public void recordFailedSetupCommand(String sessionId, String command) {
+    public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
         write(c -> {
+            checkFence(c, sessionId, fence, "recording a failed setup command");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO failed_setup_commands (session_id, command, failed_at)"
                     + " VALUES (?, ?, ?) ON CONFLICT(session_id, command) DO UPDATE SET failed_at = excluded.failed_at")) {
                 ps.setString(1, sessionId);
@@ -457,67 +466,105 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
+    public void requireFence(String sessionId, Fence fence) {
+        read(c -> {
+            checkFence(c, sessionId, fence, "a write");
+            return null;
+        });
+    }
+
+    /** Inside a write transaction, which holds the file's write lock: no acquisition can come between. */
+    private static void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
+        if (!fence.fenced()) {
+            return;
+        }
+        long current = currentToken(c, sessionId);
+        if (fence.refusedBy(current)) {
+            throw new FencedOutException(sessionId, what, fence.token(), current);
+        }
+    }
+
+    private static long currentToken(Connection c, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT fencing_token FROM leases WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        }
+    }
+
+    @Override
     public LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl) {
         return write(c -> {
             long now = System.currentTimeMillis();
+            long token = 0;
             Optional<LeaseOwner> replaced = Optional.empty();
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT owner_id, host, pid, process_start, expires_at FROM session_leases WHERE session_id = ?")) {
+                    "SELECT fencing_token, owner_id, host, pid, process_start, expires_at FROM leases WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        long start = rs.getLong("process_start");
-                        LeaseOwner holder = new LeaseOwner(rs.getString("owner_id"), rs.getString("host"), rs.getLong("pid"),
-                                rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
-                        long expiresAt = rs.getLong("expires_at");
-                        boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
-                        if (!free) {
-                            return new LeaseAttempt(false, holder, Instant.ofEpochMilli(expiresAt));
-                        }
-                        if (!holder.id().equals(owner.id())) {
-                            LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
-                            replaced = Optional.of(holder);
+                        token = rs.getLong("fencing_token");
+                        String holderId = rs.getString("owner_id");
+                        if (holderId != null) {
+                            long start = rs.getLong("process_start");
+                            LeaseOwner holder = new LeaseOwner(holderId, rs.getString("host"), rs.getLong("pid"),
+                                    rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
+                            long expiresAt = rs.getLong("expires_at");
+                            boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
+                            if (!free) {
+                                return new LeaseAttempt(false, holder, Instant.ofEpochMilli(expiresAt), Optional.empty(), token);
+                            }
+                            if (!holder.id().equals(owner.id())) {
+                                LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
+                                replaced = Optional.of(holder);
+                            }
                         }
                     }
                 }
             }
             long expiresAt = now + ttl.toMillis();
-            try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO session_leases"
-                    + " (session_id, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO leases"
+                    + " (session_id, fencing_token, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, sessionId);
-                ps.setString(2, owner.id());
-                ps.setString(3, owner.host());
-                ps.setLong(4, owner.pid());
+                ps.setLong(2, token + 1);
+                ps.setString(3, owner.id());
+                ps.setString(4, owner.host());
+                ps.setLong(5, owner.pid());
                 if (owner.processStart().isPresent()) {
-                    ps.setLong(5, owner.processStart().get().toEpochMilli());
+                    ps.setLong(6, owner.processStart().get().toEpochMilli());
                 } else {
-                    ps.setNull(5, Types.INTEGER);
+                    ps.setNull(6, Types.INTEGER);
                 }
-                ps.setLong(6, expiresAt);
+                ps.setLong(7, expiresAt);
                 ps.executeUpdate();
             }
-            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced);
+            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced, token + 1);
         });
     }
 
     @Override
-    public boolean renewLease(String sessionId, String ownerId, Duration ttl) {
+    public boolean renewLease(String sessionId, String ownerId, Fence fence, Duration ttl) {
         return write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE session_leases SET expires_at = ? WHERE session_id = ? AND owner_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET expires_at = ?"
+                    + " WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
                 ps.setLong(1, System.currentTimeMillis() + ttl.toMillis());
                 ps.setString(2, sessionId);
                 ps.setString(3, ownerId);
+                ps.setLong(4, fence.token());
                 return ps.executeUpdate() > 0;
             }
         });
     }
 
     @Override
-    public void releaseLease(String sessionId, String ownerId) {
+    public void releaseLease(String sessionId, String ownerId, Fence fence) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_leases WHERE session_id = ? AND owner_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET owner_id = NULL, host = NULL, pid = NULL,"
+                    + " process_start = NULL, expires_at = 0 WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
                 ps.setString(1, sessionId);
                 ps.setString(2, ownerId);
+                ps.setLong(3, fence.token());
                 ps.executeUpdate();
             }
             return null;
