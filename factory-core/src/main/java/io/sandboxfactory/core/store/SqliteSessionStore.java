@@ -1,8 +1,5 @@
 package io.sandboxfactory.core.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -21,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,8 +38,6 @@ public final class SqliteSessionStore implements SessionStore {
     public static final String FILE_NAME = "sessions.db";
 
     private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
-    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() { };
-    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() { };
 
     /** Schema steps; step {@code i} brings the schema to version {@code i + 1}. Append only. */
     private static final List<List<String>> MIGRATIONS = List.of(List.of(
@@ -74,11 +68,12 @@ public final class SqliteSessionStore implements SessionStore {
 
     private final Path file;
     private final Connection connection;
-    private final ObjectMapper json = new ObjectMapper();
+    private final SessionRows rows;
 
     private SqliteSessionStore(Path file, Connection connection) {
         this.file = file;
         this.connection = connection;
+        this.rows = new SessionRows(file.toString());
     }
 
     /** Opens (creating if needed) {@value #FILE_NAME} under {@code stateDirectory}. */
@@ -170,18 +165,18 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setString(2, d.repository());
                 ps.setString(3, d.branch());
                 ps.setString(4, d.baseBranch().orElse(""));
-                ps.setString(5, toJson(d.setupCommands()));
-                ps.setString(6, toJson(d.teardownCommands()));
+                ps.setString(5, rows.toJson(d.setupCommands()));
+                ps.setString(6, rows.toJson(d.teardownCommands()));
                 ps.setString(7, d.provider().orElse(null));
                 ps.setLong(8, now);
                 ps.setLong(9, now);
-                ps.setString(10, toJson(d.labels()));
+                ps.setString(10, rows.toJson(d.labels()));
                 ps.setInt(11, d.environment().isPresent() ? 1 : 0);
-                ps.setString(12, toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
-                ps.setString(13, toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
+                ps.setString(12, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
+                ps.setString(13, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
                 ps.executeUpdate();
             }
-            writeRepositories(c, d);
+            rows.writeRepositories(c, d);
             return null;
         });
         return find(d.sessionId()).orElseThrow();
@@ -189,106 +184,12 @@ public final class SqliteSessionStore implements SessionStore {
 
     @Override
     public Optional<SessionRecord> find(String sessionId) {
-        return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " WHERE s.session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(toRecord(c, rs)) : Optional.<SessionRecord>empty();
-                }
-            }
-        });
+        return read(c -> rows.find(c, sessionId));
     }
 
     @Override
     public List<SessionRecord> list() {
-        return read(c -> {
-            List<SessionRecord> records = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " ORDER BY s.session_id"); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    records.add(toRecord(c, rs));
-                }
-            }
-            return records;
-        });
-    }
-
-    private static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
-            + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
-            + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown,"
-            + " COALESCE(g.generation, 0) AS generation FROM sessions s"
-            + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
-
-    /** Keeps an environment's repositories, each in its own row; a reopen replaces them (their setup states start pending). */
-    private void writeRepositories(Connection c, SessionDefinition d) throws SQLException {
-        List<EnvironmentDefinition.RepositoryDefinition> wanted = d.environment().map(EnvironmentDefinition::repositories).orElse(List.of());
-        if (wanted.equals(readRepositories(c, d.sessionId()).definitions())) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_repositories WHERE session_id = ?")) {
-            ps.setString(1, d.sessionId());
-            ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_repositories (session_id, position, repository, dir,"
-                + " base_branch, setup_commands, teardown_commands) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            for (int i = 0; i < wanted.size(); i++) {
-                EnvironmentDefinition.RepositoryDefinition r = wanted.get(i);
-                ps.setString(1, d.sessionId());
-                ps.setInt(2, i);
-                ps.setString(3, r.repository());
-                ps.setString(4, r.dir());
-                ps.setString(5, r.baseBranch().orElse(""));
-                ps.setString(6, toJson(r.setupCommands()));
-                ps.setString(7, toJson(r.teardownCommands()));
-                ps.executeUpdate();
-            }
-        }
-    }
-
-    /** An environment's stored repositories and their setup states, in position order. */
-    private record StoredRepositories(List<EnvironmentDefinition.RepositoryDefinition> definitions, Map<String, String> states) {
-    }
-
-    private StoredRepositories readRepositories(Connection c, String sessionId) throws SQLException {
-        List<EnvironmentDefinition.RepositoryDefinition> definitions = new ArrayList<>();
-        Map<String, String> states = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT repository, dir, base_branch, setup_commands, teardown_commands, setup_state"
-                + " FROM session_repositories WHERE session_id = ? ORDER BY position")) {
-            ps.setString(1, sessionId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String dir = rs.getString("dir");
-                    definitions.add(new EnvironmentDefinition.RepositoryDefinition(rs.getString("repository"), dir,
-                            Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
-                            fromJson(rs.getString("teardown_commands"))));
-                    states.put(dir, Optional.ofNullable(rs.getString("setup_state")).orElse("pending"));
-                }
-            }
-        }
-        return new StoredRepositories(definitions, states);
-    }
-
-    private SessionRecord toRecord(Connection c, ResultSet rs) throws SQLException {
-        String sessionId = rs.getString("session_id");
-        StoredRepositories repositories = rs.getInt("environment") == 1 ? readRepositories(c, sessionId)
-                : new StoredRepositories(List.of(), Map.of());
-        Optional<EnvironmentDefinition> environment = repositories.definitions().isEmpty() ? Optional.empty()
-                : Optional.of(new EnvironmentDefinition(repositories.definitions(), fromJson(rs.getString("workspace_setup")),
-                        fromJson(rs.getString("workspace_teardown"))));
-        SessionDefinition definition = new SessionDefinition(sessionId, rs.getString("repository"),
-                rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
-                fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
-                labelsFromJson(rs.getString("labels")), environment);
-        long materialized = rs.getLong("materialized_at");
-        Optional<Instant> materializedAt = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(materialized));
-        return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
-                Optional.ofNullable(rs.getString("workdir")), materializedAt, rs.getLong("generation"),
-                Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
-                Optional.ofNullable(rs.getString("freshness")), instant(rs, "busy_until"), instant(rs, "stopped_at"), repositories.states());
-    }
-
-    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
-        long millis = rs.getLong(column);
-        return rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
+        return read(rows::list);
     }
 
     @Override
@@ -319,14 +220,9 @@ public final class SqliteSessionStore implements SessionStore {
         update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);
     }
 
-    /** Runs {@code sql}, an update with {@code value} then the session id as its parameters. */
     private void update(String sql, Object value, String sessionId) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setObject(1, value);
-                ps.setString(2, sessionId);
-                ps.executeUpdate();
-            }
+            SessionRows.update(c, sql, value, sessionId);
             return null;
         });
     }
@@ -335,14 +231,7 @@ public final class SqliteSessionStore implements SessionStore {
     public void recordSetupStates(String sessionId, Map<String, String> states, Fence fence) {
         write(c -> {
             checkFence(c, sessionId, fence, "recording the setup states");
-            try (PreparedStatement ps = c.prepareStatement("UPDATE session_repositories SET setup_state = ? WHERE session_id = ? AND dir = ?")) {
-                for (Map.Entry<String, String> state : states.entrySet()) {
-                    ps.setString(1, state.getValue());
-                    ps.setString(2, sessionId);
-                    ps.setString(3, state.getKey());
-                    ps.executeUpdate();
-                }
-            }
+            SessionRows.recordSetupStates(c, sessionId, states);
             return null;
         });
     }
@@ -361,15 +250,7 @@ public final class SqliteSessionStore implements SessionStore {
     public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence) {
         write(c -> {
             checkFence(c, sessionId, fence, "recording the start (sandbox " + sandboxId.orElse("?") + ")");
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sandbox_id = COALESCE(?, sandbox_id), workdir = ?,"
-                    + " materialized_at = ?, last_used_at = ?, stopped_at = NULL WHERE session_id = ?")) {
-                ps.setString(1, sandboxId.orElse(null));
-                ps.setString(2, workdir);
-                ps.setLong(3, materializedAt.toEpochMilli());
-                ps.setLong(4, System.currentTimeMillis());
-                ps.setString(5, sessionId);
-                ps.executeUpdate();
-            }
+            SessionRows.recordStart(c, sessionId, sandboxId, workdir, materializedAt);
             return null;
         });
     }
@@ -378,78 +259,30 @@ public final class SqliteSessionStore implements SessionStore {
     public boolean delete(String sessionId, Fence fence) {
         return write(c -> {
             checkFence(c, sessionId, fence, "deleting the session record");
-            int deleted;
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                deleted = ps.executeUpdate();
-            }
-            for (String table : List.of("failed_setup_commands", "session_repositories")) {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
-                    ps.setString(1, sessionId);
-                    ps.executeUpdate();
-                }
-            }
-            return deleted > 0;
+            return SessionRows.delete(c, sessionId);
         });
     }
 
     @Override
     public long generation(String sessionId) {
-        return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : 0L;
-                }
-            }
-        });
+        return read(c -> SessionRows.generation(c, sessionId));
     }
 
     @Override
     public long bumpGeneration(String sessionId) {
-        return write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_generations (session_id, generation) VALUES (?, 1)"
-                    + " ON CONFLICT(session_id) DO UPDATE SET generation = generation + 1")) {
-                ps.setString(1, sessionId);
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
-        });
+        return write(c -> SessionRows.bumpGeneration(c, sessionId));
     }
 
     @Override
     public Set<String> failedSetupCommands(String sessionId) {
-        return read(c -> {
-            Set<String> commands = new LinkedHashSet<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT command FROM failed_setup_commands WHERE session_id = ? ORDER BY failed_at")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        commands.add(rs.getString(1));
-                    }
-                }
-            }
-            return commands;
-        });
+        return read(c -> SessionRows.failedSetupCommands(c, sessionId));
     }
 
     @Override
     public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
         write(c -> {
             checkFence(c, sessionId, fence, "recording a failed setup command");
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO failed_setup_commands (session_id, command, failed_at)"
-                    + " VALUES (?, ?, ?) ON CONFLICT(session_id, command) DO UPDATE SET failed_at = excluded.failed_at")) {
-                ps.setString(1, sessionId);
-                ps.setString(2, command);
-                ps.setLong(3, System.currentTimeMillis());
-                ps.executeUpdate();
-            }
+            SessionRows.recordFailedSetupCommand(c, sessionId, command);
             return null;
         });
     }
@@ -457,10 +290,7 @@ public final class SqliteSessionStore implements SessionStore {
     @Override
     public void clearFailedSetupCommands(String sessionId) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM failed_setup_commands WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                ps.executeUpdate();
-            }
+            SessionRows.clearFailedSetupCommands(c, sessionId);
             return null;
         });
     }
@@ -624,30 +454,6 @@ public final class SqliteSessionStore implements SessionStore {
             connection.rollback();
         } catch (SQLException e) {
             LOG.debug("Rollback in session store {} failed: {}", file, e.getMessage());
-        }
-    }
-
-    private String toJson(Object values) {
-        try {
-            return json.writeValueAsString(values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Could not encode " + values.getClass().getSimpleName() + " for the session store", e);
-        }
-    }
-
-    private Map<String, String> labelsFromJson(String text) {
-        try {
-            return text == null ? Map.of() : Map.copyOf(json.readValue(text, STRING_MAP));
-        } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + file + " holds unreadable labels: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    private List<String> fromJson(String text) {
-        try {
-            return text == null ? List.of() : List.copyOf(json.readValue(text, STRING_LIST));
-        } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + file + " holds unreadable commands: " + e.getOriginalMessage(), e);
         }
     }
 }
