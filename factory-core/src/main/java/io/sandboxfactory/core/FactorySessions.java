@@ -22,7 +22,6 @@ import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.SqliteSessionStore;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -62,10 +61,15 @@ final class FactorySessions implements AutoCloseable {
         this.retirements = retirements;
     }
 
-    static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, Optional<SessionStore> hostStore,
-                                SessionListener listener, Optional<Supplier<String>> token) {
-        SessionStore store = hostStore.orElseGet(() -> SqliteSessionStore.openIn(config.stateDirectory()));
-        SessionLeases leases = SessionLeases.withDefaults(store, LeaseOwner.forThisProcess());
+    /**
+     * @param store the configured store, or the host's own
+     * @param ownsStore whether the factory opened it (and closes it)
+     */
+    static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, SessionStore store,
+                                SessionListener listener, Optional<Supplier<String>> token, boolean ownsStore) {
+        Duration ttl = config.store().leaseTtl();
+        SessionLeases leases = new SessionLeases(store, LeaseOwner.forThisProcess(), ttl,
+                Duration.ofMillis(Math.min(200, Math.max(20, ttl.toMillis() / 10))));
         SessionTimeouts timeouts = new SessionTimeouts(Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(5),
                 config.timeouts().setup(), Duration.ofMinutes(5));
         SessionDefaults defaults = new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(),
@@ -78,7 +82,7 @@ final class FactorySessions implements AutoCloseable {
         SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
         SessionOpener opener = new SessionOpener(provider, memo, services);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
-        return new FactorySessions(store, hostStore.isEmpty(), leases, inFlight, activity, opener, coordinator,
+        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator,
                 new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(), Clock.systemUTC()));
     }
 

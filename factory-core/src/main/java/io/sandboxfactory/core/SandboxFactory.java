@@ -34,6 +34,9 @@ import io.sandboxfactory.core.session.SessionMemo;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.store.SessionStoreProvider;
+import io.sandboxfactory.core.store.SessionStores;
+import io.sandboxfactory.core.store.StoreContext;
 import io.sandboxfactory.core.wiring.FactoryModule;
 import io.sandboxfactory.core.wiring.HostObjects;
 import org.slf4j.Logger;
@@ -432,6 +435,9 @@ public final class SandboxFactory implements AutoCloseable {
             ResolvedConfig resolved = new ConfigResolver(home, System.getProperty("user.name"),
                     workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory)
                     .resolve(base, origin, hostEnvironment, overrides, discovered);
+            // Chosen before anything is created, so an unknown store type fails like an unknown provider.
+            Optional<SessionStoreProvider> storeProvider = sessionStore != null ? Optional.empty()
+                    : Optional.of(SessionStores.discover(loader()).require(resolved.store()));
 
             SandboxFactory factory = new SandboxFactory(createInjector(new FactoryModule(discovered, resolved,
                     hostObjects.build(), hostEnvironment)));
@@ -443,8 +449,10 @@ public final class SandboxFactory implements AutoCloseable {
                         + " could not be created: " + e.getMessage() + ".", e);
             }
             try {
-                factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo,
-                        Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken));
+                SessionStore store = sessionStore != null ? sessionStore
+                        : storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(), hostEnvironment));
+                factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo, store, sessionListener,
+                        Optional.ofNullable(repositoryToken), sessionStore == null);
             } catch (RuntimeException e) {
                 factory.close();
                 throw e;

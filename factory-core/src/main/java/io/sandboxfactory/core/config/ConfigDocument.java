@@ -13,5 +13,6 @@ record ConfigDocument(
         Timeouts timeouts,
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
-        Map<String, JsonNode> providers) {
+        Map<String, JsonNode> providers,
+        StoreConfig store) {
 }

@@ -44,6 +44,8 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
+ *   <tr><td>{@code FACTORY_STORE_<KEY>} ({@code TYPE}, {@code URL}, {@code USER}, {@code PASSWORD_ENV}, {@code SCHEMA},
+ *       {@code POOL_SIZE}, {@code LEASE_TTL}, {@code CONNECT_TIMEOUT})</td><td>{@code store.<key>}</td></tr>
  *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
  * </table>
  * {@code NAME} is the provider name upper-cased with {@code -} written {@code _}; {@code KEY} is the
@@ -126,7 +128,7 @@ public final class ConfigResolver {
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin);
+                config.environments(), bound, origin, store(config.store(), env));
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -212,6 +214,20 @@ public final class ConfigResolver {
             Lifecycle current = result;
             result = fromEnv(EnvironmentOverrides.DELETE_AFTER_IDLE, () -> new Lifecycle(current.stopAfterIdle(),
                     Optional.of(DurationFormat.parse(delete.get()))));
+        }
+        return result;
+    }
+
+    /** Each {@code FACTORY_STORE_<KEY>} variable replaces that key of the {@code store:} section. */
+    private static StoreConfig store(StoreConfig fromFile, EnvironmentOverrides env) {
+        StoreConfig result = fromFile;
+        for (String key : StoreConfig.KEYS) {
+            String variable = EnvironmentOverrides.storeVariable(key);
+            Optional<String> value = env.get(variable);
+            if (value.isPresent()) {
+                StoreConfig current = result;
+                result = fromEnv(variable, () -> current.with(key, value.get()));
+            }
         }
         return result;
     }

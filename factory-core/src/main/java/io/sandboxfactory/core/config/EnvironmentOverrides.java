@@ -31,10 +31,13 @@ final class EnvironmentOverrides {
     static final String STOP_AFTER_IDLE = "FACTORY_LIFECYCLE_STOP_AFTER_IDLE";
     static final String DELETE_AFTER_IDLE = "FACTORY_LIFECYCLE_DELETE_AFTER_IDLE";
 
+    private static final String STORE_PREFIX = "FACTORY_STORE_";
+
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
     private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, ALLOWED_FILE_ROOTS, SETUP_TIMEOUT,
             COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE);
-    private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_");
+    private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
+            "FACTORY_STORE_");
 
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
     record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {
@@ -49,11 +52,18 @@ final class EnvironmentOverrides {
             }
         });
         for (String name : env.keySet()) {
-            if (CHECKED_PREFIXES.stream().anyMatch(name::startsWith) && !SECTION_KEYS.contains(name)) {
+            if (CHECKED_PREFIXES.stream().anyMatch(name::startsWith) && !SECTION_KEYS.contains(name)
+                    && StoreConfig.KEYS.stream().noneMatch(key -> storeVariable(key).equals(name))) {
                 throw ConfigErrors.invalid("Unknown configuration key from environment variable " + name + "; known variables there: "
-                        + SECTION_KEYS.stream().sorted().toList() + ".");
+                        + SECTION_KEYS.stream().sorted().toList() + " and " + StoreConfig.KEYS.stream().map(EnvironmentOverrides::storeVariable)
+                        .toList() + ".");
             }
         }
+    }
+
+    /** {@code passwordEnv} → {@code FACTORY_STORE_PASSWORD_ENV}. */
+    static String storeVariable(String key) {
+        return STORE_PREFIX + envForm(key);
     }
 
     Optional<String> get(String variable) {

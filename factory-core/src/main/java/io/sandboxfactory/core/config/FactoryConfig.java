@@ -26,6 +26,7 @@ import java.util.TreeMap;
  * @param lifecycle idle policies
  * @param environments multi-repository environments by name ({@code --environment NAME})
  * @param providers the {@code providers.<name>} sections, by provider name
+ * @param store which session store ({@code store:})
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -35,9 +36,11 @@ public record FactoryConfig(
         Timeouts timeouts,
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
-        Map<String, ObjectNode> providers) {
+        Map<String, ObjectNode> providers,
+        StoreConfig store) {
 
     public FactoryConfig {
+        store = Objects.requireNonNullElse(store, StoreConfig.defaults());
         provider = Objects.requireNonNullElse(provider, Optional.empty());
         stateDir = Objects.requireNonNullElse(stateDir, Optional.empty());
         owner = Objects.requireNonNullElse(owner, Optional.empty());
@@ -66,7 +69,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -88,6 +91,7 @@ public record FactoryConfig(
         private RepositoryDefaults repository;
         private Timeouts timeouts;
         private Lifecycle lifecycle;
+        private StoreConfig store;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
 
@@ -124,6 +128,11 @@ public record FactoryConfig(
             return this;
         }
 
+        public Builder store(StoreConfig store) {
+            this.store = store;
+            return this;
+        }
+
         public Builder environment(String name, EnvironmentConfig environment) {
             this.environments.put(name, environment);
             return this;
@@ -143,7 +152,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, providers);
+                    repository, timeouts, lifecycle, environments, providers, store);
         }
     }
 }

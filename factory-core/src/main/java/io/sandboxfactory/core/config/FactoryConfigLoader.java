@@ -59,7 +59,8 @@ public final class FactoryConfigLoader {
                 document.timeouts(),
                 document.lifecycle(),
                 document.environments(),
-                sections(document.providers(), where));
+                sections(document.providers(), where),
+                document.store());
     }
 
     private static ObjectMapper mapperFor(Path file) {

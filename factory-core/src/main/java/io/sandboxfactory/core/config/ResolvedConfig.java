@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param environments multi-repository environments by name
  * @param providerConfigs bound config objects by provider name; always holds {@link #provider()}
  * @param origin where the settings came from (a file path, or a description)
+ * @param store which session store, and how to reach it
  */
 public record ResolvedConfig(
         String provider,
@@ -29,9 +30,11 @@ public record ResolvedConfig(
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
         Map<String, Object> providerConfigs,
-        String origin) {
+        String origin,
+        StoreConfig store) {
 
     public ResolvedConfig {
+        Objects.requireNonNull(store, "store");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(stateDirectory, "stateDirectory");
         Objects.requireNonNull(owner, "owner");
@@ -46,6 +49,13 @@ public record ResolvedConfig(
         }
     }
 
+    /** With the embedded default store. */
+    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
+                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
+                          String origin) {
+        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, StoreConfig.defaults());
+    }
+
     /**
      * Shows provider config names only: a bound provider config may hold secrets (a provider's
      * {@code env}), and third-party config records render every field.
@@ -53,7 +63,7 @@ public record ResolvedConfig(
     @Override
     public String toString() {
         return "ResolvedConfig[provider=" + provider + ", stateDirectory=" + stateDirectory + ", owner=" + owner + ", repository="
-                + repository + ", timeouts=" + timeouts + ", lifecycle=" + lifecycle + ", providerConfigs=" + providerConfigs.keySet() + ", origin=" + origin + "]";
+                + repository + ", timeouts=" + timeouts + ", lifecycle=" + lifecycle + ", providerConfigs=" + providerConfigs.keySet() + ", origin=" + origin + ", store=" + store + "]";
     }
 
     /** The selected provider's bound config object. */

@@ -77,7 +77,7 @@ public final class OrphanSweeper {
                 removed.add(listing);
                 LOG.info("Swept orphaned sandbox {} of session '{}': {}.", listing.sandboxId(), sessionId, why.get());
             } finally {
-                store.releaseLease(sessionId, owner.id());
+                store.releaseLease(sessionId, owner.id(), lease.fence());
             }
         }
         return removed;

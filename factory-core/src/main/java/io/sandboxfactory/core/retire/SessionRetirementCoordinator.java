@@ -13,6 +13,7 @@ import io.sandboxfactory.core.session.SessionServices;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.setup.LogText;
 import io.sandboxfactory.core.setup.TeardownRunner;
+import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import org.slf4j.Logger;
@@ -123,7 +124,7 @@ public final class SessionRetirementCoordinator {
             LOG.warn("Retiring session '{}' without its lease: {}", sessionId, LogText.abbreviate(String.valueOf(e.getMessage())));
         }
         try {
-            endLocked(sessionId, deleteSession, verb, problems);
+            endLocked(sessionId, deleteSession, verb, problems, lease == null ? Fence.NONE : lease.fence());
         } finally {
             if (lease != null) {
                 lease.close();
@@ -131,7 +132,7 @@ public final class SessionRetirementCoordinator {
         }
     }
 
-    private void endLocked(String sessionId, boolean deleteSession, String verb, List<String> problems) {
+    private void endLocked(String sessionId, boolean deleteSession, String verb, List<String> problems, Fence fence) {
         Optional<SessionEntry> held = memo.peek(sessionId);
         if (held.isPresent()) {
             SessionEntry entry = held.get();
@@ -146,7 +147,7 @@ public final class SessionRetirementCoordinator {
             step(problems, sessionId, "run a cache invalidation callback", callback);
         }
         if (deleteSession) {
-            step(problems, sessionId, "delete the session record", () -> services.store().delete(sessionId));
+            step(problems, sessionId, "delete the session record", () -> services.store().delete(sessionId, fence));
         }
     }
 

@@ -24,6 +24,7 @@ import io.sandboxfactory.core.setup.SetupCommands;
 import io.sandboxfactory.core.setup.SetupGate;
 import io.sandboxfactory.core.setup.SetupMarkers;
 import io.sandboxfactory.core.setup.TeardownRunner;
+import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.SessionLeases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,7 +163,7 @@ public final class SessionStartHook implements SandboxStartHook {
                     services.store().register(plan.definition(Optional.of(sandbox.provider())));
                 }
                 reportSandbox(sandbox, outcome);
-                run(plan, sandbox, exec);
+                run(plan, sandbox, exec, lease.fence());
                 requireCurrentGeneration();
             } catch (RuntimeException e) {
                 if (registration.cancelled() || retired()) {
@@ -193,7 +194,7 @@ public final class SessionStartHook implements SandboxStartHook {
         };
     }
 
-    private void run(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor exec) {
+    private void run(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor exec, Fence fence) {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
@@ -240,14 +241,14 @@ public final class SessionStartHook implements SandboxStartHook {
         }
 
         try {
-            runSetup(plan, exec, seen, layout, redact);
+            runSetup(plan, exec, seen, layout, redact, fence);
         } catch (SetupCommandException e) {
             // The sandbox stays usable after a failed setup: it is handed to the user all the same,
             // which is what the record's start state says (and what keeps a sweep away from it).
-            services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now());
+            services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now(), fence);
             throw e;
         }
-        services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now());
+        services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now(), fence);
     }
 
     private void report(Freshness.Result fresh, SessionLayout.Checkout checkout) {
@@ -259,7 +260,8 @@ public final class SessionStartHook implements SandboxStartHook {
         }
     }
 
-    private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact) {
+    private void runSetup(SessionPlan plan, CommandExecutor exec, WorkspaceProbe.Result seen, SessionLayout layout, UnaryOperator<String> redact,
+                          Fence fence) {
         Set<String> failedBefore = services.store().failedSetupCommands(id());
         SetupMarkers markers = layout.markers();
         List<String> markerWrites = new ArrayList<>();
@@ -277,7 +279,7 @@ public final class SessionStartHook implements SandboxStartHook {
                     && seen.marker(markerName).filter(setup.markerContent()::equals).isPresent()
                     && !(plan.environment() && seen.setupFailed().contains(checkout.repoDir()));
             String label = plan.environment() ? "setup of " + checkout.repoDir() : "setup";
-            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit(label, setup, checkout.path(), done), failedBefore, redact);
+            SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit(label, setup, checkout.path(), done), failedBefore, redact, fence);
             switch (outcome.status()) {
                 case SUCCEEDED -> {
                     markerWrites.add(SetupMarkers.writeScript(markers.directory() + "/" + markerName, setup.markerContent()));
@@ -294,7 +296,7 @@ public final class SessionStartHook implements SandboxStartHook {
             states.put(checkout.repoDir(), failed ? SETUP_FAILED : SETUP_DONE);
         }
         if (plan.environment()) {
-            services.store().recordSetupStates(id(), states);
+            services.store().recordSetupStates(id(), states, fence);
         }
         if (failure != null && plan.environment()) {
             failure = new SetupCommandException(failedNow, failure);
@@ -304,7 +306,7 @@ public final class SessionStartHook implements SandboxStartHook {
             boolean done = allCheckoutsExisted
                     && seen.marker(SetupMarkers.WORKSPACE_SETUP).filter(workspace.markerContent()::equals).isPresent();
             SetupGate.Outcome outcome = runUnit(plan, exec, new SetupGate.Unit("workspace setup", workspace, layout.root(), done),
-                    failedBefore, redact);
+                    failedBefore, redact, fence);
             if (outcome.status() == SetupGate.Status.SUCCEEDED) {
                 markerWrites.add(SetupMarkers.writeScript(markers.workspaceSetup(), workspace.markerContent()));
             }
@@ -313,7 +315,7 @@ public final class SessionStartHook implements SandboxStartHook {
         if (plan.environment() && !failedDirs.equals(seen.setupFailed())) {
             markerWrites.add(markers.writeSetupFailedScript(failedDirs));
         }
-        writeMarkers(exec, markerWrites, redact);
+        writeMarkers(exec, markerWrites, redact, fence);
         if (failure != null) {
             phase(SessionPhase.TEARDOWN, "after failed setup");
             for (SessionPlan.Teardown unit : plan.teardowns(layout)) {
@@ -323,20 +325,25 @@ public final class SessionStartHook implements SandboxStartHook {
         }
     }
 
-    private SetupGate.Outcome runUnit(SessionPlan plan, CommandExecutor exec, SetupGate.Unit unit, Set<String> failedBefore, UnaryOperator<String> redact) {
+    private SetupGate.Outcome runUnit(SessionPlan plan, CommandExecutor exec, SetupGate.Unit unit, Set<String> failedBefore, UnaryOperator<String> redact,
+                                      Fence fence) {
         if (!unit.commands().isEmpty() && !unit.done()) {
             boolean skip = failedBefore.contains(unit.commands().text());
             phase(skip ? SessionPhase.SETUP_SKIPPED : unit.label().equals("workspace setup") ? SessionPhase.WORKSPACE_SETUP
                     : SessionPhase.SETUP, unit.label());
         }
-        return gate.run(exec, id(), unit, failedBefore, plan.setupTimeout(), redact);
+        return gate.run(exec, id(), unit, failedBefore, plan.setupTimeout(), redact, fence);
     }
 
-    /** Marker writes are not fatal: a lost marker only means the setup runs once more. */
-    private void writeMarkers(CommandExecutor exec, List<String> writes, UnaryOperator<String> redact) {
+    /**
+     * Marker writes are not fatal: a lost marker only means the setup runs once more. An owner that
+     * lost the lease writes none: the new owner's markers are the ones that count.
+     */
+    private void writeMarkers(CommandExecutor exec, List<String> writes, UnaryOperator<String> redact, Fence fence) {
         if (writes.isEmpty()) {
             return;
         }
+        services.store().requireFence(id(), fence);
         try {
             CommandResult result = exec.executeCommand(String.join("\n", writes), List.of(),
                     CommandOptions.builder().timeout(services.defaults().timeouts().probe()).build());

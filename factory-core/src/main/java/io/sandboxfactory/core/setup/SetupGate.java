@@ -3,6 +3,7 @@ package io.sandboxfactory.core.setup;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,9 +69,10 @@ public final class SetupGate {
      *
      * @param failedBefore the session's failed command texts, read once per start
      * @param redact removes secrets from output before it reaches a message or a log
+     * @param fence the lease the caller holds; recording a failure is refused once it was taken over
      */
     public Outcome run(CommandExecutor exec, String sessionId, Unit unit, Set<String> failedBefore, Duration timeout,
-                       UnaryOperator<String> redact) {
+                       UnaryOperator<String> redact, Fence fence) {
         if (unit.commands().isEmpty() || unit.done()) {
             return new Outcome(Status.ALREADY_DONE, Optional.empty());
         }
@@ -85,7 +87,7 @@ public final class SetupGate {
         if (result.success()) {
             return new Outcome(Status.SUCCEEDED, Optional.empty());
         }
-        store.recordFailedSetupCommand(sessionId, unit.commands().text());
+        store.recordFailedSetupCommand(sessionId, unit.commands().text(), fence);
         SetupCommandException failure = new SetupCommandException(result.exitCode(), redact.apply(result.stdout()),
                 redact.apply(result.stderr()));
         LOG.warn("The {} of session '{}' failed (exit {}{}): {}", unit.label(), sessionId, result.exitCode(),

@@ -36,6 +36,12 @@ public final class SessionLeases implements AutoCloseable {
 
     /** One session's lease while this owner holds it. Closing it gives this holder's share back. */
     public interface Lease extends AutoCloseable {
+        /**
+         * The fence of the store acquisition this share belongs to: the writes that matter carry
+         * it, so they are refused once another owner has taken the lease over.
+         */
+        Fence fence();
+
         @Override
         void close();
     }
@@ -52,12 +58,14 @@ public final class SessionLeases implements AutoCloseable {
 
     private static final class Held {
         final boolean exclusive;
+        final Fence fence;
         /** The holding threads and how many shares each holds. */
         final Map<Thread, Integer> holders = new HashMap<>();
         ScheduledFuture<?> renewal;
 
-        Held(boolean exclusive) {
+        Held(boolean exclusive, Fence fence) {
             this.exclusive = exclusive;
+            this.fence = fence;
         }
 
         void add(Thread thread) {
@@ -120,7 +128,7 @@ public final class SessionLeases implements AutoCloseable {
                 Held current = held.get(sessionId);
                 if (current != null && (!current.exclusive || current.holders.containsKey(Thread.currentThread()))) {
                     current.add(Thread.currentThread());
-                    return lease(sessionId);
+                    return lease(sessionId, current.fence);
                 }
                 if (current == null && acquiring.add(sessionId)) {
                     break;
@@ -145,7 +153,7 @@ public final class SessionLeases implements AutoCloseable {
                 Held current = held.get(sessionId);
                 if (current != null && current.holders.containsKey(Thread.currentThread())) {
                     current.add(Thread.currentThread());
-                    return lease(sessionId);
+                    return lease(sessionId, current.fence);
                 }
                 if (current == null && acquiring.add(sessionId)) {
                     break;
@@ -163,8 +171,8 @@ public final class SessionLeases implements AutoCloseable {
             while (true) {
                 LeaseAttempt attempt = store.tryAcquireLease(sessionId, owner, ttl);
                 if (attempt.acquired()) {
-                    hold(sessionId, exclusive);
-                    return lease(sessionId);
+                    hold(sessionId, exclusive, attempt.fence());
+                    return lease(sessionId, attempt.fence());
                 }
                 if (!told) {
                     LOG.info("Session '{}' is held by {} (opening or retiring it); waiting for its lease (it runs until {}).", sessionId,
@@ -205,29 +213,42 @@ public final class SessionLeases implements AutoCloseable {
         return new SandboxException("INTERRUPTED", "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
     }
 
-    private Lease lease(String sessionId) {
+    private Lease lease(String sessionId, Fence fence) {
         AtomicBoolean open = new AtomicBoolean(true);
         Thread holder = Thread.currentThread();
-        return () -> {
-            if (open.compareAndSet(true, false)) {
-                release(sessionId, holder);
+        return new Lease() {
+            @Override
+            public Fence fence() {
+                return fence;
+            }
+
+            @Override
+            public void close() {
+                if (open.compareAndSet(true, false)) {
+                    release(sessionId, holder);
+                }
             }
         };
     }
 
-    private synchronized void hold(String sessionId, boolean exclusive) {
-        Held current = new Held(exclusive);
+    private synchronized void hold(String sessionId, boolean exclusive, Fence fence) {
+        Held current = new Held(exclusive, fence);
         current.add(Thread.currentThread());
         long period = Math.max(100, ttl.toMillis() / 3);
-        current.renewal = heartbeat.scheduleAtFixedRate(() -> renew(sessionId), period, period, TimeUnit.MILLISECONDS);
+        current.renewal = heartbeat.scheduleAtFixedRate(() -> renew(sessionId, current), period, period, TimeUnit.MILLISECONDS);
         held.put(sessionId, current);
     }
 
-    private void renew(String sessionId) {
+    /**
+     * A lease another owner took over is never taken back from here: the writes under its fence are
+     * refused from now on, and the holders' work fails with {@link FencedOutException}.
+     */
+    private void renew(String sessionId, Held current) {
         try {
-            if (!store.renewLease(sessionId, owner.id(), ttl)) {
-                LOG.warn("Lost the lease of session '{}' (it expired before the heartbeat renewed it); retaking it.", sessionId);
-                store.tryAcquireLease(sessionId, owner, ttl);
+            if (!store.renewLease(sessionId, owner.id(), current.fence, ttl)) {
+                LOG.warn("Lost the lease of session '{}' (token {}): another owner took it over after it expired;"
+                        + " writes under it will be refused.", sessionId, current.fence.token());
+                current.renewal.cancel(false);
             }
         } catch (RuntimeException e) {
             LOG.warn("Renewing the lease of session '{}' failed: {}", sessionId, e.getMessage());
@@ -235,8 +256,9 @@ public final class SessionLeases implements AutoCloseable {
     }
 
     private void release(String sessionId, Thread holder) {
+        Held current;
         synchronized (this) {
-            Held current = held.get(sessionId);
+            current = held.get(sessionId);
             if (current == null || !current.remove(holder)) {
                 return;
             }
@@ -246,7 +268,7 @@ public final class SessionLeases implements AutoCloseable {
             current.renewal.cancel(false);
         }
         try {
-            store.releaseLease(sessionId, owner.id());
+            store.releaseLease(sessionId, owner.id(), current.fence);
         } catch (RuntimeException e) {
             LOG.warn("Releasing the lease of session '{}' failed (it expires by itself): {}", sessionId, e.getMessage());
         } finally {

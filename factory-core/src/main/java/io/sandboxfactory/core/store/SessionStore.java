@@ -13,6 +13,15 @@ import java.util.Set;
  * per-session leases. Implementations must be thread-safe and, when shared across processes,
  * transactional: {@link #tryAcquireLease} in particular must be atomic across all users of the
  * store, because it is what keeps two processes from creating two sandboxes for one session.
+ *
+ * <p><b>Fencing</b> (design §5.15). Every acquisition of a session's lease hands out a token larger
+ * than every one before it for that session. The writes that decide what a session is — the
+ * sandbox a start left ({@link #recordStart}), setup results ({@link #recordFailedSetupCommand},
+ * {@link #recordSetupStates}), markers about to be written ({@link #requireFence}) and a
+ * retirement's {@link #delete} — carry the {@link Fence} of the lease their
+ * writer holds, and the store refuses them with {@link FencedOutException} when a newer token
+ * exists, atomically with the write. The overloads without a fence write unfenced ({@link
+ * Fence#NONE}). {@code factory-tck}'s {@code SessionStoreContract} checks all of this for any store.
  */
 public interface SessionStore extends AutoCloseable {
 
@@ -47,7 +56,12 @@ public interface SessionStore extends AutoCloseable {
      * Records, for an environment, each repository's setup state at the last start ({@code done}
      * or {@code failed}, by checkout directory); before any start they read as pending.
      */
-    void recordSetupStates(String sessionId, Map<String, String> states);
+    default void recordSetupStates(String sessionId, Map<String, String> states) {
+        recordSetupStates(sessionId, states, Fence.NONE);
+    }
+
+    /** {@link #recordSetupStates(String, Map)}, refused when a newer lease token than {@code fence} exists. */
+    void recordSetupStates(String sessionId, Map<String, String> states, Fence fence);
 
     /** Records that a retirement stopped the session's sandbox; the next start clears it. */
     void recordStopped(String sessionId, Instant at);
@@ -59,37 +73,70 @@ public interface SessionStore extends AutoCloseable {
     void recordFreshness(String sessionId, String freshness);
 
     /** Records what a successful start left behind. A session without a record is ignored. */
-    void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt);
+    default void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt) {
+        recordStart(sessionId, sandboxId, workdir, materializedAt, Fence.NONE);
+    }
 
-    /** Deletes the session record and its failed setup commands; generations survive. */
-    boolean delete(String sessionId);
+    /** {@link #recordStart(String, Optional, String, Instant)}, refused when a newer lease token than {@code fence} exists. */
+    void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence);
+
+    /** Deletes the session record and its failed setup commands; generations and lease tokens survive. */
+    default boolean delete(String sessionId) {
+        return delete(sessionId, Fence.NONE);
+    }
+
+    /** {@link #delete(String)}, refused when a newer lease token than {@code fence} exists. */
+    boolean delete(String sessionId, Fence fence);
+
+    /**
+     * Throws {@link FencedOutException} when a newer lease token than {@code fence} exists: what a
+     * writer asks before it changes something outside the store (the setup markers in the sandbox).
+     */
+    void requireFence(String sessionId, Fence fence);
 
     /** The session's retirement generation; 0 for a session never retired. */
     long generation(String sessionId);
 
-    /** Increments the session's generation and returns the new value. */
+    /**
+     * Increments the session's generation and returns the new value. Unfenced on purpose: a
+     * retirement bumps it before it waits for the lease, so that the open holding the lease sees it
+     * and gives up; a late increment only retires once more.
+     */
     long bumpGeneration(String sessionId);
 
     /** The exact setup command texts that failed in this session. */
     Set<String> failedSetupCommands(String sessionId);
 
-    void recordFailedSetupCommand(String sessionId, String command);
+    default void recordFailedSetupCommand(String sessionId, String command) {
+        recordFailedSetupCommand(sessionId, command, Fence.NONE);
+    }
+
+    /** {@link #recordFailedSetupCommand(String, String)}, refused when a newer lease token than {@code fence} exists. */
+    void recordFailedSetupCommand(String sessionId, String command, Fence fence);
 
     void clearFailedSetupCommands(String sessionId);
 
     /**
      * Takes the session's lease for {@code ttl} when it is free, expired, already {@code owner}'s,
-     * or held by an owner that {@link LeaseOwner#isProvablyGone() is provably gone}. A lease taken
-     * over from another owner (expired or gone) reports that owner in {@link LeaseAttempt#replaced()}:
-     * it crashed while it held the lease.
+     * or held by an owner that {@link LeaseOwner#isProvablyGone() is provably gone} (an owner on
+     * another host never is: its lease frees only by expiry). Expiry is judged by the store's clock
+     * (the database server's, for a shared store), never the caller's. Every acquisition, also a
+     * re-acquisition by the same owner, gets a new, larger {@link LeaseAttempt#fencingToken()}. A
+     * lease taken over from another owner (expired or gone) reports that owner in {@link
+     * LeaseAttempt#replaced()}: it crashed (or stalled) while it held the lease. Never blocks on
+     * another acquirer of the same session: it answers "not acquired" instead.
      */
     LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl);
 
-    /** Extends {@code owner}'s lease by {@code ttl} from now; false when it no longer holds it. */
-    boolean renewLease(String sessionId, String ownerId, Duration ttl);
+    /**
+     * Extends the lease acquired with {@code fence} to {@code ttl} from now, by the store's clock;
+     * false when a newer acquisition (or a release) ended it. A lease that expired but that nobody
+     * took since is still the caller's: renewing it succeeds.
+     */
+    boolean renewLease(String sessionId, String ownerId, Fence fence, Duration ttl);
 
-    /** Gives the lease up if {@code owner} holds it. */
-    void releaseLease(String sessionId, String ownerId);
+    /** Gives the lease acquired with {@code fence} up, if it is still that one; its token stays used. */
+    void releaseLease(String sessionId, String ownerId, Fence fence);
 
     @Override
     void close();

@@ -7,6 +7,10 @@ public class SessionStoreException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SessionStoreException(String message, Throwable cause) {
-        super("SESSION_STORE", message, cause);
+        this("SESSION_STORE", message, cause);
+    }
+
+    protected SessionStoreException(String code, String message, Throwable cause) {
+        super(code, message, cause);
     }
 }

@@ -1,8 +1,5 @@
 package io.sandboxfactory.core.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -21,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,8 +38,6 @@ public final class SqliteSessionStore implements SessionStore {
     public static final String FILE_NAME = "sessions.db";
 
     private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
-    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() { };
-    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() { };
 
     /** Schema steps; step {@code i} brings the schema to version {@code i + 1}. Append only. */
     private static final List<List<String>> MIGRATIONS = List.of(List.of(
@@ -65,15 +59,21 @@ public final class SqliteSessionStore implements SessionStore {
                     "ALTER TABLE sessions ADD COLUMN workspace_teardown TEXT NOT NULL DEFAULT '[]'",
                     "CREATE TABLE session_repositories (session_id TEXT NOT NULL, position INTEGER NOT NULL, repository TEXT NOT NULL,"
                             + " dir TEXT NOT NULL, base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
-                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"));
+                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"),
+            // Fencing tokens (design §5.15): a lease row outlives its release, so tokens keep growing.
+            List.of("CREATE TABLE leases (session_id TEXT PRIMARY KEY, fencing_token INTEGER NOT NULL, owner_id TEXT,"
+                            + " host TEXT, pid INTEGER, process_start INTEGER, expires_at INTEGER NOT NULL)",
+                    "INSERT INTO leases SELECT session_id, 1, owner_id, host, pid, process_start, expires_at FROM session_leases",
+                    "DROP TABLE session_leases"));
 
     private final Path file;
     private final Connection connection;
-    private final ObjectMapper json = new ObjectMapper();
+    private final SessionRows rows;
 
     private SqliteSessionStore(Path file, Connection connection) {
         this.file = file;
         this.connection = connection;
+        this.rows = new SessionRows(file.toString());
     }
 
     /** Opens (creating if needed) {@value #FILE_NAME} under {@code stateDirectory}. */
@@ -165,18 +165,18 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setString(2, d.repository());
                 ps.setString(3, d.branch());
                 ps.setString(4, d.baseBranch().orElse(""));
-                ps.setString(5, toJson(d.setupCommands()));
-                ps.setString(6, toJson(d.teardownCommands()));
+                ps.setString(5, rows.toJson(d.setupCommands()));
+                ps.setString(6, rows.toJson(d.teardownCommands()));
                 ps.setString(7, d.provider().orElse(null));
                 ps.setLong(8, now);
                 ps.setLong(9, now);
-                ps.setString(10, toJson(d.labels()));
+                ps.setString(10, rows.toJson(d.labels()));
                 ps.setInt(11, d.environment().isPresent() ? 1 : 0);
-                ps.setString(12, toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
-                ps.setString(13, toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
+                ps.setString(12, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
+                ps.setString(13, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
                 ps.executeUpdate();
             }
-            writeRepositories(c, d);
+            rows.writeRepositories(c, d);
             return null;
         });
         return find(d.sessionId()).orElseThrow();
@@ -184,106 +184,12 @@ public final class SqliteSessionStore implements SessionStore {
 
     @Override
     public Optional<SessionRecord> find(String sessionId) {
-        return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " WHERE s.session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(toRecord(c, rs)) : Optional.<SessionRecord>empty();
-                }
-            }
-        });
+        return read(c -> rows.find(c, sessionId));
     }
 
     @Override
     public List<SessionRecord> list() {
-        return read(c -> {
-            List<SessionRecord> records = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " ORDER BY s.session_id"); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    records.add(toRecord(c, rs));
-                }
-            }
-            return records;
-        });
-    }
-
-    private static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
-            + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
-            + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown,"
-            + " COALESCE(g.generation, 0) AS generation FROM sessions s"
-            + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
-
-    /** Keeps an environment's repositories, each in its own row; a reopen replaces them (their setup states start pending). */
-    private void writeRepositories(Connection c, SessionDefinition d) throws SQLException {
-        List<EnvironmentDefinition.RepositoryDefinition> wanted = d.environment().map(EnvironmentDefinition::repositories).orElse(List.of());
-        if (wanted.equals(readRepositories(c, d.sessionId()).definitions())) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_repositories WHERE session_id = ?")) {
-            ps.setString(1, d.sessionId());
-            ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_repositories (session_id, position, repository, dir,"
-                + " base_branch, setup_commands, teardown_commands) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            for (int i = 0; i < wanted.size(); i++) {
-                EnvironmentDefinition.RepositoryDefinition r = wanted.get(i);
-                ps.setString(1, d.sessionId());
-                ps.setInt(2, i);
-                ps.setString(3, r.repository());
-                ps.setString(4, r.dir());
-                ps.setString(5, r.baseBranch().orElse(""));
-                ps.setString(6, toJson(r.setupCommands()));
-                ps.setString(7, toJson(r.teardownCommands()));
-                ps.executeUpdate();
-            }
-        }
-    }
-
-    /** An environment's stored repositories and their setup states, in position order. */
-    private record StoredRepositories(List<EnvironmentDefinition.RepositoryDefinition> definitions, Map<String, String> states) {
-    }
-
-    private StoredRepositories readRepositories(Connection c, String sessionId) throws SQLException {
-        List<EnvironmentDefinition.RepositoryDefinition> definitions = new ArrayList<>();
-        Map<String, String> states = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT repository, dir, base_branch, setup_commands, teardown_commands, setup_state"
-                + " FROM session_repositories WHERE session_id = ? ORDER BY position")) {
-            ps.setString(1, sessionId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String dir = rs.getString("dir");
-                    definitions.add(new EnvironmentDefinition.RepositoryDefinition(rs.getString("repository"), dir,
-                            Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
-                            fromJson(rs.getString("teardown_commands"))));
-                    states.put(dir, Optional.ofNullable(rs.getString("setup_state")).orElse("pending"));
-                }
-            }
-        }
-        return new StoredRepositories(definitions, states);
-    }
-
-    private SessionRecord toRecord(Connection c, ResultSet rs) throws SQLException {
-        String sessionId = rs.getString("session_id");
-        StoredRepositories repositories = rs.getInt("environment") == 1 ? readRepositories(c, sessionId)
-                : new StoredRepositories(List.of(), Map.of());
-        Optional<EnvironmentDefinition> environment = repositories.definitions().isEmpty() ? Optional.empty()
-                : Optional.of(new EnvironmentDefinition(repositories.definitions(), fromJson(rs.getString("workspace_setup")),
-                        fromJson(rs.getString("workspace_teardown"))));
-        SessionDefinition definition = new SessionDefinition(sessionId, rs.getString("repository"),
-                rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
-                fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
-                labelsFromJson(rs.getString("labels")), environment);
-        long materialized = rs.getLong("materialized_at");
-        Optional<Instant> materializedAt = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(materialized));
-        return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
-                Optional.ofNullable(rs.getString("workdir")), materializedAt, rs.getLong("generation"),
-                Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
-                Optional.ofNullable(rs.getString("freshness")), instant(rs, "busy_until"), instant(rs, "stopped_at"), repositories.states());
-    }
-
-    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
-        long millis = rs.getLong(column);
-        return rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
+        return read(rows::list);
     }
 
     @Override
@@ -314,29 +220,18 @@ public final class SqliteSessionStore implements SessionStore {
         update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);
     }
 
-    /** Runs {@code sql}, an update with {@code value} then the session id as its parameters. */
     private void update(String sql, Object value, String sessionId) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setObject(1, value);
-                ps.setString(2, sessionId);
-                ps.executeUpdate();
-            }
+            SessionRows.update(c, sql, value, sessionId);
             return null;
         });
     }
 
     @Override
-    public void recordSetupStates(String sessionId, Map<String, String> states) {
+    public void recordSetupStates(String sessionId, Map<String, String> states, Fence fence) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE session_repositories SET setup_state = ? WHERE session_id = ? AND dir = ?")) {
-                for (Map.Entry<String, String> state : states.entrySet()) {
-                    ps.setString(1, state.getValue());
-                    ps.setString(2, sessionId);
-                    ps.setString(3, state.getKey());
-                    ps.executeUpdate();
-                }
-            }
+            checkFence(c, sessionId, fence, "recording the setup states");
+            SessionRows.recordSetupStates(c, sessionId, states);
             return null;
         });
     }
@@ -352,95 +247,42 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt) {
+    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sandbox_id = COALESCE(?, sandbox_id), workdir = ?,"
-                    + " materialized_at = ?, last_used_at = ?, stopped_at = NULL WHERE session_id = ?")) {
-                ps.setString(1, sandboxId.orElse(null));
-                ps.setString(2, workdir);
-                ps.setLong(3, materializedAt.toEpochMilli());
-                ps.setLong(4, System.currentTimeMillis());
-                ps.setString(5, sessionId);
-                ps.executeUpdate();
-            }
+            checkFence(c, sessionId, fence, "recording the start (sandbox " + sandboxId.orElse("?") + ")");
+            SessionRows.recordStart(c, sessionId, sandboxId, workdir, materializedAt);
             return null;
         });
     }
 
     @Override
-    public boolean delete(String sessionId) {
+    public boolean delete(String sessionId, Fence fence) {
         return write(c -> {
-            int deleted;
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                deleted = ps.executeUpdate();
-            }
-            for (String table : List.of("failed_setup_commands", "session_repositories")) {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
-                    ps.setString(1, sessionId);
-                    ps.executeUpdate();
-                }
-            }
-            return deleted > 0;
+            checkFence(c, sessionId, fence, "deleting the session record");
+            return SessionRows.delete(c, sessionId);
         });
     }
 
     @Override
     public long generation(String sessionId) {
-        return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : 0L;
-                }
-            }
-        });
+        return read(c -> SessionRows.generation(c, sessionId));
     }
 
     @Override
     public long bumpGeneration(String sessionId) {
-        return write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_generations (session_id, generation) VALUES (?, 1)"
-                    + " ON CONFLICT(session_id) DO UPDATE SET generation = generation + 1")) {
-                ps.setString(1, sessionId);
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM session_generations WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
-        });
+        return write(c -> SessionRows.bumpGeneration(c, sessionId));
     }
 
     @Override
     public Set<String> failedSetupCommands(String sessionId) {
-        return read(c -> {
-            Set<String> commands = new LinkedHashSet<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT command FROM failed_setup_commands WHERE session_id = ? ORDER BY failed_at")) {
-                ps.setString(1, sessionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        commands.add(rs.getString(1));
-                    }
-                }
-            }
-            return commands;
-        });
+        return read(c -> SessionRows.failedSetupCommands(c, sessionId));
     }
 
     @Override
-    public void recordFailedSetupCommand(String sessionId, String command) {
+    public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO failed_setup_commands (session_id, command, failed_at)"
-                    + " VALUES (?, ?, ?) ON CONFLICT(session_id, command) DO UPDATE SET failed_at = excluded.failed_at")) {
-                ps.setString(1, sessionId);
-                ps.setString(2, command);
-                ps.setLong(3, System.currentTimeMillis());
-                ps.executeUpdate();
-            }
+            checkFence(c, sessionId, fence, "recording a failed setup command");
+            SessionRows.recordFailedSetupCommand(c, sessionId, command);
             return null;
         });
     }
@@ -448,76 +290,111 @@ public final class SqliteSessionStore implements SessionStore {
     @Override
     public void clearFailedSetupCommands(String sessionId) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM failed_setup_commands WHERE session_id = ?")) {
-                ps.setString(1, sessionId);
-                ps.executeUpdate();
-            }
+            SessionRows.clearFailedSetupCommands(c, sessionId);
             return null;
         });
+    }
+
+    @Override
+    public void requireFence(String sessionId, Fence fence) {
+        read(c -> {
+            checkFence(c, sessionId, fence, "a write");
+            return null;
+        });
+    }
+
+    /** Inside a write transaction, which holds the file's write lock: no acquisition can come between. */
+    private static void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
+        if (!fence.fenced()) {
+            return;
+        }
+        long current = currentToken(c, sessionId);
+        if (fence.refusedBy(current)) {
+            throw new FencedOutException(sessionId, what, fence.token(), current);
+        }
+    }
+
+    private static long currentToken(Connection c, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT fencing_token FROM leases WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        }
     }
 
     @Override
     public LeaseAttempt tryAcquireLease(String sessionId, LeaseOwner owner, Duration ttl) {
         return write(c -> {
             long now = System.currentTimeMillis();
+            long token = 0;
             Optional<LeaseOwner> replaced = Optional.empty();
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT owner_id, host, pid, process_start, expires_at FROM session_leases WHERE session_id = ?")) {
+                    "SELECT fencing_token, owner_id, host, pid, process_start, expires_at FROM leases WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        long start = rs.getLong("process_start");
-                        LeaseOwner holder = new LeaseOwner(rs.getString("owner_id"), rs.getString("host"), rs.getLong("pid"),
-                                rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
-                        long expiresAt = rs.getLong("expires_at");
-                        boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
-                        if (!free) {
-                            return new LeaseAttempt(false, holder, Instant.ofEpochMilli(expiresAt));
-                        }
-                        if (!holder.id().equals(owner.id())) {
-                            LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
-                            replaced = Optional.of(holder);
+                        token = rs.getLong("fencing_token");
+                        String holderId = rs.getString("owner_id");
+                        if (holderId != null) {
+                            long start = rs.getLong("process_start");
+                            LeaseOwner holder = new LeaseOwner(holderId, rs.getString("host"), rs.getLong("pid"),
+                                    rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
+                            long expiresAt = rs.getLong("expires_at");
+                            boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
+                            if (!free) {
+                                return new LeaseAttempt(false, holder, Instant.ofEpochMilli(expiresAt), Optional.empty(), token);
+                            }
+                            if (!holder.id().equals(owner.id())) {
+                                LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, holder);
+                                replaced = Optional.of(holder);
+                            }
                         }
                     }
                 }
             }
             long expiresAt = now + ttl.toMillis();
-            try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO session_leases"
-                    + " (session_id, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO leases"
+                    + " (session_id, fencing_token, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, sessionId);
-                ps.setString(2, owner.id());
-                ps.setString(3, owner.host());
-                ps.setLong(4, owner.pid());
+                ps.setLong(2, token + 1);
+                ps.setString(3, owner.id());
+                ps.setString(4, owner.host());
+                ps.setLong(5, owner.pid());
                 if (owner.processStart().isPresent()) {
-                    ps.setLong(5, owner.processStart().get().toEpochMilli());
+                    ps.setLong(6, owner.processStart().get().toEpochMilli());
                 } else {
-                    ps.setNull(5, Types.INTEGER);
+                    ps.setNull(6, Types.INTEGER);
                 }
-                ps.setLong(6, expiresAt);
+                ps.setLong(7, expiresAt);
                 ps.executeUpdate();
             }
-            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced);
+            return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced, token + 1);
         });
     }
 
     @Override
-    public boolean renewLease(String sessionId, String ownerId, Duration ttl) {
+    public boolean renewLease(String sessionId, String ownerId, Fence fence, Duration ttl) {
         return write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE session_leases SET expires_at = ? WHERE session_id = ? AND owner_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET expires_at = ?"
+                    + " WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
                 ps.setLong(1, System.currentTimeMillis() + ttl.toMillis());
                 ps.setString(2, sessionId);
                 ps.setString(3, ownerId);
+                ps.setLong(4, fence.token());
                 return ps.executeUpdate() > 0;
             }
         });
     }
 
     @Override
-    public void releaseLease(String sessionId, String ownerId) {
+    public void releaseLease(String sessionId, String ownerId, Fence fence) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_leases WHERE session_id = ? AND owner_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET owner_id = NULL, host = NULL, pid = NULL,"
+                    + " process_start = NULL, expires_at = 0 WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
                 ps.setString(1, sessionId);
                 ps.setString(2, ownerId);
+                ps.setLong(3, fence.token());
                 ps.executeUpdate();
             }
             return null;
@@ -577,30 +454,6 @@ public final class SqliteSessionStore implements SessionStore {
             connection.rollback();
         } catch (SQLException e) {
             LOG.debug("Rollback in session store {} failed: {}", file, e.getMessage());
-        }
-    }
-
-    private String toJson(Object values) {
-        try {
-            return json.writeValueAsString(values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Could not encode " + values.getClass().getSimpleName() + " for the session store", e);
-        }
-    }
-
-    private Map<String, String> labelsFromJson(String text) {
-        try {
-            return text == null ? Map.of() : Map.copyOf(json.readValue(text, STRING_MAP));
-        } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + file + " holds unreadable labels: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    private List<String> fromJson(String text) {
-        try {
-            return text == null ? List.of() : List.copyOf(json.readValue(text, STRING_LIST));
-        } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + file + " holds unreadable commands: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -145,7 +145,7 @@ class ConfigTest {
         assertThatThrownBy(() -> load(file))
                 .isInstanceOf(FactoryConfigurationException.class)
                 .hasMessage("Unknown configuration key 'provder' in " + file
-                        + "; known keys there: [environments, lifecycle, owner, provider, providers, repository, stateDir, timeouts].");
+                        + "; known keys there: [environments, lifecycle, owner, provider, providers, repository, stateDir, store, timeouts].");
     }
 
     @Test
@@ -252,6 +252,63 @@ class ConfigTest {
                         + " FACTORY_PROVIDERS_; available: [custom, docker, local, test-memory].");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_TIMEOUTS_BUILD", "5m"), ConfigOverrides.none()))
                 .hasMessageStartingWith("Unknown configuration key from environment variable FACTORY_TIMEOUTS_BUILD; known variables there: [");
+    }
+
+    @Test
+    void theStoreSectionBindsFromAFileAndEachFactoryStoreVariableOverridesItsKey() throws IOException {
+        Path file = write("factory.yaml", """
+                store:
+                  type: postgres
+                  url: jdbc:postgresql://db.internal:5432/factory
+                  user: factory
+                  passwordEnv: FACTORY_DB_PASSWORD
+                  schema: Fleet_A
+                  poolSize: 3
+                  leaseTtl: 5s
+                """);
+        StoreConfig fromFile = resolveFile(file, Map.of()).store();
+        assertThat(fromFile).isEqualTo(new StoreConfig("postgres", Optional.of("jdbc:postgresql://db.internal:5432/factory"),
+                Optional.of("factory"), Optional.of("FACTORY_DB_PASSWORD"), Optional.of("fleet_a"), Optional.of(3),
+                Duration.ofSeconds(5), StoreConfig.DEFAULT_CONNECT_TIMEOUT));
+        StoreConfig overridden = resolveFile(file, Map.of("FACTORY_STORE_URL", "jdbc:postgresql://127.0.0.1:55432/other",
+                "FACTORY_STORE_USER", "ci", "FACTORY_STORE_PASSWORD_ENV", "PGPASSWORD", "FACTORY_STORE_SCHEMA", "ci_run",
+                "FACTORY_STORE_POOL_SIZE", "2", "FACTORY_STORE_LEASE_TTL", "1s", "FACTORY_STORE_CONNECT_TIMEOUT", "2s")).store();
+        assertThat(overridden).isEqualTo(new StoreConfig("postgres", Optional.of("jdbc:postgresql://127.0.0.1:55432/other"),
+                Optional.of("ci"), Optional.of("PGPASSWORD"), Optional.of("ci_run"), Optional.of(2), Duration.ofSeconds(1),
+                Duration.ofSeconds(2)));
+        assertThat(resolve(FactoryConfig.defaults(), Map.of(), ConfigOverrides.none()).store())
+                .as("without a store section: the embedded SQLite store, ten-second leases").isEqualTo(StoreConfig.defaults());
+        assertThat(StoreConfig.defaults().type()).isEqualTo("sqlite");
+    }
+
+    @Test
+    void aStoreUrlWithAPasswordIsRefusedWithoutEchoingIt() throws IOException {
+        for (String url : List.of("jdbc:postgresql://db/factory?user=u&password=hunter2", "jdbc:postgresql://u:hunter2@db/factory",
+                "jdbc:postgresql://db/factory?ssl=true&sslpassword=hunter2")) {
+            Path file = write("factory.yaml", "store: {type: postgres, url: '" + url + "'}\n");
+            assertThatThrownBy(() -> resolveFile(file, Map.of()))
+                    .isInstanceOf(FactoryConfigurationException.class)
+                    .hasMessageContaining("store.url holds a password; put the password in an environment variable and name it in"
+                            + " store.passwordEnv")
+                    .hasMessageNotContaining("hunter2");
+            assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_URL", url), ConfigOverrides.none()))
+                    .hasMessageContaining("FACTORY_STORE_URL").hasMessageNotContaining("hunter2");
+        }
+    }
+
+    @Test
+    void badStoreValuesFailNamingTheKeyAndTheRule() {
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_LEASE_TTL", "100ms"), ConfigOverrides.none()))
+                .hasMessage("Invalid value from environment variable FACTORY_STORE_LEASE_TTL: store.leaseTtl PT0.1S is invalid;"
+                        + " it must be at least 300 ms.");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_POOL_SIZE", "many"), ConfigOverrides.none()))
+                .hasMessage("Invalid value from environment variable FACTORY_STORE_POOL_SIZE: store.poolSize 'many' is invalid;"
+                        + " it must be a whole number.");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_SCHEMA", "a;drop"), ConfigOverrides.none()))
+                .hasMessageContaining("store.schema 'a;drop' is invalid");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_PASWORD_ENV", "X"), ConfigOverrides.none()))
+                .hasMessageStartingWith("Unknown configuration key from environment variable FACTORY_STORE_PASWORD_ENV;")
+                .hasMessageContaining("FACTORY_STORE_PASSWORD_ENV");
     }
 
     @Test

@@ -234,10 +234,10 @@ final class HardeningRig {
         return DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
     }
 
-    /** The lease row of {@code sessionId}: host, pid and expiry; empty when no lease is held. */
+    /** The lease row of {@code sessionId}: host, pid and expiry; empty when no lease is held (a released one keeps only its token). */
     Optional<String> leaseRow(String sessionId) throws SQLException {
         try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
-                "SELECT host, pid, expires_at FROM session_leases WHERE session_id = ?")) {
+                "SELECT host, pid, expires_at FROM leases WHERE session_id = ? AND owner_id IS NOT NULL")) {
             ps.setString(1, sessionId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1) + "/" + rs.getLong(2) + "/" + rs.getLong(3)) : Optional.empty();
@@ -251,7 +251,7 @@ final class HardeningRig {
      */
     void moveLeaseToAnotherHost(String sessionId, long millisLeft) throws SQLException {
         try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
-                "UPDATE session_leases SET host = 'elsewhere.invalid', expires_at = ? WHERE session_id = ?")) {
+                "UPDATE leases SET host = 'elsewhere.invalid', expires_at = ? WHERE session_id = ? AND owner_id IS NOT NULL")) {
             ps.setLong(1, System.currentTimeMillis() + millisLeft);
             ps.setString(2, sessionId);
             if (ps.executeUpdate() != 1) {

@@ -36,7 +36,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -46,7 +46,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
         }
     }
 
@@ -69,10 +69,15 @@ class SqliteSessionStoreTest {
                     + " pid INTEGER NOT NULL, process_start INTEGER, expires_at INTEGER NOT NULL)");
             s.execute("INSERT INTO sessions VALUES ('old', 'owner/repo', 'work', 'main', '[\"make\"]', '[]', 'local', NULL,"
                     + " '/sessions/old', 5, 1, 2)");
+            s.execute("INSERT INTO session_leases VALUES ('old', 'gone-owner', 'nowhere.invalid', 1, NULL, 3)");
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
+            LeaseAttempt taken = store.tryAcquireLease("old", LeaseOwner.forThisProcess(), Duration.ofSeconds(30));
+            assertThat(taken.acquired()).as("the expired lease of schema 1 is free").isTrue();
+            assertThat(taken.replaced().map(LeaseOwner::id)).contains("gone-owner");
+            assertThat(taken.fencingToken()).as("the migrated lease counted as token 1").isEqualTo(2);
             SessionRecord old = store.find("old").orElseThrow();
             assertThat(old.definition().baseBranch()).contains("main");
             assertThat(old.definition().setupCommands()).containsExactly("make");
@@ -192,16 +197,17 @@ class SqliteSessionStoreTest {
         LeaseOwner b = LeaseOwner.forThisProcess();
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.tryAcquireLease("s1", a, Duration.ofSeconds(30)).acquired()).isTrue();
-            assertThat(store.tryAcquireLease("s1", a, Duration.ofSeconds(30)).acquired()).as("re-entrant for its owner").isTrue();
+            LeaseAttempt again = store.tryAcquireLease("s1", a, Duration.ofSeconds(30));
+            assertThat(again.acquired()).as("re-entrant for its owner").isTrue();
             LeaseAttempt refused = store.tryAcquireLease("s1", b, Duration.ofSeconds(30));
             assertThat(refused.acquired()).isFalse();
             assertThat(refused.holder().id()).isEqualTo(a.id());
             assertThat(store.tryAcquireLease("s2", b, Duration.ofSeconds(30)).acquired()).as("other sessions are free").isTrue();
-            assertThat(store.renewLease("s1", b.id(), Duration.ofSeconds(30))).isFalse();
-            assertThat(store.renewLease("s1", a.id(), Duration.ofSeconds(30))).isTrue();
-            store.releaseLease("s1", b.id());
+            assertThat(store.renewLease("s1", b.id(), again.fence(), Duration.ofSeconds(30))).isFalse();
+            assertThat(store.renewLease("s1", a.id(), again.fence(), Duration.ofSeconds(30))).isTrue();
+            store.releaseLease("s1", b.id(), again.fence());
             assertThat(store.tryAcquireLease("s1", b, Duration.ofSeconds(30)).acquired()).as("only the owner releases").isFalse();
-            store.releaseLease("s1", a.id());
+            store.releaseLease("s1", a.id(), again.fence());
             assertThat(store.tryAcquireLease("s1", b, Duration.ofSeconds(30)).acquired()).isTrue();
 
             assertThat(store.tryAcquireLease("s3", a, Duration.ofMillis(1)).acquired()).isTrue();

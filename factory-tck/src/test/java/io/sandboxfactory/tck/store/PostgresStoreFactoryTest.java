@@ -1,0 +1,153 @@
+package io.sandboxfactory.tck.store;
+
+import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionStoreException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Factories that share a PostgreSQL store, selected by {@code FACTORY_STORE_*} variables as a
+ * deployment would, each with a state directory of its own (two hosts), on one local provider root
+ * (the shared provider): one sandbox, one setup, and a retirement on one is seen by the other.
+ */
+class PostgresStoreFactoryTest {
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void server() {
+        TestPostgres.require();
+    }
+
+    private Map<String, String> storeEnvironment(String schema) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.keySet().removeIf(k -> k.startsWith("FACTORY_"));
+        env.put("FACTORY_STORE_TYPE", "postgres");
+        env.put("FACTORY_STORE_URL", TestPostgres.url());
+        env.put("FACTORY_STORE_USER", TestPostgres.user());
+        env.put("FACTORY_STORE_PASSWORD_ENV", TestPostgres.PASSWORD_VARIABLE);
+        env.put("FACTORY_STORE_SCHEMA", schema);
+        env.put("FACTORY_STORE_LEASE_TTL", "2s");
+        env.putAll(TestPostgres.environment());
+        return env;
+    }
+
+    private SandboxFactory host(String name, Map<String, String> env) throws IOException {
+        return SandboxFactory.builder()
+                .config(FactoryConfig.builder().provider("local")
+                        .providerSection("local", Map.of("root", tmp.resolve("shared-sessions").toString())).build())
+                .stateDirectory(Files.createDirectories(tmp.resolve("host-" + name)))
+                .environment(env)
+                .build();
+    }
+
+    private Path repository() throws Exception {
+        Path repo = tmp.resolve("origin");
+        Files.createDirectories(repo);
+        run(repo, "git", "init", "-q", "-b", "main");
+        Files.writeString(repo.resolve("README"), "fixture\n");
+        run(repo, "git", "add", "README");
+        run(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
+        return repo;
+    }
+
+    private static void run(Path dir, String... command) throws Exception {
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", command) + ": " + out).isZero();
+    }
+
+    @Test
+    void twoHostsOpeningOneSessionMakeOneSandboxAndRunItsSetupOnceAndARetirementIsSeenByBoth() throws Exception {
+        Map<String, String> env = storeEnvironment(TestPostgres.freshSchema("factory"));
+        Path repo = repository();
+        int threadsPerHost = 6;
+        try (SandboxFactory a = host("a", env); SandboxFactory b = host("b", env)) {
+            assertThat(a.sessionStore().toString()).contains("postgres").doesNotContain(TestPostgres.password());
+            SessionSpec spec = SessionSpec.builder("shared").repository(repo.toString()).branch("work")
+                    .setupCommands("echo ran >> ../setup-runs").build();
+            ExecutorService pool = Executors.newFixedThreadPool(threadsPerHost * 2);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<?>> opens = new ArrayList<>();
+                for (int i = 0; i < threadsPerHost * 2; i++) {
+                    SandboxFactory f = i % 2 == 0 ? a : b;
+                    opens.add(pool.submit(() -> {
+                        go.await();
+                        return f.openSession(spec);
+                    }));
+                }
+                go.countDown();
+                for (Future<?> open : opens) {
+                    open.get(3, TimeUnit.MINUTES);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            Path root = tmp.resolve("shared-sessions/shared");
+            assertThat(Files.readAllLines(root.resolve("setup-runs"))).as("the setup ran once for both hosts").containsExactly("ran");
+            assertThat(b.sessionStore().find("shared")).get().satisfies(r -> assertThat(r.materializedAt()).isPresent());
+
+            assertThat(a.retire("shared", RetireMode.DESTROY).problems()).isEmpty();
+            assertThat(b.sessionStore().find("shared")).as("host b sees host a's retirement").isEmpty();
+            assertThat(b.sessionStore().generation("shared")).isEqualTo(1);
+            assertThat(root).doesNotExist();
+        }
+    }
+
+    @Test
+    void aWrongPasswordFailsTheFactoryNamingTheStoreButNeverThePassword() throws IOException {
+        Map<String, String> env = storeEnvironment(TestPostgres.freshSchema("badpw"));
+        String secret = "not-the-password-" + System.nanoTime();
+        env.put(TestPostgres.PASSWORD_VARIABLE, secret);
+        assertThatThrownBy(() -> host("bad", env))
+                .isInstanceOf(SessionStoreException.class)
+                .hasMessageContaining("Session store postgres " + TestPostgres.url())
+                .hasMessageContaining("password authentication failed")
+                .satisfies(e -> assertThat(stackText(e)).doesNotContain(secret));
+    }
+
+    @Test
+    void aPasswordVariableThatIsNotSetAndAnUnknownStoreTypeAreConfigErrors() throws IOException {
+        Map<String, String> env = storeEnvironment(TestPostgres.freshSchema("nopw"));
+        env.remove(TestPostgres.PASSWORD_VARIABLE);
+        assertThatThrownBy(() -> host("nopw", env)).isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("store.passwordEnv names SF_PG_PASSWORD, which is not set (or blank) in the environment.");
+        Map<String, String> unknown = storeEnvironment("x");
+        unknown.put("FACTORY_STORE_TYPE", "cassandra");
+        assertThatThrownBy(() -> host("unknown", unknown)).isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Unknown session store type 'cassandra'; available: [postgres, sqlite].");
+        assertThat(tmp.resolve("host-unknown/sessions.db")).as("nothing was created for the bad config").doesNotExist();
+    }
+
+    private static String stackText(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.sandboxfactory.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.store.SessionStoreProvider;
+import io.sandboxfactory.core.store.StoreContext;
+
+/**
+ * {@code store.type: postgres}: a {@link PostgresSessionStore} over a small HikariCP pool. The
+ * password comes only from the environment variable {@code store.passwordEnv} names, and goes only
+ * to the driver.
+ */
+public final class PostgresStoreProvider implements SessionStoreProvider {
+
+    public static final String TYPE = "postgres";
+    /** Connections per factory unless {@code store.poolSize} says otherwise: a start holds one briefly. */
+    public static final int DEFAULT_POOL_SIZE = 4;
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public SessionStore open(StoreConfig config, StoreContext context) {
+        String url = config.url().orElseThrow(() -> invalid("store.url is missing; store type postgres needs a JDBC URL like"
+                + " jdbc:postgresql://host:5432/database."));
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw invalid("store.url '" + url + "' is invalid; a postgres store's URL starts with jdbc:postgresql:.");
+        }
+        HikariConfig pool = new HikariConfig();
+        pool.setPoolName("sandbox-factory-store");
+        pool.setJdbcUrl(url);
+        config.user().ifPresent(pool::setUsername);
+        config.passwordEnv().ifPresent(variable -> pool.setPassword(context.variable(variable).orElseThrow(() -> invalid(
+                "store.passwordEnv names " + variable + ", which is not set (or blank) in the environment."))));
+        config.schema().ifPresent(pool::setSchema);
+        pool.setMaximumPoolSize(config.poolSize().orElse(DEFAULT_POOL_SIZE));
+        pool.setMinimumIdle(1);
+        pool.setConnectionTimeout(config.connectTimeout().toMillis());
+        pool.setValidationTimeout(Math.min(config.connectTimeout().toMillis(), 5_000));
+        // The migration below is the first connection and reports an unreachable server clearly.
+        pool.setInitializationFailTimeout(-1);
+        pool.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, config.connectTimeout().toSeconds())));
+        pool.addDataSourceProperty("ApplicationName", "sandbox-factory");
+        String description = "postgres " + url + config.schema().map(s -> " (schema " + s + ")").orElse("");
+        HikariDataSource dataSource = new HikariDataSource(pool);
+        try {
+            return PostgresSessionStore.open(dataSource, config.schema(), description);
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+    }
+
+    private static FactoryConfigurationException invalid(String message) {
+        return new FactoryConfigurationException("INVALID_CONFIG", message);
+    }
+}

@@ -1,0 +1,44 @@
+package io.sandboxfactory.store.postgres;
+
+import io.sandboxfactory.core.store.SessionStoreException;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+
+/** One sentence for a failed store operation; an unreachable server says so and what it means. */
+final class StoreFailures {
+
+    private StoreFailures() {
+    }
+
+    static SessionStoreException of(String store, SQLException e) {
+        if (unreachable(e)) {
+            return new SessionStoreException("Session store " + store + " is unreachable (" + rootMessage(e)
+                    + "); sessions cannot be opened, retired or looked up until it answers again.", e);
+        }
+        return new SessionStoreException("Session store " + store + " failed: " + rootMessage(e), e);
+    }
+
+    /** A pool timeout, or SQL state class 08 (connection exception) or 57P0x (server shutting down, restarting). */
+    private static boolean unreachable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.strip();
+    }
+}
