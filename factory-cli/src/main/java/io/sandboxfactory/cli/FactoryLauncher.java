@@ -5,7 +5,6 @@ import io.sandboxfactory.core.session.SessionListener;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +12,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /** Builds the {@link SandboxFactory} a command works with, from the global options and the surroundings. */
 final class FactoryLauncher {
@@ -84,8 +82,10 @@ final class FactoryLauncher {
         Digests.add(digest, "state", stateDirectory().toString());
         for (Path dir : pluginDirectories()) {
             Digests.add(digest, "plugins", dir.toString());
-            for (Path jar : jarsIn(dir)) {
-                Digests.add(digest, "jar", jar.getFileName() + " " + sizeAndTime(jar));
+        }
+        for (PluginLoader.Plugin plugin : PluginLoader.pluginsIn(pluginDirectories())) {
+            for (Path jar : plugin.jars()) {
+                Digests.add(digest, "jar", plugin.name() + " " + jar.getFileName() + " " + sizeAndTime(jar));
             }
         }
         Digests.add(digest, "environment", DaemonAddress.environmentIdentity(console.environment()));
@@ -121,17 +121,6 @@ final class FactoryLauncher {
             return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             return "unreadable " + e;
-        }
-    }
-
-    private static List<Path> jarsIn(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
