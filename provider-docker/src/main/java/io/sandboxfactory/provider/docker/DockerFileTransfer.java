@@ -8,15 +8,12 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.SandboxPaths;
-import io.sandboxfactory.api.TransferEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.io.input.CloseShieldInputStream;
+import io.sandboxfactory.provider.support.TarEntries;
+import io.sandboxfactory.provider.support.TarStream;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -93,24 +90,8 @@ final class DockerFileTransfer {
     void copyOut(String containerId, String root, String path, FileTransferSandbox.Sink sink) {
         requireUnder(root, path);
         DockerClient client = client();
-        String parent = path.substring(0, Math.max(path.lastIndexOf('/'), 1));
-        try (InputStream body = client.copyArchiveFromContainerCmd(containerId, path).exec();
-             TarArchiveInputStream tar = new TarArchiveInputStream(body, StandardCharsets.UTF_8.name())) {
-            TarArchiveEntry header;
-            while ((header = tar.getNextEntry()) != null) {
-                String name = trimSlash(header.getName());
-                int mode = header.getMode() & 07777;
-                if (header.isDirectory()) {
-                    deliver(sink, TransferEntry.directory(name, mode), InputStream.nullInputStream());
-                } else if (header.isSymbolicLink()) {
-                    deliver(sink, TransferEntry.symlink(name, header.getLinkName()), InputStream.nullInputStream());
-                } else if (header.isLink()) {
-                    // The archive names an earlier entry instead of repeating its content: fetch that file.
-                    deliverHardLink(containerId, root, parent + "/" + trimSlash(header.getLinkName()), name, mode, sink);
-                } else if (header.isFile()) {
-                    deliver(sink, TransferEntry.file(name, header.getSize(), mode), CloseShieldInputStream.wrap(tar));
-                }
-            }
+        try (InputStream body = client.copyArchiveFromContainerCmd(containerId, path).exec()) {
+            TarEntries.deliver(body, path, sink, (original, into) -> copyOut(containerId, root, original, into));
         } catch (SandboxException | UncheckedIOException e) {
             throw e;
         } catch (IOException e) {
@@ -119,35 +100,6 @@ final class DockerFileTransfer {
         } catch (RuntimeException e) {
             throw failure(e, path, "copy");
         }
-    }
-
-    private void deliverHardLink(String containerId, String root, String original, String name, int mode, FileTransferSandbox.Sink sink) {
-        boolean[] delivered = {false};
-        copyOut(containerId, root, original, (entry, content) -> {
-            if (!delivered[0] && entry.type() == TransferEntry.Type.FILE) {
-                delivered[0] = true;
-                sink.accept(TransferEntry.file(name, entry.size(), mode), content);
-            }
-        });
-    }
-
-    private static void deliver(FileTransferSandbox.Sink sink, TransferEntry entry, InputStream content) {
-        try {
-            sink.accept(entry, content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not take '" + entry.path() + "': " + e.getMessage(), e);
-        }
-    }
-
-    private static String trimSlash(String name) {
-        String trimmed = name;
-        while (trimmed.endsWith("/")) {
-            trimmed = trimmed.substring(0, trimmed.length() - 1);
-        }
-        while (trimmed.startsWith("./")) {
-            trimmed = trimmed.substring(2);
-        }
-        return trimmed;
     }
 
     private DockerClient client() {

@@ -7,14 +7,11 @@ import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.TransferEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.io.input.CloseShieldInputStream;
+import io.sandboxfactory.provider.support.TarEntries;
+import io.sandboxfactory.provider.support.TarStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -87,22 +84,8 @@ final class PodFileTransfer {
         String name = path.substring(slash + 1);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         ExecWatch watch = open(pod, false, errors, "sandbox-factory-archive", parent, name);
-        try (watch; TarArchiveInputStream tar = new TarArchiveInputStream(watch.getOutput(), StandardCharsets.UTF_8.name())) {
-            TarArchiveEntry header;
-            while ((header = tar.getNextEntry()) != null) {
-                String entryName = trimSlash(header.getName());
-                int mode = header.getMode() & 07777;
-                if (header.isDirectory()) {
-                    deliver(sink, TransferEntry.directory(entryName, mode), InputStream.nullInputStream());
-                } else if (header.isSymbolicLink()) {
-                    deliver(sink, TransferEntry.symlink(entryName, header.getLinkName()), InputStream.nullInputStream());
-                } else if (header.isLink()) {
-                    // The archive names an earlier entry instead of repeating its content: fetch that file.
-                    deliverHardLink(pod, root, parent + "/" + trimSlash(header.getLinkName()), entryName, mode, sink);
-                } else if (header.isFile()) {
-                    deliver(sink, TransferEntry.file(entryName, header.getSize(), mode), CloseShieldInputStream.wrap(tar));
-                }
-            }
+        try (watch) {
+            TarEntries.deliver(watch.getOutput(), path, sink, (original, into) -> copyOut(pod, root, original, into));
             // Drain what follows the end-of-archive blocks, so the status arrives.
             watch.getOutput().transferTo(OutputStream.nullOutputStream());
             check(await(watch, path), errors, path, "copy");
@@ -175,35 +158,6 @@ final class PodFileTransfer {
         }
         throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
                 + sessionId + "': tar exited with " + status + (detail.isEmpty() ? "" : " (" + detail + ")") + ".");
-    }
-
-    private void deliverHardLink(String pod, String root, String original, String name, int mode, FileTransferSandbox.Sink sink) {
-        boolean[] delivered = {false};
-        copyOut(pod, root, original, (entry, content) -> {
-            if (!delivered[0] && entry.type() == TransferEntry.Type.FILE) {
-                delivered[0] = true;
-                sink.accept(TransferEntry.file(name, entry.size(), mode), content);
-            }
-        });
-    }
-
-    private static void deliver(FileTransferSandbox.Sink sink, TransferEntry entry, InputStream content) {
-        try {
-            sink.accept(entry, content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not take '" + entry.path() + "': " + e.getMessage(), e);
-        }
-    }
-
-    private static String trimSlash(String name) {
-        String trimmed = name;
-        while (trimmed.endsWith("/")) {
-            trimmed = trimmed.substring(0, trimmed.length() - 1);
-        }
-        while (trimmed.startsWith("./")) {
-            trimmed = trimmed.substring(2);
-        }
-        return trimmed;
     }
 
     private static void requireUnder(String root, String path) {

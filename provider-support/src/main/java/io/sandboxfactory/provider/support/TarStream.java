@@ -1,4 +1,4 @@
-package io.sandboxfactory.provider.docker;
+package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
@@ -23,10 +23,10 @@ import java.util.Set;
  * sizes, and no thread is needed. Names and link targets of any length or script go in POSIX (PAX)
  * records; sizes over 8 GiB too.
  *
- * <p>Refuses an entry below a symbolic link the same stream carries: the engine would otherwise
- * write through that link.
+ * <p>Refuses an entry below a symbolic link the same stream carries: whatever unpacks the stream
+ * (a container engine, {@code tar} in a pod) would otherwise write through that link.
  */
-final class TarStream extends InputStream {
+public final class TarStream extends InputStream {
 
     private static final int PIECE = 64 * 1024;
 
@@ -55,7 +55,7 @@ final class TarStream extends InputStream {
     private int position;
     private RuntimeException failure;
 
-    TarStream(FileTransferSandbox.Source source) {
+    public TarStream(FileTransferSandbox.Source source) {
         this.source = source;
         this.entries = source.entries().iterator();
         this.tar = new TarArchiveOutputStream(buffer, StandardCharsets.UTF_8.name());
@@ -178,7 +178,7 @@ final class TarStream extends InputStream {
     }
 
     /** Why reading the source failed, if it did: the real reason behind a failed upload. */
-    java.util.Optional<RuntimeException> failure() {
+    public java.util.Optional<RuntimeException> failure() {
         return java.util.Optional.ofNullable(failure);
     }
 
