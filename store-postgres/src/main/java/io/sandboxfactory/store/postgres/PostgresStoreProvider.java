@@ -1,7 +1,6 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.store.SessionStore;
@@ -32,11 +31,11 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
             throw invalid("store.url '" + url + "' is invalid; a postgres store's URL starts with jdbc:postgresql:.");
         }
         String description = "postgres " + url + config.schema().map(s -> " (schema " + s + ")").orElse("");
-        HikariDataSource dataSource = new HikariDataSource(poolConfig(url, config, context));
+        StoreConnections connections = new StoreConnections(poolConfig(url, config, context));
         try {
-            return PostgresSessionStore.open(dataSource, config.schema(), description);
+            return PostgresSessionStore.open(connections, config.schema(), description);
         } catch (RuntimeException e) {
-            dataSource.close();
+            connections.close();
             throw e;
         }
     }
