@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -36,28 +37,41 @@ public final class ChildProcess implements AutoCloseable {
         this.reader.start();
     }
 
-    /** Starts {@code mainClass} with {@code args} in a new JVM; its stderr goes to {@code <logDir>/<name>.err}. */
-    public static ChildProcess start(Path logDir, String name, Class<?> mainClass, List<String> args) throws IOException {
-        return start(logDir, name, List.of(), List.of(), mainClass, args);
+    /**
+     * How a child JVM starts besides its class path and arguments: {@code launcher} in front of the
+     * JVM (a command that ends by exec'ing the rest, so the child's pid is the JVM's), {@code
+     * jvmOptions} after it, and {@code environment} added to the inherited one (where a secret the
+     * child needs goes: never into its arguments).
+     */
+    public record Launch(List<String> launcher, List<String> jvmOptions, Map<String, String> environment) {
+        public static final Launch PLAIN = new Launch(List.of(), List.of(), Map.of());
+
+        public Launch {
+            launcher = List.copyOf(launcher);
+            jvmOptions = List.copyOf(jvmOptions);
+            environment = Map.copyOf(environment);
+        }
     }
 
-    /**
-     * Starts {@code mainClass} as {@link #start(Path, String, Class, List)} does, with {@code launcher}
-     * (a command that ends by exec'ing the rest, so the child's pid is the JVM's) in front of the
-     * JVM and {@code jvmOptions} after it.
-     */
-    public static ChildProcess start(Path logDir, String name, List<String> launcher, List<String> jvmOptions, Class<?> mainClass,
-                                     List<String> args) throws IOException {
+    /** Starts {@code mainClass} with {@code args} in a new JVM; its stderr goes to {@code <logDir>/<name>.err}. */
+    public static ChildProcess start(Path logDir, String name, Class<?> mainClass, List<String> args) throws IOException {
+        return start(logDir, name, Launch.PLAIN, mainClass, args);
+    }
+
+    /** Starts {@code mainClass} as {@link #start(Path, String, Class, List)} does, the way {@code launch} says. */
+    public static ChildProcess start(Path logDir, String name, Launch launch, Class<?> mainClass, List<String> args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(launcher);
+        List<String> command = new ArrayList<>(launch.launcher());
         command.addAll(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1"));
-        command.addAll(jvmOptions);
+        command.addAll(launch.jvmOptions());
         command.addAll(List.of("-cp", classpath, mainClass.getName()));
         command.addAll(args);
         Files.createDirectories(logDir);
         Path err = logDir.resolve(name + ".err");
-        Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+        builder.environment().putAll(launch.environment());
+        Process process = builder.start();
         return new ChildProcess(name, process, err);
     }
 

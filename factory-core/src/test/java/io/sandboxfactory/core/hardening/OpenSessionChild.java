@@ -34,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * until stdin closes), {@code run} (a command to run in the session after the open), {@code root}
  * (the local provider's root, for hosts that share one provider but not a state directory), any
  * number of {@code env.NAME=value} for {@code providers.local.env} and of {@code factoryenv.NAME=value}
- * for the factory's environment (e.g. {@code FACTORY_STORE_*}, to share a PostgreSQL store).
+ * for the factory's environment (e.g. {@code FACTORY_STORE_*}, to share a PostgreSQL store), and
+ * {@code passenv} (comma-separated names of this process's variables the factory's environment
+ * gets too: a secret such as the store's password comes that way, never as an argument).
  *
  * <p>Stdout lines: {@code PHASE <phase>} as the machinery reports it, {@code BLOCKED <phase>} once
  * the open is parked, then {@code RESULT opens=<n> failed=<n> instances=<n> created=<n>} (how many
@@ -60,6 +62,11 @@ public final class OpenSessionChild {
                 factoryEnv.put(key.substring("factoryenv.".length()), value);
             } else {
                 options.put(key, value);
+            }
+        }
+        for (String name : options.getOrDefault("passenv", "").split(",")) {
+            if (!name.isBlank() && System.getenv(name) != null) {
+                factoryEnv.put(name, System.getenv(name));
             }
         }
         String block = options.getOrDefault("block", "");

@@ -78,6 +78,8 @@ class FleetContentionIT {
         }
         for (ChildProcess host : hosts) {
             host.awaitLine("READY"::equals);
+            assertThat(Files.readString(Path.of("/proc", Long.toString(host.pid()), "cmdline")))
+                    .as("a host's arguments").contains("FACTORY_STORE_URL").doesNotContain(TestPostgres.password());
         }
         // All four factories are built and connected: their 200 opens start together.
         Files.writeString(go, "");

@@ -128,11 +128,20 @@ final class FleetRig {
         List<String> args = new ArrayList<>(List.of("state=" + root.resolve("state-" + host), "root=" + sessions,
                 "repo=" + repo, "session=" + session, "base=main", "setup=" + setupCommand(session)));
         providerEnv(host).forEach((k, v) -> args.add("env." + k + "=" + v));
-        storeEnv.forEach((k, v) -> args.add("factoryenv." + k + "=" + v));
+        // The password goes in the child's environment, never its arguments.
+        Map<String, String> secrets = new LinkedHashMap<>();
+        storeEnv.forEach((k, v) -> {
+            if (k.equals(TestPostgres.PASSWORD_VARIABLE)) {
+                secrets.put(k, v);
+            } else {
+                args.add("factoryenv." + k + "=" + v);
+            }
+        });
+        args.add("passenv=" + String.join(",", secrets.keySet()));
         args.addAll(List.of(more));
         List<String> launcher = hostLauncher(host).orElseThrow(() -> new AssertionError("no host launcher; requireHostNames() first"));
-        ChildProcess child = ChildProcess.start(root.resolve("logs"), host, launcher, List.of("-Djdk.net.hosts.file=" + hostsFile),
-                OpenSessionChild.class, args);
+        ChildProcess.Launch launch = new ChildProcess.Launch(launcher, List.of("-Djdk.net.hosts.file=" + hostsFile), secrets);
+        ChildProcess child = ChildProcess.start(root.resolve("logs"), host, launch, OpenSessionChild.class, args);
         children.add(child);
         return child;
     }
