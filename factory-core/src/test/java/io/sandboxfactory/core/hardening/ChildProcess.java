@@ -9,15 +9,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
  * A test JVM started with this JVM's own test classpath, whose stdout lines are collected as they
  * come. Waits are bounded only to turn a hang into a failure that shows the child's output; no
- * assertion depends on how long anything took.
+ * assertion depends on how long anything took. Public for the multi-host tests of store-postgres.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
 
     private static final Duration HANG_GUARD = Duration.ofMinutes(3);
 
@@ -36,16 +37,41 @@ final class ChildProcess implements AutoCloseable {
         this.reader.start();
     }
 
+    /**
+     * How a child JVM starts besides its class path and arguments: {@code launcher} in front of the
+     * JVM (a command that ends by exec'ing the rest, so the child's pid is the JVM's), {@code
+     * jvmOptions} after it, and {@code environment} added to the inherited one (where a secret the
+     * child needs goes: never into its arguments).
+     */
+    public record Launch(List<String> launcher, List<String> jvmOptions, Map<String, String> environment) {
+        public static final Launch PLAIN = new Launch(List.of(), List.of(), Map.of());
+
+        public Launch {
+            launcher = List.copyOf(launcher);
+            jvmOptions = List.copyOf(jvmOptions);
+            environment = Map.copyOf(environment);
+        }
+    }
+
     /** Starts {@code mainClass} with {@code args} in a new JVM; its stderr goes to {@code <logDir>/<name>.err}. */
-    static ChildProcess start(Path logDir, String name, Class<?> mainClass, List<String> args) throws IOException {
+    public static ChildProcess start(Path logDir, String name, Class<?> mainClass, List<String> args) throws IOException {
+        return start(logDir, name, Launch.PLAIN, mainClass, args);
+    }
+
+    /** Starts {@code mainClass} as {@link #start(Path, String, Class, List)} does, the way {@code launch} says. */
+    public static ChildProcess start(Path logDir, String name, Launch launch, Class<?> mainClass, List<String> args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                mainClass.getName()));
+        List<String> command = new ArrayList<>(launch.launcher());
+        command.addAll(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1"));
+        command.addAll(launch.jvmOptions());
+        command.addAll(List.of("-cp", classpath, mainClass.getName()));
         command.addAll(args);
         Files.createDirectories(logDir);
         Path err = logDir.resolve(name + ".err");
-        Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+        builder.environment().putAll(launch.environment());
+        Process process = builder.start();
         return new ChildProcess(name, process, err);
     }
 
@@ -63,12 +89,12 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Waits for a stdout line matching {@code wanted} and returns it; fails if the child exits first. */
-    String awaitLine(Predicate<String> wanted) throws InterruptedException {
+    public String awaitLine(Predicate<String> wanted) throws InterruptedException {
         long deadline = System.nanoTime() + HANG_GUARD.toNanos();
         synchronized (lines) {
             while (true) {
@@ -91,7 +117,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** Waits for the child to exit and returns its stdout lines; fails unless it exited with 0. */
-    List<String> awaitSuccess() throws InterruptedException {
+    public List<String> awaitSuccess() throws InterruptedException {
         if (!process.waitFor(HANG_GUARD.toSeconds(), TimeUnit.SECONDS)) {
             throw new AssertionError("Child " + name + " hung; " + describe());
         }
@@ -102,26 +128,26 @@ final class ChildProcess implements AutoCloseable {
         return lines();
     }
 
-    List<String> lines() {
+    public List<String> lines() {
         synchronized (lines) {
             return List.copyOf(lines);
         }
     }
 
     /** Sends EOF on the child's stdin (a holding child then closes its factory and exits). */
-    void closeStdin() throws IOException {
+    public void closeStdin() throws IOException {
         process.getOutputStream().close();
     }
 
     /** SIGKILL (on Linux {@code destroyForcibly} sends SIGKILL), then reaps the child so its pid is gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("Child " + name + " survived SIGKILL");
         }
     }
 
-    String describe() {
+    public String describe() {
         String err;
         try {
             err = Files.readString(stderr);

@@ -2,6 +2,7 @@ package io.sandboxfactory.core.hardening;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
@@ -30,13 +31,17 @@ import java.util.concurrent.TimeUnit;
  * (optional), {@code threads} (default 1), {@code await} (a file to wait for before opening, so
  * several processes open at once), {@code block} (a {@link SessionPhase} at which the listener
  * stops the open forever, so the parent can kill it there), {@code hold} (keep the factory open
- * until stdin closes), {@code run} (a command to run in the session after the open) and any number
- * of {@code env.NAME=value} for {@code providers.local.env}.
+ * until stdin closes), {@code run} (a command to run in the session after the open), {@code root}
+ * (the local provider's root, for hosts that share one provider but not a state directory), any
+ * number of {@code env.NAME=value} for {@code providers.local.env} and of {@code factoryenv.NAME=value}
+ * for the factory's environment (e.g. {@code FACTORY_STORE_*}, to share a PostgreSQL store), and
+ * {@code passenv} (comma-separated names of this process's variables the factory's environment
+ * gets too: a secret such as the store's password comes that way, never as an argument).
  *
  * <p>Stdout lines: {@code PHASE <phase>} as the machinery reports it, {@code BLOCKED <phase>} once
  * the open is parked, then {@code RESULT opens=<n> failed=<n> instances=<n> created=<n>} (how many
  * distinct sandbox instances the threads got and how many of those were {@code CREATED}), and
- * {@code FAILED <exception>: <message>} per failed open, and {@code RAN exit=<code>} after {@code run}.
+ * {@code FAILED <exception> <code>: <message>} per failed open, and {@code RAN exit=<code>} after {@code run}.
  */
 public final class OpenSessionChild {
 
@@ -46,21 +51,33 @@ public final class OpenSessionChild {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new LinkedHashMap<>();
         Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> factoryEnv = new LinkedHashMap<>();
         for (String arg : args) {
             int eq = arg.indexOf('=');
             String key = arg.substring(0, eq);
             String value = arg.substring(eq + 1);
             if (key.startsWith("env.")) {
                 env.put(key.substring("env.".length()), value);
+            } else if (key.startsWith("factoryenv.")) {
+                factoryEnv.put(key.substring("factoryenv.".length()), value);
             } else {
                 options.put(key, value);
             }
         }
+        for (String name : options.getOrDefault("passenv", "").split(",")) {
+            if (!name.isBlank() && System.getenv(name) != null) {
+                factoryEnv.put(name, System.getenv(name));
+            }
+        }
         String block = options.getOrDefault("block", "");
         int threads = Integer.parseInt(options.getOrDefault("threads", "1"));
-        FactoryConfig config = FactoryConfig.builder().providerSection("local", Map.of("env", env)).build();
+        Map<String, Object> local = new LinkedHashMap<>(Map.of("env", env));
+        if (options.containsKey("root")) {
+            local.put("root", options.get("root"));
+        }
+        FactoryConfig config = FactoryConfig.builder().providerSection("local", local).build();
         try (SandboxFactory factory = SandboxFactory.builder().config(config).provider("local")
-                .stateDirectory(Path.of(options.get("state"))).environment(Map.of())
+                .stateDirectory(Path.of(options.get("state"))).environment(factoryEnv)
                 .sessionListener(new PrintingListener(block)).build()) {
             if (options.containsKey("await")) {
                 awaitFile(Path.of(options.get("await")));
@@ -96,7 +113,8 @@ public final class OpenSessionChild {
                     instances.add(open.get(5, TimeUnit.MINUTES));
                 } catch (java.util.concurrent.ExecutionException e) {
                     failed++;
-                    say("FAILED " + e.getCause().getClass().getSimpleName() + ": " + e.getCause().getMessage());
+                    String code = e.getCause() instanceof SandboxException s ? " " + s.code() : "";
+                    say("FAILED " + e.getCause().getClass().getSimpleName() + code + ": " + e.getCause().getMessage());
                 }
             }
             long created = instances.stream().filter(s -> s.lastStartOutcome().orElse(null) == StartOutcome.CREATED).count();

@@ -3,9 +3,11 @@ package io.sandboxfactory.tck.store;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.SessionStoreException;
+import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,13 +47,7 @@ class PostgresStoreFactoryTest {
     private Map<String, String> storeEnvironment(String schema) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("FACTORY_"));
-        env.put("FACTORY_STORE_TYPE", "postgres");
-        env.put("FACTORY_STORE_URL", TestPostgres.url());
-        env.put("FACTORY_STORE_USER", TestPostgres.user());
-        env.put("FACTORY_STORE_PASSWORD_ENV", TestPostgres.PASSWORD_VARIABLE);
-        env.put("FACTORY_STORE_SCHEMA", schema);
-        env.put("FACTORY_STORE_LEASE_TTL", "2s");
-        env.putAll(TestPostgres.environment());
+        env.putAll(TestPostgres.storeEnvironment(TestPostgres.url(), schema, Duration.ofSeconds(2), StoreConfig.DEFAULT_CONNECT_TIMEOUT));
         return env;
     }
 

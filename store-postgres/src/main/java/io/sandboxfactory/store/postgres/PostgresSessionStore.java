@@ -1,6 +1,5 @@
 package io.sandboxfactory.store.postgres;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.FencedOutException;
@@ -36,12 +35,12 @@ import java.util.Set;
  */
 public final class PostgresSessionStore implements SessionStore {
 
-    private final HikariDataSource pool;
+    private final StoreConnections pool;
     private final String description;
     private final SessionRows rows;
     private final PostgresLeases leases;
 
-    private PostgresSessionStore(HikariDataSource pool, String description) {
+    private PostgresSessionStore(StoreConnections pool, String description) {
         this.pool = pool;
         this.description = description;
         this.rows = new SessionRows(description);
@@ -49,7 +48,7 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     /** Takes over {@code pool} (closed with the store) and migrates the schema. */
-    static PostgresSessionStore open(HikariDataSource pool, Optional<String> schema, String description) {
+    static PostgresSessionStore open(StoreConnections pool, Optional<String> schema, String description) {
         PostgresSessionStore store = new PostgresSessionStore(pool, description);
         store.tx(c -> PostgresMigrations.migrate(c, schema, description));
         return store;
@@ -274,7 +273,7 @@ public final class PostgresSessionStore implements SessionStore {
 
     /** Runs {@code work} as one transaction: it commits whole or not at all (a connection lost midway rolls it back). */
     private <T> T tx(Work<T> work) {
-        try (Connection c = pool.getConnection()) {
+        try (Connection c = pool.get()) {
             c.setAutoCommit(false);
             try {
                 T result = work.run(c);

@@ -1,7 +1,6 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.store.SessionStore;
@@ -31,6 +30,18 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
         if (!url.startsWith("jdbc:postgresql:")) {
             throw invalid("store.url '" + url + "' is invalid; a postgres store's URL starts with jdbc:postgresql:.");
         }
+        String description = "postgres " + url + config.schema().map(s -> " (schema " + s + ")").orElse("");
+        StoreConnections connections = new StoreConnections(poolConfig(url, config, context));
+        try {
+            return PostgresSessionStore.open(connections, config.schema(), description);
+        } catch (RuntimeException e) {
+            connections.close();
+            throw e;
+        }
+    }
+
+    /** The pool of a store at {@code url}: every connection it makes is configured here. */
+    static HikariConfig poolConfig(String url, StoreConfig config, StoreContext context) {
         HikariConfig pool = new HikariConfig();
         pool.setPoolName("sandbox-factory-store");
         pool.setJdbcUrl(url);
@@ -46,14 +57,11 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
         pool.setInitializationFailTimeout(-1);
         pool.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, config.connectTimeout().toSeconds())));
         pool.addDataSourceProperty("ApplicationName", "sandbox-factory");
-        String description = "postgres " + url + config.schema().map(s -> " (schema " + s + ")").orElse("");
-        HikariDataSource dataSource = new HikariDataSource(pool);
-        try {
-            return PostgresSessionStore.open(dataSource, config.schema(), description);
-        } catch (RuntimeException e) {
-            dataSource.close();
-            throw e;
-        }
+        // A replica paused inside a transaction (SIGSTOP, a VM freeze) would hold its rows' locks for
+        // as long as it stays paused, and the lease it held could never be taken over: the server
+        // ends such a session after one lease time instead. No operation idles inside its transaction.
+        pool.addDataSourceProperty("options", "-c idle_in_transaction_session_timeout=" + Math.max(1_000, config.leaseTtl().toMillis()));
+        return pool;
     }
 
     private static FactoryConfigurationException invalid(String message) {
