@@ -1,13 +1,10 @@
 package io.sandboxfactory.cli;
 
-import io.sandboxfactory.api.CommandOptions;
-import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.SessionRecord;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,8 +46,6 @@ final class SessionDiff {
         }
     }
 
-    private static final Duration GIT_TIMEOUT = Duration.ofMinutes(5);
-
     private final SessionHandle session;
     private final SessionRecord record;
 
@@ -80,7 +75,7 @@ final class SessionDiff {
             result.add(changes);
             if (patch.isPresent()) {
                 String prefix = dir.isEmpty() ? "" : dir + "/";
-                run(checkout, patch.get(), "diff", "--no-color", "--no-ext-diff", "--src-prefix=a/" + prefix, "--dst-prefix=b/" + prefix,
+                CheckoutCommand.run(session, checkout, patch.get(), "git", "diff", "--no-color", "--no-ext-diff", "--src-prefix=a/" + prefix, "--dst-prefix=b/" + prefix,
                         mergeBase, "--");
             }
         }
@@ -137,21 +132,7 @@ final class SessionDiff {
     }
 
     private String git(SessionLayout.Checkout checkout, String... args) {
-        return run(checkout, null, args).stdout();
-    }
-
-    private CommandResult run(SessionLayout.Checkout checkout, Consumer<String> stream, String... args) {
-        CommandOptions.Builder options = CommandOptions.builder().cwd(checkout.path()).timeout(GIT_TIMEOUT);
-        if (stream != null) {
-            options.onStdout(stream).maxRetainedBytes(4096);
-        }
-        CommandResult result = session.executeCommand("git", List.of(args), options.build());
-        if (result.exitCode() != 0) {
-            String why = result.stderr().lines().filter(l -> !l.isBlank()).findFirst().orElse("exit " + result.exitCode());
-            throw new IllegalStateException("git " + args[0] + " failed in the checkout " + checkout.path() + " of session '"
-                    + session.sessionId() + "': " + why);
-        }
-        return result;
+        return CheckoutCommand.run(session, checkout, null, "git", args).stdout();
     }
 
     /** {@code git diff --numstat -z}: {@code added TAB deleted TAB path NUL}, {@code -} for a binary file's counts. */

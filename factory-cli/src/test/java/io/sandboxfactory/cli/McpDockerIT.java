@@ -61,7 +61,7 @@ class McpDockerIT {
     }
 
     @Test
-    void commandsAndFilesOfAnAgentRunInTheSessionsContainer() {
+    void commandsFilesDiffAndExportOfAnAgentsSessionGoThroughItsContainer() {
         mcp = new McpClientSession(state, McpServerIT.environment(Map.of()), config);
         Path repo = temp.resolve("repos/app.git");
         Map<String, Object> opened = mcp.ok("session_open", Map.of("id", session, "repo", repo.toString(), "branch", "agent"));
@@ -93,6 +93,18 @@ class McpDockerIT {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> repositories = (List<Map<String, Object>>) diff.get("repositories");
         assertThat(repositories.get(0).get("untracked")).asList().containsExactly("notes/todo.txt");
+
+        // export: a bundle made in the container (no network), copied out, fetched into a clone on the host.
+        assertThat(mcp.ok("session_exec", Map.of("id", session, "command",
+                "git add notes && git -c user.name=A -c user.email=a@example.invalid commit -qm notes && git rev-parse HEAD")))
+                .containsEntry("exitCode", 0);
+        String head = (String) mcp.ok("session_exec", Map.of("id", session, "command", "git rev-parse HEAD")).get("stdout");
+        Path local = temp.resolve("local");
+        GitRepos.git(temp, "clone", "-q", repo.toString(), local.toString());
+        CliProcess.Result export = new CliProcess(state).in(local).run("--config", config.toString(), "export", session);
+        assertThat(export.exitCode()).as(export.toString()).isZero();
+        assertThat(GitRepos.git(local, "rev-parse", "factory/" + session + "/agent")).isEqualTo(head);
+        assertThat(GitRepos.git(local, "show", "factory/" + session + "/agent:notes/todo.txt")).isEqualTo("first\n2nd\n");
 
         assertThat(mcp.ok("session_retire", Map.of("id", session, "delete", true))).containsEntry("outcome", "RETIRED");
     }

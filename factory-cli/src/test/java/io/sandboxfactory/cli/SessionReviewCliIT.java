@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Reviewing what a session did, through the real jar on the local provider with real git: {@code
- * factory diff}. These commands run in their own process (the daemon serves none of them).
+ * factory diff}, {@code factory export}. These commands run in their own process (the daemon serves none of them).
  */
 class SessionReviewCliIT {
 
@@ -76,6 +76,59 @@ class SessionReviewCliIT {
         assertThat(diff.stdout()).contains("diff --git a/web/README.md b/web/README.md").contains("diff --git a/lib/README.md b/lib/README.md");
         assertThat(diff.stderr()).contains("factory: untracked: lib/extra");
         assertThat(cli.run("diff", "d2", "--stat").stdout().lines()).contains("     +1      -0  web/README.md", "     +1      -0  lib/README.md");
+    }
+
+    @Test
+    void exportBringsTheSessionBranchIntoALocalRepositoryWithoutTouchingItsWorkingTree() throws Exception {
+        Path local = temp.resolve("local");
+        GitRepos.git(temp, "clone", "-q", bare.toString(), local.toString());
+        ok("open", "e1", "--repo", bare.toString(), "--branch", "work");
+        ok("exec", "e1", "--", "sh", "-c", "echo one >> README.md && " + COMMIT + " 'one' && echo dirty >> README.md");
+        String sessionHead = cli.run("exec", "e1", "--", "git", "rev-parse", "HEAD").stdout().strip();
+
+        CliProcess.Result export = cli.run("export", "e1", "--into", local.toString());
+        assertThat(export.exitCode()).as(export.toString()).isZero();
+        assertThat(export.stdout()).isEqualTo("factory/e1/work " + sessionHead + "\n");
+        assertThat(export.stderr()).contains("uncommitted changes");
+        assertThat(GitRepos.git(local, "rev-parse", "factory/e1/work").strip()).isEqualTo(sessionHead);
+        assertThat(GitRepos.git(local, "symbolic-ref", "--short", "HEAD").strip()).isEqualTo("main");
+        assertThat(GitRepos.git(local, "status", "--porcelain")).isEmpty();
+        assertThat(cli.run("exec", "e1", "--", "ls", ".git").stdout()).doesNotContain("factory-export.bundle");
+
+        // A later commit fast-forwards the exported branch; the current directory is the default target.
+        ok("exec", "e1", "--", "sh", "-c", COMMIT + " 'two'");
+        CliProcess.Result again = cli.in(local).run("export", "e1");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        assertThat(GitRepos.git(local, "rev-parse", "factory/e1/work").strip()).isNotEqualTo(sessionHead);
+
+        // History rewritten in the session: the exported branch is kept unless --force.
+        ok("exec", "e1", "--", "sh", "-c", "git reset -q --hard HEAD~2 && echo other > other.txt && git add other.txt && " + COMMIT + " 'other'");
+        String before = GitRepos.git(local, "rev-parse", "factory/e1/work").strip();
+        CliProcess.Result refused = cli.run("export", "e1");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(refused.stderr()).contains("refs/heads/factory/e1/work is at " + before.substring(0, 12)).contains("--force");
+        assertThat(GitRepos.git(local, "rev-parse", "factory/e1/work").strip()).isEqualTo(before);
+        CliProcess.Result forced = cli.run("export", "e1", "--force");
+        assertThat(forced.exitCode()).as(forced.toString()).isZero();
+        assertThat(GitRepos.git(local, "show", "factory/e1/work:other.txt")).isEqualTo("other\n");
+    }
+
+    @Test
+    void exportRefusesATargetThatIsNoRepositoryAndASessionIdThatNamesNoRef() throws Exception {
+        Path plain = temp.resolve("plain");
+        java.nio.file.Files.createDirectories(plain);
+        ok("open", "e2", "--repo", bare.toString(), "--branch", "work");
+        CliProcess.Result noRepo = cli.run("export", "e2", "--into", plain.toString());
+        assertThat(noRepo.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(noRepo.stderr()).contains(plain + " is not in a git repository");
+
+        Path local = temp.resolve("local2");
+        GitRepos.git(temp, "clone", "-q", bare.toString(), local.toString());
+        ok("open", "odd id", "--repo", bare.toString(), "--branch", "work");
+        CliProcess.Result odd = cli.run("export", "odd id", "--into", local.toString());
+        assertThat(odd.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(odd.stderr()).contains("'refs/heads/factory/odd id/work' is no valid git ref name");
+        assertThat(GitRepos.git(local, "for-each-ref", "refs/heads/factory")).isEmpty();
     }
 
     @Test
