@@ -61,7 +61,7 @@ class McpDockerIT {
     }
 
     @Test
-    void commandsFilesDiffAndExportOfAnAgentsSessionGoThroughItsContainer() {
+    void commandsFilesDiffExportAndShellOfAnAgentsSessionGoThroughItsContainer() {
         mcp = new McpClientSession(state, McpServerIT.environment(Map.of()), config);
         Path repo = temp.resolve("repos/app.git");
         Map<String, Object> opened = mcp.ok("session_open", Map.of("id", session, "repo", repo.toString(), "branch", "agent"));
@@ -105,6 +105,12 @@ class McpDockerIT {
         assertThat(export.exitCode()).as(export.toString()).isZero();
         assertThat(GitRepos.git(local, "rev-parse", "factory/" + session + "/agent")).isEqualTo(head);
         assertThat(GitRepos.git(local, "show", "factory/" + session + "/agent:notes/todo.txt")).isEqualTo("first\n2nd\n");
+
+        // shell: docker exec into the same container, commands from a pipe.
+        CliProcess.Result shell = new CliProcess(state).in(temp).runWithInput("[ -f /.dockerenv ] && echo shell-in-container; cat notes/todo.txt;"
+                + " exit 4\n", "--config", config.toString(), "shell", session);
+        assertThat(shell.exitCode()).as(shell.toString()).isEqualTo(4);
+        assertThat(shell.stdout()).isEqualTo("shell-in-container\nfirst\n2nd\n");
 
         assertThat(mcp.ok("session_retire", Map.of("id", session, "delete", true))).containsEntry("outcome", "RETIRED");
     }
