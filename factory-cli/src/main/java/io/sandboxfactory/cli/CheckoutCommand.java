@@ -9,7 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** A tool command (git, rm) the CLI itself runs in one checkout of a session; a non-zero exit is a failure naming it. */
+/**
+ * A tool command (git, rm) the CLI itself runs in one checkout of a started session; a non-zero exit
+ * is a failure naming it.
+ */
 final class CheckoutCommand {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
@@ -24,7 +27,8 @@ final class CheckoutCommand {
         if (stream != null) {
             options.onStdout(stream).maxRetainedBytes(4096);
         }
-        CommandResult result = session.executeCommand(command, List.of(args), options.build());
+        // On the sandbox, not the handle: the factory's own git and rm are no commands of the user's journal.
+        CommandResult result = session.sandbox().executeCommand(command, List.of(args), options.build());
         if (result.exitCode() != 0) {
             String why = result.stderr().lines().filter(l -> !l.isBlank()).findFirst().orElse("exit " + result.exitCode());
             throw new IllegalStateException(command + " " + args[0] + " failed in the checkout " + checkout.path() + " of session '"

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
  */
 @Command(mixinStandardHelpOptions = true, name = "mcp",
         description = {"Serve sessions to an AI agent as MCP tools on stdin/stdout (Model Context Protocol):",
-                "session_open, session_exec, session_status, session_list, session_diff, session_retire,",
+                "session_open, session_exec, session_status, session_list, session_diff, session_log, session_retire,",
                 "file_read, file_write, file_edit, file_list, file_delete. Ends when the client closes stdin.",
                 "Only protocol messages go to stdout; the log goes to stderr."},
         footerHeading = "%nClient config (e.g. .mcp.json):%n",
@@ -33,7 +33,7 @@ final class McpCommand implements Callable<Integer> {
         // Anything else printing to stdout (a library, a stray println) would corrupt the client's
         // stream of messages: from here on this process's stdout is its stderr.
         System.setOut(console.err());
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE, "mcp")) {
             List<McpTool> tools = new ArrayList<>(new McpSessionTools(factory, console.workingDirectory()).tools());
             tools.addAll(new McpFileTools(factory).tools());
             new McpServerRunner(tools, version()).serve(System.in, protocol);

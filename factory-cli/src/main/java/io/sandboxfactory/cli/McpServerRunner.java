@@ -48,7 +48,7 @@ final class McpServerRunner {
                 .serverInfo("sandbox-factory", version)
                 .instructions("Each session is an isolated sandbox with a Git checkout of its own branch. Open one with session_open,"
                         + " work in it with session_exec and the file_* tools (paths are relative to the checkout), review with"
-                        + " session_diff, and end it with session_retire.")
+                        + " session_diff and session_log, and end it with session_retire.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 // Our own argument checks word the refusal; the SDK's would answer with its own text.
                 .validateToolInputs(false)

@@ -43,7 +43,7 @@ final class McpSessionTools {
     }
 
     List<McpTool> tools() {
-        return List.of(open(), exec(), status(), list(), diff(), retire());
+        return List.of(open(), exec(), status(), list(), diff(), log(), retire());
     }
 
     private McpTool open() {
@@ -213,6 +213,20 @@ final class McpSessionTools {
                     Optional<SessionDiff.HeadText> patch = stat ? Optional.empty() : Optional.of(new SessionDiff.HeadText(DIFF_PATCH_CHARS));
                     List<SessionDiff.Checkout> checkouts = new SessionDiff(handle, record).checkouts(patch.<Consumer<String>>map(p -> p));
                     return McpTool.McpReply.of(SessionDiff.json(handle.sessionId(), checkouts, patch));
+                });
+    }
+
+    private McpTool log() {
+        ToolSchema schema = ToolSchema.object()
+                .string("id", true, ID)
+                .integer("limit", "How many of the newest commands to return (default " + LogCommand.DEFAULT_ENTRIES + ").");
+        return new McpTool("session_log", "The commands run in a session, oldest first (any client's, setup and teardown included):"
+                + " start time, duration, origin, command line, exit code, timed out, and the last 4 KiB of each stream.",
+                schema, call -> {
+                    McpArguments args = call.arguments();
+                    String id = args.string("id");
+                    int limit = (int) Math.min(args.number("limit", LogCommand.DEFAULT_ENTRIES, 1), Integer.MAX_VALUE);
+                    return McpTool.McpReply.of(LogCommand.document(id, LogCommand.journal(factory, id, limit)));
                 });
     }
 

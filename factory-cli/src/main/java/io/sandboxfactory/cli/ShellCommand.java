@@ -107,7 +107,7 @@ final class ShellCommand implements Callable<Integer> {
 
     /** What {@code env} prints inside the session: its base environment and its own variables. */
     private Map<String, String> sessionEnvironment(SessionHandle handle, String checkout) {
-        CommandResult env = handle.executeCommand("env", List.of("-0"), CommandOptions.builder().cwd(checkout)
+        CommandResult env = handle.sandbox().executeCommand("env", List.of("-0"), CommandOptions.builder().cwd(checkout)
                 .timeout(Duration.ofMinutes(1)).build());
         if (env.exitCode() != 0) {
             throw new IllegalStateException("Could not read the environment of session '" + sessionId + "': exit " + env.exitCode() + ".");

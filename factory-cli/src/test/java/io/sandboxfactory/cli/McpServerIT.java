@@ -72,7 +72,7 @@ class McpServerIT {
         List<McpSchema.Tool> tools = start().client.listTools().tools();
 
         assertThat(tools).extracting(McpSchema.Tool::name).containsExactlyInAnyOrder("session_open", "session_exec", "session_status",
-                "session_list", "session_diff", "session_retire", "file_read", "file_write", "file_edit", "file_list", "file_delete");
+                "session_list", "session_diff", "session_log", "session_retire", "file_read", "file_write", "file_edit", "file_list", "file_delete");
         for (McpSchema.Tool tool : tools) {
             assertThat(tool.description()).as(tool.name()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");
@@ -127,6 +127,15 @@ class McpServerIT {
         assertThat(mcp.ok("session_status", Map.of("id", "agent-1"))).containsEntry("branch", "feature/x")
                 .containsEntry("labels", Map.of("task", "42"));
         assertThat(mcp.ok("session_list", Map.of()).get("sessions")).asList().hasSize(1);
+
+        // The journal holds the commands of both, each with its origin.
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> journal = (List<Map<String, Object>>) mcp.ok("session_log", Map.of("id", "agent-1")).get("entries");
+        assertThat(journal).extracting(e -> e.get("origin") + " " + e.get("command") + " " + e.get("exitCode")).containsExactly(
+                "mcp sh -c 'sh src/greet.sh; echo oops >&2; git rev-parse --abbrev-ref HEAD; exit 3' 3",
+                "cli sh -c 'echo from-cli > cli.txt' 0");
+        assertThat(journal.get(0)).containsEntry("stderrTail", "oops\n");
+        assertThat(mcp.ok("session_log", Map.of("id", "agent-1", "limit", 1)).get("entries")).asList().hasSize(1);
 
         mcp.ok("file_delete", Map.of("id", "agent-1", "path", "cli.txt"));
         assertThat(cli.run("ls", "agent-1").stdout()).doesNotContain("cli.txt");

@@ -52,7 +52,7 @@ class McpTypeScriptClientIT {
         assertThat(loop.exitCode()).as(loop.toString()).isZero();
         JsonNode seen = new ObjectMapper().readTree(loop.stdout());
         assertThat(seen.path("tools").toString()).contains("session_open", "session_exec", "session_diff", "session_retire",
-                "file_read", "file_write", "file_edit", "file_list", "file_delete", "session_status", "session_list");
+                "file_read", "file_write", "file_edit", "file_list", "file_delete", "session_status", "session_list", "session_log");
         assertThat(seen.path("open").path("branch").asText()).isEqualTo("ts/feature");
         assertThat(seen.path("edit").path("replacements").asInt()).isEqualTo(1);
         assertThat(seen.path("exec").path("exitCode").asInt()).isZero();

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -129,6 +130,47 @@ class SessionReviewCliIT {
         assertThat(odd.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(odd.stderr()).contains("'refs/heads/factory/odd id/work' is no valid git ref name");
         assertThat(GitRepos.git(local, "for-each-ref", "refs/heads/factory")).isEmpty();
+    }
+
+    @Test
+    void logListsTheCommandsOfTheSessionWithTheirOriginOldestFirst() throws Exception {
+        ok("open", "l1", "--repo", bare.toString(), "--branch", "work", "--setup", "echo prepared");
+        ok("exec", "l1", "--", "sh", "-c", "echo out; echo err >&2");
+        ok("exec", "l1", "--", "true");
+        assertThat(cli.run("exec", "l1", "--", "sh", "-c", "exit 4").exitCode()).isEqualTo(4);
+
+        CliProcess.Result log = cli.run("log", "l1");
+        assertThat(log.exitCode()).as(log.toString()).isZero();
+        List<String> lines = log.stdout().lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).contains("setup").contains("exit 0").endsWith("echo prepared");
+        assertThat(lines.get(1)).contains("cli").endsWith("sh -c 'echo out; echo err >&2'");
+        assertThat(lines.get(3)).contains("exit 4").endsWith("sh -c 'exit 4'");
+
+        assertThat(cli.run("log", "l1", "-n", "2").stdout().lines()).hasSize(2).last().asString().endsWith("sh -c 'exit 4'");
+        JsonNode doc = new ObjectMapper().readTree(cli.run("--json", "log", "l1").stdout());
+        JsonNode echo = doc.path("entries").get(1);
+        assertThat(echo.path("stdoutTail").asText()).isEqualTo("out\n");
+        assertThat(echo.path("stderrTail").asText()).isEqualTo("err\n");
+        assertThat(echo.path("origin").asText()).isEqualTo("cli");
+        assertThat(cli.run("log", "l1", "-n", "0").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+
+        ok("retire", "l1", "--delete");
+        assertThat(cli.run("log", "l1").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void aCommandTheDaemonRanIsJournaledAsTheDaemons() throws Exception {
+        CliProcess withDaemon = new CliProcess(state).in(temp).withDaemon();
+        try {
+            assertThat(withDaemon.run("open", "l2", "--repo", bare.toString(), "--branch", "work").exitCode()).isZero();
+            Daemons daemons = new Daemons(state);
+            assertThat(Daemons.awaitCondition(() -> daemons.sockets().stream().anyMatch(Daemons::listening))).as("a daemon listens").isTrue();
+            assertThat(withDaemon.run("exec", "l2", "--", "true").exitCode()).isZero();
+        } finally {
+            new Daemons(state).stop();
+        }
+        assertThat(cli.run("log", "l2").stdout().lines()).last().asString().contains("daemon").endsWith("true");
     }
 
     @Test

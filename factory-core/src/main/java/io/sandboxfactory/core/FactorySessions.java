@@ -9,6 +9,7 @@ import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.session.CommandActivity;
+import io.sandboxfactory.core.session.CommandJournal;
 import io.sandboxfactory.core.session.InFlightStarts;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -63,7 +64,7 @@ final class FactorySessions implements AutoCloseable {
     }
 
     static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, Optional<SessionStore> hostStore,
-                                SessionListener listener, Optional<Supplier<String>> token) {
+                                SessionListener listener, Optional<Supplier<String>> token, String commandOrigin, int journalSize) {
         SessionStore store = hostStore.orElseGet(() -> SqliteSessionStore.openIn(config.stateDirectory()));
         SessionLeases leases = SessionLeases.withDefaults(store, LeaseOwner.forThisProcess());
         SessionTimeouts timeouts = new SessionTimeouts(Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(5),
@@ -75,7 +76,8 @@ final class FactorySessions implements AutoCloseable {
         // Cut a start here short soon after another process retires its session.
         inFlight.watchRetirements(store, RETIREMENT_WATCH);
         CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
-        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
+        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity,
+                new CommandJournal(store, commandOrigin, journalSize, Clock.systemUTC()));
         SessionOpener opener = new SessionOpener(provider, memo, services);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
         return new FactorySessions(store, hostStore.isEmpty(), leases, inFlight, activity, opener, coordinator,

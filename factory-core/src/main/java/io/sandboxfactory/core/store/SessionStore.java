@@ -88,7 +88,20 @@ public interface SessionStore extends AutoCloseable {
     /** Extends {@code owner}'s lease by {@code ttl} from now; false when it no longer holds it. */
     boolean renewLease(String sessionId, String ownerId, Duration ttl);
 
-    /** Gives the lease up if {@code owner} holds it. */
+        /**
+     * Appends {@code entry} to its session's command journal and drops the oldest entries beyond
+     * {@code keep}. A store without a journal ignores it (the default), so stores written before the
+     * journal keep working; a journal that fails must never fail the command it records.
+     */
+    default void appendJournal(JournalEntry entry, int keep) {
+    }
+
+    /** The newest {@code limit} entries of the session's command journal, oldest first; empty without a journal. */
+    default List<JournalEntry> journal(String sessionId, int limit) {
+        return List.of();
+    }
+
+/** Gives the lease up if {@code owner} holds it. */
     void releaseLease(String sessionId, String ownerId);
 
     @Override

@@ -65,7 +65,11 @@ public final class SqliteSessionStore implements SessionStore {
                     "ALTER TABLE sessions ADD COLUMN workspace_teardown TEXT NOT NULL DEFAULT '[]'",
                     "CREATE TABLE session_repositories (session_id TEXT NOT NULL, position INTEGER NOT NULL, repository TEXT NOT NULL,"
                             + " dir TEXT NOT NULL, base_branch TEXT NOT NULL, setup_commands TEXT NOT NULL, teardown_commands TEXT NOT NULL,"
-                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"));
+                            + " setup_state TEXT, PRIMARY KEY (session_id, position))"),
+            List.of("CREATE TABLE command_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,"
+                            + " started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, origin TEXT NOT NULL, command TEXT NOT NULL,"
+                            + " exit_code INTEGER NOT NULL, timed_out INTEGER NOT NULL, stdout_tail TEXT NOT NULL, stderr_tail TEXT NOT NULL)",
+                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"));
 
     private final Path file;
     private final Connection connection;
@@ -375,13 +379,60 @@ public final class SqliteSessionStore implements SessionStore {
                 ps.setString(1, sessionId);
                 deleted = ps.executeUpdate();
             }
-            for (String table : List.of("failed_setup_commands", "session_repositories")) {
+            for (String table : List.of("failed_setup_commands", "session_repositories", "command_journal")) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
                     ps.setString(1, sessionId);
                     ps.executeUpdate();
                 }
             }
             return deleted > 0;
+        });
+    }
+
+    @Override
+    public void appendJournal(JournalEntry entry, int keep) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO command_journal (session_id, started_at, duration_ms, origin,"
+                    + " command, exit_code, timed_out, stdout_tail, stderr_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, entry.sessionId());
+                ps.setLong(2, entry.startedAt().toEpochMilli());
+                ps.setLong(3, entry.duration().toMillis());
+                ps.setString(4, entry.origin());
+                ps.setString(5, entry.command());
+                ps.setInt(6, entry.exitCode());
+                ps.setInt(7, entry.timedOut() ? 1 : 0);
+                ps.setString(8, entry.stdoutTail());
+                ps.setString(9, entry.stderrTail());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM command_journal WHERE session_id = ? AND seq <= (SELECT seq"
+                    + " FROM command_journal WHERE session_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")) {
+                ps.setString(1, entry.sessionId());
+                ps.setString(2, entry.sessionId());
+                ps.setInt(3, Math.max(keep, 0));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<JournalEntry> journal(String sessionId, int limit) {
+        return read(c -> {
+            List<JournalEntry> newestFirst = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT started_at, duration_ms, origin, command, exit_code, timed_out,"
+                    + " stdout_tail, stderr_tail FROM command_journal WHERE session_id = ? ORDER BY seq DESC LIMIT ?")) {
+                ps.setString(1, sessionId);
+                ps.setInt(2, Math.max(limit, 0));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        newestFirst.add(new JournalEntry(sessionId, Instant.ofEpochMilli(rs.getLong(1)), Duration.ofMillis(rs.getLong(2)),
+                                rs.getString(3), rs.getString(4), rs.getInt(5), rs.getInt(6) != 0, rs.getString(7), rs.getString(8)));
+                    }
+                }
+            }
+            java.util.Collections.reverse(newestFirst);
+            return newestFirst;
         });
     }
 

@@ -36,7 +36,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -46,7 +46,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
         }
     }
 
@@ -72,7 +72,7 @@ class SqliteSessionStoreTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(3);
+            assertThat(store.schemaVersion()).isEqualTo(4);
             SessionRecord old = store.find("old").orElseThrow();
             assertThat(old.definition().baseBranch()).contains("main");
             assertThat(old.definition().setupCommands()).containsExactly("make");
