@@ -10,6 +10,7 @@ import io.sandboxfactory.core.session.SessionHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** Runs the user's command in a session: argv semantics, output streamed through untouched. */
 final class CommandRunner {
@@ -27,9 +28,35 @@ final class CommandRunner {
      */
     static CommandResult run(SessionHandle session, List<String> argv, Duration timeout, Console console, boolean capture,
                              Optional<String> workdir) {
+        Output output = capture ? Output.CAPTURED : new Output(chunk -> {
+            console.out().print(chunk);
+            console.out().flush();
+        }, chunk -> {
+            console.err().print(chunk);
+            console.err().flush();
+        }, CommandOptions.defaults().maxRetainedBytes());
+        CommandResult result = run(session, argv, timeout, workdir, output);
+        if (result.timedOut() && timeout != null) {
+            // Exit 124 alone reads like the command's own failure; say what happened and who killed it.
+            console.err().println(timedOutMessage(timeout, result.exitCode()));
+            console.err().flush();
+        }
+        return result;
+    }
+
+    /**
+     * Where a command's output goes while it runs (nowhere when {@code null}), and how much of each
+     * stream its result keeps.
+     */
+    record Output(Consumer<String> onStdout, Consumer<String> onStderr, long retainedBytes) {
+        static final Output CAPTURED = new Output(null, null, CommandOptions.defaults().maxRetainedBytes());
+    }
+
+    /** Runs {@code argv} in {@code session}, its output going to {@code output}; says nothing about a timeout. */
+    static CommandResult run(SessionHandle session, List<String> argv, Duration timeout, Optional<String> workdir, Output output) {
         // A session resumed from the store starts here, so its checkout is known before the command runs.
         session.awaitStarted();
-        CommandOptions.Builder options = CommandOptions.builder();
+        CommandOptions.Builder options = CommandOptions.builder().maxRetainedBytes(output.retainedBytes());
         if (workdir.isPresent()) {
             options.cwd(directoryIn(session, workdir.get()));
         } else {
@@ -38,24 +65,14 @@ final class CommandRunner {
         if (timeout != null) {
             options.timeout(timeout);
         }
-        if (!capture) {
-            options.onStdout(chunk -> {
-                console.out().print(chunk);
-                console.out().flush();
-            });
-            options.onStderr(chunk -> {
-                console.err().print(chunk);
-                console.err().flush();
-            });
+        if (output.onStdout() != null) {
+            options.onStdout(output.onStdout());
+        }
+        if (output.onStderr() != null) {
+            options.onStderr(output.onStderr());
         }
         // Through the handle: a sandbox that vanished is replaced and the command replayed once.
-        CommandResult result = session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
-        if (result.timedOut() && timeout != null) {
-            // Exit 124 alone reads like the command's own failure; say what happened and who killed it.
-            console.err().println(timedOutMessage(timeout, result.exitCode()));
-            console.err().flush();
-        }
-        return result;
+        return session.executeCommand(Sandboxes.quote(argv.get(0)), argv.subList(1, argv.size()), options.build());
     }
 
     /** {@code factory: command timed out after 30s and was killed; exit 124}. */

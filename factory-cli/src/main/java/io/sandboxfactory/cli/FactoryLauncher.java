@@ -24,15 +24,24 @@ final class FactoryLauncher {
         this.global = global;
     }
 
-    /** Sends the framework's log to this command's stderr, then builds the factory. */
+    /** Sends the framework's log to this command's stderr, then builds the factory of a command run in its own process. */
     SandboxFactory open(SessionListener listener) {
-        Logging.configure(global.verbose, console.err());
-        return build(listener);
+        return open(listener, "cli");
     }
 
-    /** Builds the factory; the log goes wherever it was configured to go. */
-    SandboxFactory build(SessionListener listener) {
-        SandboxFactory.Builder builder = SandboxFactory.builder()
+    /** The same, for commands that journal as having come from {@code origin} ({@code mcp}). */
+    SandboxFactory open(SessionListener listener, String origin) {
+        Logging.configure(global.verbose, console.err());
+        return build(listener, origin);
+    }
+
+    /**
+     * Builds the factory; the log goes wherever it was configured to go.
+     *
+     * @param origin what the command journal records the commands of its sessions as coming from
+     */
+    SandboxFactory build(SessionListener listener, String origin) {
+        SandboxFactory.Builder builder = SandboxFactory.builder().commandOrigin(origin)
                 .environment(console.environment())
                 .workingDirectory(console.workingDirectory());
         configFile().ifPresent(builder::config);

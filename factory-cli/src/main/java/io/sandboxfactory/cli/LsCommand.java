@@ -9,7 +9,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,16 +43,7 @@ final class LsCommand implements Callable<Integer> {
                 return info.isDirectory() ? files.list(where.path()) : List.of(info);
             });
             if (root.global.json) {
-                List<Map<String, Object>> rows = new ArrayList<>();
-                for (FileInfo entry : entries) {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("name", entry.name());
-                    row.put("type", entry.type().name().toLowerCase(java.util.Locale.ROOT));
-                    row.put("size", entry.size());
-                    row.put("modified", entry.modified().toString());
-                    row.put("permissions", String.format("%04o", entry.permissions()));
-                    rows.add(row);
-                }
+                List<Map<String, Object>> rows = entries.stream().map(LsCommand::row).toList();
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("session", where.sessionId());
                 doc.put("path", where.path());
@@ -72,6 +62,17 @@ final class LsCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /** One entry as {@code --json} (and the file_list tool) shows it. */
+    static Map<String, Object> row(FileInfo entry) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("name", entry.name());
+        row.put("type", entry.type().name().toLowerCase(java.util.Locale.ROOT));
+        row.put("size", entry.size());
+        row.put("modified", entry.modified().toString());
+        row.put("permissions", String.format("%04o", entry.permissions()));
+        return row;
     }
 
     /** The name with control characters escaped (a name may hold a newline) and the type marker. */

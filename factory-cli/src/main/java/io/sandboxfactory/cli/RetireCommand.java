@@ -92,11 +92,7 @@ final class RetireCommand implements Callable<Integer> {
         Console console = root.console;
         PhaseReporter reporter = new PhaseReporter(console.err(), root.global.quiet || root.global.json);
         try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(new ProgressListener(reporter))) {
-            factory.sessionStore().find(sessionId).flatMap(r -> r.definition().provider())
-                    .filter(p -> !p.equals(factory.providerName())).ifPresent(p -> {
-                        throw new BadInputException("Session '" + sessionId + "' was opened with provider '" + p
-                                + "' but this invocation uses '" + factory.providerName() + "'; pass --provider " + p + ".");
-                    });
+            factory.sessionStore().find(sessionId).ifPresent(record -> StoredSessions.requireSameProvider(factory, record));
             reporter.begin((delete ? "destroying" : "stopping") + " session " + sessionId);
             RetireResult result = factory.retire(sessionId, mode);
             switch (result.outcome()) {
@@ -147,7 +143,7 @@ final class RetireCommand implements Callable<Integer> {
         }
     }
 
-    private static Map<String, Object> json(RetireResult result) {
+    static Map<String, Object> json(RetireResult result) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("session", result.sessionId());
         doc.put("outcome", result.outcome().name());

@@ -3,7 +3,6 @@ package io.sandboxfactory.cli;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionDefinition;
 import io.sandboxfactory.core.store.SessionRecord;
 
 /**
@@ -28,13 +27,16 @@ final class StoredSessions {
 
     /** The session of {@code record}, already read from the store, as a lazy handle. */
     static SessionHandle resume(SandboxFactory factory, SessionRecord record) {
-        String sessionId = record.sessionId();
-        SessionDefinition definition = record.definition();
-        definition.provider().filter(p -> !p.equals(factory.providerName())).ifPresent(p -> {
-            throw new BadInputException("Session '" + sessionId + "' was opened with provider '" + p + "' but this invocation uses '"
-                    + factory.providerName() + "'; pass --provider " + p + ".");
-        });
-        SessionSpec.Builder spec = SessionSpec.resume(definition);
+        requireSameProvider(factory, record);
+        SessionSpec.Builder spec = SessionSpec.resume(record.definition());
         return factory.openSession(spec.build());
+    }
+
+    /** Refuses to work on a session another provider runs: this factory would not find its sandbox. */
+    static void requireSameProvider(SandboxFactory factory, SessionRecord record) {
+        record.definition().provider().filter(p -> !p.equals(factory.providerName())).ifPresent(p -> {
+            throw new BadInputException("Session '" + record.sessionId() + "' was opened with provider '" + p
+                    + "' but this invocation uses '" + factory.providerName() + "'; pass --provider " + p + ".");
+        });
     }
 }

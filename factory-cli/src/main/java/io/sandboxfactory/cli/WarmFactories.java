@@ -44,7 +44,7 @@ final class WarmFactories implements FactorySource, AutoCloseable {
         if (warm == null) {
             // Built outside the lock: a slow build must not hold up commands of other factories.
             ThreadRoutedListener routed = new ThreadRoutedListener();
-            warm = adopt(fingerprint, new Warm(launcher.build(routed), routed));
+            warm = adopt(fingerprint, new Warm(launcher.build(routed, "daemon"), routed));
         }
         Thread thread = Thread.currentThread();
         Warm used = warm;

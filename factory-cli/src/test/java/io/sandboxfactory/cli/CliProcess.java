@@ -64,6 +64,24 @@ final class CliProcess {
         return exec(command(args), workingDirectory, env);
     }
 
+    /** Runs the command with {@code input} on its stdin (then closed). */
+    Result runWithInput(String input, String... args) {
+        return exec(command(args), workingDirectory, env, input);
+    }
+
+    /**
+     * Runs the command under {@code script}, on a pseudo-terminal of its own, typing {@code input}
+     * into it: as a user at a terminal runs it.
+     */
+    Result runOnTerminal(String input, String... args) {
+        String line = String.join(" ", command(args).stream().map(CliProcess::shellQuoted).toList());
+        return exec(List.of("script", "-qec", line, "/dev/null"), workingDirectory, env, input);
+    }
+
+    private static String shellQuoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
     /** Starts the command without waiting for it; its output goes nowhere. */
     Process start(String... args) throws IOException {
         return builder(command(args), workingDirectory, env).redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -84,10 +102,16 @@ final class CliProcess {
     }
 
     static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv) {
+        return exec(command, cwd, extraEnv, "");
+    }
+
+    static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv, String input) {
         ProcessBuilder builder = builder(command, cwd, extraEnv);
         try {
             Process process = builder.start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
             CompletableFuture<String> out = drain(process.getInputStream());
             CompletableFuture<String> err = drain(process.getErrorStream());
             if (!process.waitFor(10, TimeUnit.MINUTES)) {

@@ -17,14 +17,16 @@ import java.util.stream.Stream;
 
 /**
  * Measures the wall time of {@code factory exec <session> -- true} on the local provider against
- * {@code docker exec <container> true} and {@code sh -c true}: runs them interleaved (one of each
+ * an MCP {@code session_exec} of {@code true} through one running {@code factory mcp} (the round trip
+ * of a tool call an agent makes: request written, result read), {@code docker exec <container> true}
+ * and {@code sh -c true}: runs them interleaved (one of each
  * per round, so load changes on the machine hit all alike) and prints each one's median, its 10th
  * and 90th percentile, and the ratios of the medians. Not a test; the build never runs it.
  *
  * <p>Run it from the repository root (the {@code factory} script builds the CLI on first use):
  * <pre>
  *   java factory-cli/src/test/java/io/sandboxfactory/cli/ExecBenchmark.java [--runs 20] [--warmup 2]
- *       [--factory ./factory] [--image sandbox-factory/test-base:latest] [--no-docker]
+ *       [--factory ./factory] [--image sandbox-factory/test-base:latest] [--no-docker] [--no-mcp]
  *       [--also 'LABEL=COMMAND ...']...
  * </pre>
  * It makes a one-commit repository and a state directory in a temp directory, opens session
@@ -51,6 +53,7 @@ public final class ExecBenchmark {
         String factory = "./factory";
         String image = "sandbox-factory/test-base:latest";
         boolean docker = true;
+        boolean mcp = true;
         List<String> also = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -59,6 +62,7 @@ public final class ExecBenchmark {
                 case "--factory" -> factory = args[++i];
                 case "--image" -> image = args[++i];
                 case "--no-docker" -> docker = false;
+                case "--no-mcp" -> mcp = false;
                 case "--also" -> also.add(args[++i]);
                 default -> throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; see the class comment for usage.");
             }
@@ -69,6 +73,7 @@ public final class ExecBenchmark {
         Path work = Files.createTempDirectory("factory-bench");
         Path state = work.resolve("state");
         String container = null;
+        McpRoundTrip server = null;
         try {
             Path repo = work.resolve("repo");
             run(work, Map.of(), "git", "init", "-q", repo.toString());
@@ -97,6 +102,10 @@ public final class ExecBenchmark {
 
             Map<String, List<Double>> millis = new LinkedHashMap<>();
             commands.keySet().forEach(label -> millis.put(label, new ArrayList<>()));
+            if (mcp) {
+                server = new McpRoundTrip(work, env, factory);
+                millis.put(McpRoundTrip.LABEL, new ArrayList<>());
+            }
             for (int round = -warmup; round < runs; round++) {
                 for (Map.Entry<String, List<String>> command : commands.entrySet()) {
                     double took = timed(work, env, command.getValue());
@@ -104,9 +113,18 @@ public final class ExecBenchmark {
                         millis.get(command.getKey()).add(took);
                     }
                 }
+                if (server != null) {
+                    double took = server.execTrue();
+                    if (round >= 0) {
+                        millis.get(McpRoundTrip.LABEL).add(took);
+                    }
+                }
             }
             report(millis, runs);
         } finally {
+            if (server != null) {
+                server.close();
+            }
             if (container != null) {
                 run(work, Map.of(), "docker", "rm", "-f", container);
             }
@@ -134,6 +152,64 @@ public final class ExecBenchmark {
         for (Map.Entry<String, Double> other : medians.entrySet()) {
             if (!other.getKey().equals("factory exec")) {
                 System.out.printf(Locale.ROOT, "factory exec / %-12s %6.2fx%n", other.getKey(), factory / other.getValue());
+            }
+        }
+    }
+
+    /** One {@code factory mcp} on stdio, spoken to in JSON-RPC lines with the JDK alone. */
+    private static final class McpRoundTrip implements AutoCloseable {
+        static final String LABEL = "mcp session_exec";
+
+        private final Process process;
+        private final java.io.BufferedReader replies;
+        private final java.io.Writer requests;
+        private int id;
+
+        McpRoundTrip(Path cwd, Map<String, String> env, String factory) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(factory, "--provider", "local", "mcp").directory(cwd.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().putAll(env);
+            process = builder.start();
+            replies = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            requests = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            call("initialize", "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}");
+            requests.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+            requests.flush();
+        }
+
+        /** Milliseconds from writing the tool call to reading its result. */
+        double execTrue() throws IOException {
+            long start = System.nanoTime();
+            String reply = call("tools/call", "{\"name\":\"session_exec\",\"arguments\":{\"id\":\"" + SESSION + "\",\"command\":\"true\"}}");
+            double took = (System.nanoTime() - start) / 1e6;
+            if (!reply.contains("\"exitCode\":0")) {
+                throw new IllegalStateException("session_exec of true did not exit 0: " + reply);
+            }
+            return took;
+        }
+
+        private String call(String method, String params) throws IOException {
+            int mine = ++id;
+            requests.write("{\"jsonrpc\":\"2.0\",\"id\":" + mine + ",\"method\":\"" + method + "\",\"params\":" + params + "}\n");
+            requests.flush();
+            for (String line = replies.readLine(); line != null; line = replies.readLine()) {
+                if (line.startsWith("{\"jsonrpc\":\"2.0\",\"id\":" + mine + ",")) {
+                    return line;
+                }
+            }
+            throw new IllegalStateException("factory mcp ended before answering " + method);
+        }
+
+        @Override
+        public void close() throws IOException {
+            requests.close();
+            try {
+                if (!process.waitFor(1, TimeUnit.MINUTES)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
             }
         }
     }

@@ -9,6 +9,7 @@ import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.session.CommandActivity;
+import io.sandboxfactory.core.session.CommandJournal;
 import io.sandboxfactory.core.session.InFlightStarts;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -66,7 +67,8 @@ final class FactorySessions implements AutoCloseable {
      * @param ownsStore whether the factory opened it (and closes it)
      */
     static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, SessionStore store,
-                                SessionListener listener, Optional<Supplier<String>> token, boolean ownsStore) {
+                                SessionListener listener, Optional<Supplier<String>> token, boolean ownsStore,
+                                String commandOrigin, int journalSize) {
         Duration ttl = config.store().leaseTtl();
         SessionLeases leases = new SessionLeases(store, LeaseOwner.forThisProcess(), ttl,
                 Duration.ofMillis(Math.min(200, Math.max(20, ttl.toMillis() / 10))));
@@ -79,7 +81,8 @@ final class FactorySessions implements AutoCloseable {
         // Cut a start here short soon after another process retires its session.
         inFlight.watchRetirements(store, RETIREMENT_WATCH);
         CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
-        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
+        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity,
+                new CommandJournal(store, commandOrigin, journalSize, Clock.systemUTC()));
         SessionOpener opener = new SessionOpener(provider, memo, services);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
         return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator,

@@ -27,6 +27,7 @@ import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.RetireResult;
+import io.sandboxfactory.core.session.CommandJournal;
 import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
@@ -315,8 +316,32 @@ public final class SandboxFactory implements AutoCloseable {
         private SessionStore sessionStore;
         private SessionListener sessionListener = SessionListener.NONE;
         private Supplier<String> repositoryToken;
+        private String commandOrigin = CommandJournal.API;
+        private int journalSize = CommandJournal.DEFAULT_KEEP;
 
         private Builder() {
+        }
+
+        /**
+         * What the command journal records as the origin of commands run through this factory's
+         * sessions (default {@code api}; the {@code factory} command says {@code cli}, {@code
+         * daemon} or {@code mcp}). Setup and teardown commands are always {@code setup} and {@code teardown}.
+         */
+        public Builder commandOrigin(String origin) {
+            if (origin == null || !origin.matches("[a-z][a-z0-9-]{0,31}")) {
+                throw new IllegalArgumentException("Command origin '" + origin + "' is invalid; use a short lower-case word like api or cli.");
+            }
+            this.commandOrigin = origin;
+            return this;
+        }
+
+        /** How many commands the journal keeps per session, the oldest dropped first (default 1000; 0 turns it off). */
+        public Builder journalSize(int entries) {
+            if (entries < 0) {
+                throw new IllegalArgumentException("Journal size " + entries + " is invalid; give 0 (off) or more entries.");
+            }
+            this.journalSize = entries;
+            return this;
         }
 
         /**
@@ -452,7 +477,7 @@ public final class SandboxFactory implements AutoCloseable {
                 SessionStore store = sessionStore != null ? sessionStore
                         : storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(), hostEnvironment));
                 factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo, store, sessionListener,
-                        Optional.ofNullable(repositoryToken), sessionStore == null);
+                        Optional.ofNullable(repositoryToken), sessionStore == null, commandOrigin, journalSize);
             } catch (RuntimeException e) {
                 factory.close();
                 throw e;

@@ -166,7 +166,8 @@ public final class SessionRetirementCoordinator {
         // Teardown output may echo the session's token (it is in the command environment): redact it.
         UnaryOperator<String> redact = GitCredentials.redaction(sandbox.getEnv());
         for (SessionPlan.Teardown unit : plan.get().teardowns(plan.get().layout(entry.workdir().get()))) {
-            TeardownRunner.run(sandbox, entry.sessionId(), unit.label(), unit.commands(), unit.directory(),
+            TeardownRunner.run(services.journal().recording(sandbox, entry.sessionId(), "teardown", unit.commands().text(), redact),
+                    entry.sessionId(), unit.label(), unit.commands(), unit.directory(),
                     services.defaults().timeouts().teardown(), redact);
         }
     }

@@ -4,7 +4,10 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.core.git.GitCredentials;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,13 +33,16 @@ public final class SessionHandle implements CommandExecutor {
     private final SessionRevival revival;
     private final GuardedStart starts;
     private final CommandActivity activity;
+    private final CommandJournal journal;
 
-    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival, GuardedStart starts, CommandActivity activity) {
+    SessionHandle(SessionEntry entry, StartMode startMode, SessionRevival revival, GuardedStart starts, CommandActivity activity,
+                  CommandJournal journal) {
         this.entry = new AtomicReference<>(Objects.requireNonNull(entry, "entry"));
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.revival = Objects.requireNonNull(revival, "revival");
         this.starts = Objects.requireNonNull(starts, "starts");
         this.activity = Objects.requireNonNull(activity, "activity");
+        this.journal = Objects.requireNonNull(journal, "journal");
     }
 
     public String sessionId() {
@@ -106,7 +112,12 @@ public final class SessionHandle implements CommandExecutor {
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(options, "options");
         try (CommandActivity.Command busy = activity.begin(sessionId())) {
-            return execute(command, args, options);
+            Instant started = journal.now();
+            CommandResult result = execute(command, args, options);
+            // The overlay holds the session's token; a command line or output that shows it is redacted.
+            journal.record(sessionId(), journal.origin(), Sandboxes.join(command, args), started, result,
+                    GitCredentials.redaction(sandbox().getEnv()));
+            return result;
         }
     }
 

@@ -77,7 +77,7 @@ public final class SessionOpener implements AutoCloseable {
         entry.claimOwnRepo(plan.repositories().get(0).repository());
         plan.repositories().forEach(r -> entry.addRepo(r.repository()));
         revival.remember(entry, spec, generation);
-        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival, starts, services.activity());
+        SessionHandle handle = new SessionHandle(entry, spec.startMode(), revival, starts, services.activity(), services.journal());
 
         switch (spec.startMode()) {
             case EAGER -> {
@@ -100,7 +100,7 @@ public final class SessionOpener implements AutoCloseable {
 
     /** The open session {@code sessionId} if this process holds it; never constructs or starts anything. */
     public Optional<SessionHandle> session(String sessionId) {
-        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival, starts, services.activity()));
+        return memo.peek(sessionId).map(entry -> new SessionHandle(entry, StartMode.LAZY, revival, starts, services.activity(), services.journal()));
     }
 
     /**

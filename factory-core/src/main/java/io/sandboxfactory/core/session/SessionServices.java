@@ -17,9 +17,16 @@ import java.util.Objects;
  * @param listener progress and command observer
  * @param defaults what specs fall back on
  * @param activity keeps the sessions' last-used and busy times while commands run
+ * @param journal records every command run in a session
  */
 public record SessionServices(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
-                              SessionDefaults defaults, CommandActivity activity) {
+                              SessionDefaults defaults, CommandActivity activity, CommandJournal journal) {
+
+    /** Without a command journal. */
+    public SessionServices(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
+                           SessionDefaults defaults, CommandActivity activity) {
+        this(store, leases, inFlight, listener, defaults, activity, CommandJournal.none());
+    }
 
     public SessionServices {
         Objects.requireNonNull(store, "store");
@@ -28,6 +35,7 @@ public record SessionServices(SessionStore store, SessionLeases leases, InFlight
         listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
         Objects.requireNonNull(defaults, "defaults");
         Objects.requireNonNull(activity, "activity");
+        journal = Objects.requireNonNullElse(journal, CommandJournal.none());
     }
 
     /** Passes phase output to the listener; a failing listener is logged, never fatal. */

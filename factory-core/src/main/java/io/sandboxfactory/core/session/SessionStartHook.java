@@ -319,7 +319,8 @@ public final class SessionStartHook implements SandboxStartHook {
         if (failure != null) {
             phase(SessionPhase.TEARDOWN, "after failed setup");
             for (SessionPlan.Teardown unit : plan.teardowns(layout)) {
-                TeardownRunner.run(exec, id(), unit.label(), unit.commands(), unit.directory(), services.defaults().timeouts().teardown(), redact);
+                TeardownRunner.run(services.journal().recording(exec, id(), "teardown", unit.commands().text(), redact), id(), unit.label(),
+                        unit.commands(), unit.directory(), services.defaults().timeouts().teardown(), redact);
             }
             throw failure;
         }
@@ -332,7 +333,8 @@ public final class SessionStartHook implements SandboxStartHook {
             phase(skip ? SessionPhase.SETUP_SKIPPED : unit.label().equals("workspace setup") ? SessionPhase.WORKSPACE_SETUP
                     : SessionPhase.SETUP, unit.label());
         }
-        return gate.run(exec, id(), unit, failedBefore, plan.setupTimeout(), redact, fence);
+        return gate.run(services.journal().recording(exec, id(), "setup", unit.commands().text(), redact), id(), unit, failedBefore,
+                plan.setupTimeout(), redact, fence);
     }
 
     /**

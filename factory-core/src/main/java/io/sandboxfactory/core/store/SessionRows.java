@@ -8,8 +8,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -167,7 +169,7 @@ public final class SessionRows {
     /** Deletes the record, its failed setup commands and repositories; generations and leases stay. */
     public static boolean delete(Connection c, String sessionId) throws SQLException {
         int deleted = 0;
-        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories")) {
+        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories", "command_journal")) {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 int n = ps.executeUpdate();
@@ -175,6 +177,53 @@ public final class SessionRows {
             }
         }
         return deleted > 0;
+    }
+
+    /** Appends {@code entry} and drops the session's entries beyond the newest {@code keep}. */
+    public static void appendJournal(Connection c, JournalEntry entry, int keep) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO command_journal (session_id, started_at, duration_ms, origin,"
+                + " command, exit_code, timed_out, stdout_tail, stderr_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, entry.sessionId());
+            ps.setLong(2, entry.startedAt().toEpochMilli());
+            ps.setLong(3, entry.duration().toMillis());
+            ps.setString(4, entry.origin());
+            ps.setString(5, storable(entry.command()));
+            ps.setInt(6, entry.exitCode());
+            ps.setInt(7, entry.timedOut() ? 1 : 0);
+            ps.setString(8, storable(entry.stdoutTail()));
+            ps.setString(9, storable(entry.stderrTail()));
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM command_journal WHERE session_id = ? AND seq <= (SELECT seq"
+                + " FROM command_journal WHERE session_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")) {
+            ps.setString(1, entry.sessionId());
+            ps.setString(2, entry.sessionId());
+            ps.setInt(3, Math.max(keep, 0));
+            ps.executeUpdate();
+        }
+    }
+
+    /** The session's newest {@code limit} journal entries, oldest first. */
+    public static List<JournalEntry> journal(Connection c, String sessionId, int limit) throws SQLException {
+        List<JournalEntry> newestFirst = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT started_at, duration_ms, origin, command, exit_code, timed_out,"
+                + " stdout_tail, stderr_tail FROM command_journal WHERE session_id = ? ORDER BY seq DESC LIMIT ?")) {
+            ps.setString(1, sessionId);
+            ps.setInt(2, Math.max(limit, 0));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    newestFirst.add(new JournalEntry(sessionId, Instant.ofEpochMilli(rs.getLong(1)), Duration.ofMillis(rs.getLong(2)),
+                            rs.getString(3), rs.getString(4), rs.getInt(5), rs.getInt(6) != 0, rs.getString(7), rs.getString(8)));
+                }
+            }
+        }
+        Collections.reverse(newestFirst);
+        return newestFirst;
+    }
+
+    /** Command output may hold NUL characters, which PostgreSQL text cannot. */
+    private static String storable(String text) {
+        return text.indexOf('\0') < 0 ? text : text.replace('\0', '\uFFFD');
     }
 
     public static long generation(Connection c, String sessionId) throws SQLException {

@@ -135,6 +135,19 @@ public interface SessionStore extends AutoCloseable {
      */
     boolean renewLease(String sessionId, String ownerId, Fence fence, Duration ttl);
 
+    /**
+     * Appends {@code entry} to its session's command journal and drops the oldest entries beyond
+     * {@code keep}. A store without a journal ignores it (the default), so stores written before the
+     * journal keep working; a journal that fails must never fail the command it records.
+     */
+    default void appendJournal(JournalEntry entry, int keep) {
+    }
+
+    /** The newest {@code limit} entries of the session's command journal, oldest first; empty without a journal. */
+    default List<JournalEntry> journal(String sessionId, int limit) {
+        return List.of();
+    }
+
     /** Gives the lease acquired with {@code fence} up, if it is still that one; its token stays used. */
     void releaseLease(String sessionId, String ownerId, Fence fence);
 

@@ -64,7 +64,12 @@ public final class SqliteSessionStore implements SessionStore {
             List.of("CREATE TABLE leases (session_id TEXT PRIMARY KEY, fencing_token INTEGER NOT NULL, owner_id TEXT,"
                             + " host TEXT, pid INTEGER, process_start INTEGER, expires_at INTEGER NOT NULL)",
                     "INSERT INTO leases SELECT session_id, 1, owner_id, host, pid, process_start, expires_at FROM session_leases",
-                    "DROP TABLE session_leases"));
+                    "DROP TABLE session_leases"),
+            // The command journal (design §7.1): the last entries of every session, dropped with it.
+            List.of("CREATE TABLE command_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,"
+                            + " started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, origin TEXT NOT NULL, command TEXT NOT NULL,"
+                            + " exit_code INTEGER NOT NULL, timed_out INTEGER NOT NULL, stdout_tail TEXT NOT NULL, stderr_tail TEXT NOT NULL)",
+                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"));
 
     private final Path file;
     private final Connection connection;
@@ -261,6 +266,19 @@ public final class SqliteSessionStore implements SessionStore {
             checkFence(c, sessionId, fence, "deleting the session record");
             return SessionRows.delete(c, sessionId);
         });
+    }
+
+    @Override
+    public void appendJournal(JournalEntry entry, int keep) {
+        write(c -> {
+            SessionRows.appendJournal(c, entry, keep);
+            return null;
+        });
+    }
+
+    @Override
+    public List<JournalEntry> journal(String sessionId, int limit) {
+        return read(c -> SessionRows.journal(c, sessionId, limit));
     }
 
     @Override

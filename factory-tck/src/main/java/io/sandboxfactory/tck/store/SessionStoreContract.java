@@ -4,6 +4,7 @@ import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.FencedOutException;
+import io.sandboxfactory.core.store.JournalEntry;
 import io.sandboxfactory.core.store.LeaseAttempt;
 import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionDefinition;
@@ -111,6 +112,33 @@ public abstract class SessionStoreContract {
         assertTrue(seen.sandboxId().isEmpty() && seen.workdir().isEmpty() && seen.materializedAt().isEmpty(), "no start yet: " + seen);
         assertTrue(other.list().stream().anyMatch(r -> r.sessionId().equals(id)), "list() holds the session");
         assertTrue(store.find(id("never-registered")).isEmpty(), "an unknown session reads as empty");
+    }
+
+    // ---- command journal ----------------------------------------------------------------------------
+
+    @Test
+    @DisplayName("the command journal keeps the newest entries, oldest first, seen by the other instance, and goes with the session")
+    void theJournalKeepsTheNewestEntriesAndGoesWithTheSession() {
+        String id = id("journal");
+        store.register(definition(id, Map.of()));
+        Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
+        for (int i = 1; i <= 3; i++) {
+            store.appendJournal(new JournalEntry(id, start.plusSeconds(i), Duration.ofMillis(10L * i), "cli", "echo " + i, i, i == 3,
+                    "out " + i + (i == 2 ? "\0nul" : ""), "err " + i), 2);
+        }
+        List<JournalEntry> kept = other.journal(id, 10);
+        assertEquals(List.of("echo 2", "echo 3"), kept.stream().map(JournalEntry::command).toList(), "the newest two, oldest first");
+        JournalEntry last = kept.get(1);
+        assertEquals(start.plusSeconds(3), last.startedAt());
+        assertEquals(Duration.ofMillis(30), last.duration());
+        assertEquals(3, last.exitCode());
+        assertTrue(last.timedOut(), "timed out");
+        assertEquals("err 3", last.stderrTail());
+        assertEquals("out 2\uFFFDnul", kept.get(0).stdoutTail(), "a NUL character in output is kept as U+FFFD");
+        assertEquals(List.of("echo 3"), other.journal(id, 1).stream().map(JournalEntry::command).toList(), "a limit keeps the newest");
+
+        store.delete(id);
+        assertTrue(other.journal(id, 10).isEmpty(), "deleting the session deletes its journal");
     }
 
     @Test

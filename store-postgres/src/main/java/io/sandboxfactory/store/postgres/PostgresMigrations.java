@@ -37,7 +37,12 @@ final class PostgresMigrations {
                     + " PRIMARY KEY (session_id, command))",
             // One row per session for ever: its fencing token only grows. Expiry is the server's clock.
             "CREATE TABLE leases (session_id TEXT PRIMARY KEY, fencing_token BIGINT NOT NULL, owner_id TEXT, host TEXT, pid BIGINT,"
-                    + " process_start BIGINT, expires_at TIMESTAMPTZ NOT NULL)"));
+                    + " process_start BIGINT, expires_at TIMESTAMPTZ NOT NULL)"),
+            // The command journal (design §7.1): the last entries of every session, dropped with it.
+            List.of("CREATE TABLE command_journal (seq BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL, started_at BIGINT NOT NULL,"
+                    + " duration_ms BIGINT NOT NULL, origin TEXT NOT NULL, command TEXT NOT NULL, exit_code INTEGER NOT NULL,"
+                    + " timed_out INTEGER NOT NULL, stdout_tail TEXT NOT NULL, stderr_tail TEXT NOT NULL)",
+                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;

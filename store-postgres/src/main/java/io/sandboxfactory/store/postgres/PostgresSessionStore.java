@@ -2,6 +2,7 @@ package io.sandboxfactory.store.postgres;
 
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
+import io.sandboxfactory.core.store.JournalEntry;
 import io.sandboxfactory.core.store.FencedOutException;
 import io.sandboxfactory.core.store.LeaseAttempt;
 import io.sandboxfactory.core.store.LeaseOwner;
@@ -195,6 +196,19 @@ public final class PostgresSessionStore implements SessionStore {
                 }
             }
         }
+    }
+
+    @Override
+    public void appendJournal(JournalEntry entry, int keep) {
+        tx(c -> {
+            SessionRows.appendJournal(c, entry, keep);
+            return null;
+        });
+    }
+
+    @Override
+    public List<JournalEntry> journal(String sessionId, int limit) {
+        return tx(c -> SessionRows.journal(c, sessionId, limit));
     }
 
     @Override
