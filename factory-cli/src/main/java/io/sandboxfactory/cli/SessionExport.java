@@ -31,7 +31,8 @@ final class SessionExport {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionExport.class);
-    private static final String BUNDLE = ".git/factory-export.bundle";
+    /** Where the bundle is made, in the checkout; one name per export, so two exports never share it. */
+    private static final String BUNDLE_PREFIX = ".git/factory-export-";
 
     private final SessionHandle session;
     private final SessionRecord record;
@@ -60,13 +61,14 @@ final class SessionExport {
         session.awaitStarted();
         SessionLayout.Checkout checkout = checkout(dir);
         String prefix = record.definition().environment().isPresent() ? checkout.repoDir() + "/" : "";
-        inSandbox(checkout, "git", "bundle", "create", "-q", BUNDLE, "refs/heads/" + branch);
-        boolean dirty = !inSandbox(checkout, "git", "status", "--porcelain", "--untracked-files=no").stdout().isBlank();
+        String inCheckout = BUNDLE_PREFIX + java.util.UUID.randomUUID() + ".bundle";
         Path temp = null;
         try {
+            inSandbox(checkout, "git", "bundle", "create", "-q", inCheckout, "refs/heads/" + branch);
+            boolean dirty = !inSandbox(checkout, "git", "status", "--porcelain", "--untracked-files=no").stdout().isBlank();
             temp = Files.createTempDirectory("factory-export-");
             Path bundle = temp.resolve("session.bundle");
-            SandboxFilesystem.forSession(session).copyOut(prefix + BUNDLE, bundle);
+            SandboxFilesystem.forSession(session).copyOut(prefix + inCheckout, bundle);
             String commit = git.require("read the bundle of session '" + session.sessionId() + "'", "bundle", "list-heads",
                     bundle.toString(), "refs/heads/" + branch).strip().split("\\s+")[0];
             git.require("fetch the session's commits", "fetch", "--quiet", "--no-write-fetch-head", bundle.toString(), "refs/heads/" + branch);
@@ -82,7 +84,7 @@ final class SessionExport {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not make a temporary directory for the bundle: " + e.getMessage(), e);
         } finally {
-            removeBundle(checkout);
+            removeBundle(checkout, inCheckout);
             if (temp != null) {
                 deleteTree(temp);
             }
@@ -90,11 +92,11 @@ final class SessionExport {
     }
 
     /** Best effort: a failure here must not hide the one that ended the export. */
-    private void removeBundle(SessionLayout.Checkout checkout) {
+    private void removeBundle(SessionLayout.Checkout checkout, String bundle) {
         try {
-            inSandbox(checkout, "rm", "-f", BUNDLE);
+            inSandbox(checkout, "rm", "-f", bundle);
         } catch (RuntimeException e) {
-            LOG.warn("Could not remove {} in the checkout {} of session '{}': {}", BUNDLE, checkout.path(), session.sessionId(),
+            LOG.warn("Could not remove {} in the checkout {} of session '{}': {}", bundle, checkout.path(), session.sessionId(),
                     e.getMessage());
         }
     }

@@ -94,7 +94,7 @@ class SessionReviewCliIT {
         assertThat(GitRepos.git(local, "rev-parse", "factory/e1/work").strip()).isEqualTo(sessionHead);
         assertThat(GitRepos.git(local, "symbolic-ref", "--short", "HEAD").strip()).isEqualTo("main");
         assertThat(GitRepos.git(local, "status", "--porcelain")).isEmpty();
-        assertThat(cli.run("exec", "e1", "--", "ls", ".git").stdout()).doesNotContain("factory-export.bundle");
+        assertThat(cli.run("exec", "e1", "--", "ls", ".git").stdout()).doesNotContain("factory-export");
 
         // A later commit fast-forwards the exported branch; the current directory is the default target.
         ok("exec", "e1", "--", "sh", "-c", COMMIT + " 'two'");
