@@ -1,13 +1,14 @@
 package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.Retirements;
-import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
+import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.CommandActivity;
 import io.sandboxfactory.core.session.InFlightStarts;
 import io.sandboxfactory.core.session.SessionDefaults;
@@ -22,6 +23,9 @@ import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.template.TemplateBuilder;
+import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.core.template.TemplateSettings;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -47,10 +51,12 @@ final class FactorySessions implements AutoCloseable {
     private final SessionOpener opener;
     private final SessionRetirementCoordinator coordinator;
     private final Retirements retirements;
+    private final TemplateBuilder templates;
 
     private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
                             CommandActivity activity, SessionOpener opener,
-                            SessionRetirementCoordinator coordinator, Retirements retirements) {
+                            SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates) {
+        this.templates = templates;
         this.store = store;
         this.ownsStore = ownsStore;
         this.leases = leases;
@@ -80,10 +86,14 @@ final class FactorySessions implements AutoCloseable {
         inFlight.watchRetirements(store, RETIREMENT_WATCH);
         CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
         SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
-        SessionOpener opener = new SessionOpener(provider, memo, services);
+        TemplateSettings templateSettings = new TemplateSettings(true, config.repository().templateInputs());
+        SessionOpener opener = new SessionOpener(provider, memo, services, templateSettings);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
-        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator,
-                new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(), Clock.systemUTC()));
+        Retirements retirements = new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(),
+                Clock.systemUTC());
+        TemplateBuilder templates = new TemplateBuilder(provider, opener, store, defaults, templateSettings,
+                id -> retirements.retire(id, RetireMode.DESTROY), Clock.systemUTC());
+        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates);
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -124,6 +134,10 @@ final class FactorySessions implements AutoCloseable {
 
     Runnable onInvalidate(String sessionId, Runnable callback) {
         return coordinator.onInvalidate(sessionId, callback);
+    }
+
+    SandboxTemplate buildTemplate(TemplateRequest request) {
+        return templates.build(request);
     }
 
     SessionStore store() {
