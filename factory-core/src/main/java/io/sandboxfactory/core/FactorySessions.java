@@ -23,6 +23,7 @@ import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.template.AutoBuilds;
 import io.sandboxfactory.core.template.TemplateBuilder;
 import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.template.TemplateSettings;
@@ -52,11 +53,14 @@ final class FactorySessions implements AutoCloseable {
     private final SessionRetirementCoordinator coordinator;
     private final Retirements retirements;
     private final TemplateBuilder templates;
+    private final Optional<AutoBuilds> autoBuilds;
 
     private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
                             CommandActivity activity, SessionOpener opener,
-                            SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates) {
+                            SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates,
+                            Optional<AutoBuilds> autoBuilds) {
         this.templates = templates;
+        this.autoBuilds = autoBuilds;
         this.store = store;
         this.ownsStore = ownsStore;
         this.leases = leases;
@@ -93,7 +97,13 @@ final class FactorySessions implements AutoCloseable {
                 Clock.systemUTC());
         TemplateBuilder templates = new TemplateBuilder(provider, opener, store, defaults, templateSettings,
                 id -> retirements.retire(id, RetireMode.DESTROY), Clock.systemUTC());
-        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates);
+        Optional<AutoBuilds> autoBuilds = Optional.empty();
+        if (config.templates().autoBuild()) {
+            AutoBuilds builds = new AutoBuilds(templates, config.timeouts().setup().plus(Duration.ofMinutes(5)));
+            opener.autoBuildWith(builds);
+            autoBuilds = Optional.of(builds);
+        }
+        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds);
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -146,6 +156,8 @@ final class FactorySessions implements AutoCloseable {
 
     @Override
     public void close() {
+        // Builds in flight use the opener and the store: they finish (bounded) first.
+        autoBuilds.ifPresent(AutoBuilds::close);
         opener.close();
         activity.close();
         inFlight.close();

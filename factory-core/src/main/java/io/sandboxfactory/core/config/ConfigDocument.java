@@ -14,5 +14,6 @@ record ConfigDocument(
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
         Map<String, JsonNode> providers,
-        StoreConfig store) {
+        StoreConfig store,
+        TemplatesConfig templates) {
 }

@@ -128,7 +128,7 @@ public final class ConfigResolver {
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin, store(config.store(), env));
+                config.environments(), bound, origin, store(config.store(), env), config.templates());
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {

@@ -60,7 +60,8 @@ public final class FactoryConfigLoader {
                 document.lifecycle(),
                 document.environments(),
                 sections(document.providers(), where),
-                document.store());
+                document.store(),
+                document.templates());
     }
 
     private static ObjectMapper mapperFor(Path file) {

@@ -10,7 +10,9 @@ import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.git.GitCredentials;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.template.AutoBuilds;
 import io.sandboxfactory.core.template.TemplateKey;
+import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.template.TemplateSelector;
 import io.sandboxfactory.core.template.TemplateSettings;
 import io.sandboxfactory.core.template.TemplateUse;
@@ -55,6 +57,8 @@ public final class SessionOpener implements AutoCloseable {
     private final Map<MastraSandbox<?>, TemplateUse> templated = Collections.synchronizedMap(new WeakHashMap<>());
     private final TemplateSettings templates;
     private final TemplateSelector selector;
+    /** Where {@code templates.autoBuild} sends builds; empty when it is off. */
+    private volatile Optional<AutoBuilds> autoBuilds = Optional.empty();
 
     public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
         this(provider, memo, services, TemplateSettings.disabled());
@@ -73,6 +77,11 @@ public final class SessionOpener implements AutoCloseable {
         });
         this.revival = new SessionRevival(memo, services, this::open);
         this.starts = new GuardedStart(services);
+    }
+
+    /** Turns on {@code templates.autoBuild}: an eager open whose setup is done and that no template matches asks {@code builds} for one. */
+    public void autoBuildWith(AutoBuilds builds) {
+        this.autoBuilds = Optional.of(builds);
     }
 
     /** Opens {@code spec}'s session and starts it as its start mode says. */
@@ -112,6 +121,7 @@ public final class SessionOpener implements AutoCloseable {
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
                 }
+                autoBuilds.ifPresent(builds -> requestTemplate(builds, entry, spec, plan));
             }
             case BACKGROUND -> background.execute(() -> {
                 try {
@@ -173,6 +183,20 @@ public final class SessionOpener implements AutoCloseable {
             }
         }
         memo.evict(id, entry);
+    }
+
+    private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
+        if (!spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
+            return;
+        }
+        SessionPlan.Repository own = plan.repositories().get(0);
+        if (own.setup().isEmpty()) {
+            return; // nothing a template would save but the clone
+        }
+        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        if (selector.newest(key).isEmpty()) {
+            builds.request(key, new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+        }
     }
 
     private Optional<TemplateUse> chooseTemplate(SessionSpec spec, SessionPlan plan, boolean mayUseTemplate) {
