@@ -23,6 +23,7 @@ import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.git.ObjectCache;
 import io.sandboxfactory.core.template.AutoBuilds;
 import io.sandboxfactory.core.template.TemplateBuilder;
 import io.sandboxfactory.core.template.TemplateRequest;
@@ -43,6 +44,7 @@ final class FactorySessions implements AutoCloseable {
 
     /** How often running starts check whether another process retired their session. */
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
+    private static final String LOCAL_PROVIDER = "local";
 
     private final SessionStore store;
     private final boolean ownsStore;
@@ -54,11 +56,15 @@ final class FactorySessions implements AutoCloseable {
     private final Retirements retirements;
     private final TemplateBuilder templates;
     private final Optional<AutoBuilds> autoBuilds;
+    private final Optional<ObjectCache> objectCache;
+    private final Duration cacheMaxIdle;
 
     private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
                             CommandActivity activity, SessionOpener opener,
                             SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates,
-                            Optional<AutoBuilds> autoBuilds) {
+                            Optional<AutoBuilds> autoBuilds, Optional<ObjectCache> objectCache, Duration cacheMaxIdle) {
+        this.objectCache = objectCache;
+        this.cacheMaxIdle = cacheMaxIdle;
         this.templates = templates;
         this.autoBuilds = autoBuilds;
         this.store = store;
@@ -103,7 +109,12 @@ final class FactorySessions implements AutoCloseable {
             opener.autoBuildWith(builds);
             autoBuilds = Optional.of(builds);
         }
-        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds);
+        // Only the local provider's sandboxes see the host's files, where the mirrors live.
+        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
+                ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
+        objectCache.ifPresent(opener::useObjectCache);
+        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds,
+                objectCache, config.cache().maxIdle());
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -144,6 +155,11 @@ final class FactorySessions implements AutoCloseable {
 
     Runnable onInvalidate(String sessionId, Runnable callback) {
         return coordinator.onInvalidate(sessionId, callback);
+    }
+
+    /** Removes object cache mirrors unused for {@code cache.maxIdle}; how many. */
+    int pruneObjectCache() {
+        return objectCache.map(cache -> cache.prune(cacheMaxIdle)).orElse(0);
     }
 
     SandboxTemplate buildTemplate(TemplateRequest request) {

@@ -237,11 +237,13 @@ public final class SandboxFactory implements AutoCloseable {
      * know, and those whose first open crashed (never handed to a user, its lease left behind by a
      * dead or expired owner). Live sessions — held here or by another live process, being opened,
      * or ever handed to a user (even stopped, or after a failed setup) — are never touched. See
-     * {@link OrphanSweeper}.
+     * {@link OrphanSweeper}. Also removes object cache mirrors unused for {@code cache.maxIdle}.
      */
     public List<SandboxListing> sweep() {
         requireOpen();
-        return new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        List<SandboxListing> removed = new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        sessions.pruneObjectCache();
+        return removed;
     }
 
     /**

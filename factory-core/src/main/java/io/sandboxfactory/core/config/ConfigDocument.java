@@ -15,5 +15,6 @@ record ConfigDocument(
         Map<String, EnvironmentConfig> environments,
         Map<String, JsonNode> providers,
         StoreConfig store,
-        TemplatesConfig templates) {
+        TemplatesConfig templates,
+        CacheConfig cache) {
 }

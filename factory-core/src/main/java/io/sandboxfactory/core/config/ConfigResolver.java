@@ -128,7 +128,8 @@ public final class ConfigResolver {
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin, store(config.store(), env), config.templates());
+                config.environments(), bound, origin, store(config.store(), env), config.templates(),
+                config.cache());
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {

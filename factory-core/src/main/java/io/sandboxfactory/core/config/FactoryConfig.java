@@ -28,6 +28,7 @@ import java.util.TreeMap;
  * @param providers the {@code providers.<name>} sections, by provider name
  * @param store which session store ({@code store:})
  * @param templates template use ({@code templates:})
+ * @param cache the host git object cache ({@code cache:})
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -39,9 +40,11 @@ public record FactoryConfig(
         Map<String, EnvironmentConfig> environments,
         Map<String, ObjectNode> providers,
         StoreConfig store,
-        TemplatesConfig templates) {
+        TemplatesConfig templates,
+        CacheConfig cache) {
 
     public FactoryConfig {
+        cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         store = Objects.requireNonNullElse(store, StoreConfig.defaults());
         provider = Objects.requireNonNullElse(provider, Optional.empty());
@@ -58,7 +61,7 @@ public record FactoryConfig(
     public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
                          Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
                          Map<String, ObjectNode> providers, StoreConfig store) {
-        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null);
+        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null);
     }
 
     private static Map<String, ObjectNode> copy(Map<String, ObjectNode> sections) {
@@ -79,7 +82,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -103,6 +106,7 @@ public record FactoryConfig(
         private Lifecycle lifecycle;
         private StoreConfig store;
         private TemplatesConfig templates;
+        private CacheConfig cache;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
 
@@ -139,6 +143,11 @@ public record FactoryConfig(
             return this;
         }
 
+        public Builder cache(CacheConfig cache) {
+            this.cache = cache;
+            return this;
+        }
+
         public Builder templates(TemplatesConfig templates) {
             this.templates = templates;
             return this;
@@ -168,7 +177,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, providers, store, templates);
+                    repository, timeouts, lifecycle, environments, providers, store, templates, cache);
         }
     }
 }

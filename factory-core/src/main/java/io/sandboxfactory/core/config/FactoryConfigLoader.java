@@ -61,7 +61,8 @@ public final class FactoryConfigLoader {
                 document.environments(),
                 sections(document.providers(), where),
                 document.store(),
-                document.templates());
+                document.templates(),
+                document.cache());
     }
 
     private static ObjectMapper mapperFor(Path file) {

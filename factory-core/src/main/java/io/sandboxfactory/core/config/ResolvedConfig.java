@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param origin where the settings came from (a file path, or a description)
  * @param store which session store, and how to reach it
  * @param templates template use
+ * @param cache the host git object cache
  */
 public record ResolvedConfig(
         String provider,
@@ -33,9 +34,11 @@ public record ResolvedConfig(
         Map<String, Object> providerConfigs,
         String origin,
         StoreConfig store,
-        TemplatesConfig templates) {
+        TemplatesConfig templates,
+        CacheConfig cache) {
 
     public ResolvedConfig {
+        cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(provider, "provider");
@@ -56,7 +59,7 @@ public record ResolvedConfig(
     public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
                           Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
                           String origin, StoreConfig store) {
-        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null);
+        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null, null);
     }
 
     /** With the embedded default store. */

@@ -8,6 +8,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.git.ObjectCache;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.template.AutoBuilds;
@@ -59,6 +60,8 @@ public final class SessionOpener implements AutoCloseable {
     private final TemplateSelector selector;
     /** Where {@code templates.autoBuild} sends builds; empty when it is off. */
     private volatile Optional<AutoBuilds> autoBuilds = Optional.empty();
+    /** The host's git object cache, when the provider's sandboxes see the host's files. */
+    private volatile Optional<ObjectCache> objectCache = Optional.empty();
 
     public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
         this(provider, memo, services, TemplateSettings.disabled());
@@ -82,6 +85,11 @@ public final class SessionOpener implements AutoCloseable {
     /** Turns on {@code templates.autoBuild}: an eager open whose setup is done and that no template matches asks {@code builds} for one. */
     public void autoBuildWith(AutoBuilds builds) {
         this.autoBuilds = Optional.of(builds);
+    }
+
+    /** Clones of new checkouts borrow objects from {@code cache} (the provider's sandboxes must see the host's files). */
+    public void useObjectCache(ObjectCache cache) {
+        this.objectCache = Optional.of(cache);
     }
 
     /** Opens {@code spec}'s session and starts it as its start mode says. */
@@ -265,7 +273,8 @@ public final class SessionOpener implements AutoCloseable {
                 return false;
             }
             SessionStartHook hook = new SessionStartHook(plan, services, generation,
-                    () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory(), template);
+                    () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory(), template,
+                    objectCache);
             hooks.put(sandbox, hook);
             hook.attachTo(sandbox);
             return true;

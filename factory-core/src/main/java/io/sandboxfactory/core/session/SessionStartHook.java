@@ -16,6 +16,7 @@ import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.git.Freshness;
 import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.git.ObjectCache;
 import io.sandboxfactory.core.git.RepositoryMaterializer;
 import io.sandboxfactory.core.git.SessionBranch;
 import io.sandboxfactory.core.setup.LogText;
@@ -84,6 +85,8 @@ public final class SessionStartHook implements SandboxStartHook {
     private final SetupGate gate;
     /** The template this instance was made with, if any: used only by a start that created the sandbox. */
     private final Optional<TemplateUse> template;
+    /** The host's object cache, for sandboxes that see the host's files; empty otherwise. */
+    private final Optional<ObjectCache> objectCache;
     /** The phase whose command output is shown to the listener (clone, setup, teardown), and how to redact it. */
     private volatile SessionPhase currentPhase;
     private volatile UnaryOperator<String> outputRedaction = UnaryOperator.identity();
@@ -103,13 +106,17 @@ public final class SessionStartHook implements SandboxStartHook {
      */
     public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
                             Optional<String> requestedWorkdir) {
-        this(plan, services, generation, entry, requestedWorkdir, Optional.empty());
+        this(plan, services, generation, entry, requestedWorkdir, Optional.empty(), Optional.empty());
     }
 
-    /** @param template the template in the context this sandbox instance was made with */
+    /**
+     * @param template the template in the context this sandbox instance was made with
+     * @param objectCache the host's git object cache, when the sandbox sees the host's files
+     */
     public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
-                            Optional<String> requestedWorkdir, Optional<TemplateUse> template) {
+                            Optional<String> requestedWorkdir, Optional<TemplateUse> template, Optional<ObjectCache> objectCache) {
         this.template = Objects.requireNonNull(template, "template");
+        this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
         this.initialPlan = Objects.requireNonNull(plan, "plan");
         this.services = Objects.requireNonNull(services, "services");
         this.generation = generation;
@@ -236,7 +243,9 @@ public final class SessionStartHook implements SandboxStartHook {
             CheckoutState state = seen.checkouts().get(i);
             boolean fetch = RepositoryMaterializer.keeps(state, access.get(i).cloneUrl());
             phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, access.get(i).cloneUrl());
-            materializer.materialize(exec, checkout.path(), state, access.get(i));
+            RepositoryAccess minted = access.get(i);
+            Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted));
+            materializer.materialize(exec, checkout.path(), state, minted, reference);
             if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
                 Freshness.Result fresh = state.upstream().isPresent() ? freshness.update(exec, checkout.path()) : Freshness.Result.NO_UPSTREAM;
                 report(fresh, checkout);
