@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,6 +21,25 @@ public interface FactorySandbox extends AutoCloseable {
 
     /** What this provider's sandboxes can do. */
     Set<SandboxCapability> capabilities();
+
+    /**
+     * Snapshots the set-up sandbox {@code build.source()} as the template {@code build.name()}
+     * (providers declaring {@link SandboxCapability#TEMPLATES}). The template holds the session's
+     * files, setup markers included; it is listed only once complete.
+     */
+    default SandboxTemplate buildTemplate(TemplateBuild build) {
+        throw new UnsupportedOperationException("Sandbox provider '" + provider() + "' does not support templates.");
+    }
+
+    /** Every complete template this provider instance holds, in no particular order. */
+    default List<SandboxTemplate> listTemplates() {
+        return List.of();
+    }
+
+    /** Removes the template named {@code name}; idempotent. The name must obey {@link SandboxTemplate#requireValidName}. */
+    default void removeTemplate(String name) {
+        throw new UnsupportedOperationException("Sandbox provider '" + provider() + "' does not support templates.");
+    }
 
     /** Releases clients and threads held by this instance. Does not touch any sandbox. */
     @Override

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param repositoryAccess mints credentials per call; empty for anonymous access
  * @param resources requested limits
  * @param workingDirectory a working directory inside the sandbox requested by the host
+ * @param template the template a new physical sandbox is made from (providers declaring {@link
+ *     SandboxCapability#TEMPLATES}); ignored when the session's sandbox already exists
  */
 public record FactorySandboxContext(
         String sessionId,
@@ -24,7 +26,8 @@ public record FactorySandboxContext(
         Optional<String> setupCommand,
         Optional<RepositoryAccessSource> repositoryAccess,
         SandboxResources resources,
-        Optional<String> workingDirectory) {
+        Optional<String> workingDirectory,
+        Optional<SandboxTemplate> template) {
 
     public FactorySandboxContext {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -34,6 +37,14 @@ public record FactorySandboxContext(
         Objects.requireNonNull(repositoryAccess, "repositoryAccess");
         resources = Objects.requireNonNullElse(resources, SandboxResources.none());
         Objects.requireNonNull(workingDirectory, "workingDirectory");
+        template = Objects.requireNonNullElse(template, Optional.empty());
+    }
+
+    /** A context without a template (the shape before templates existed). */
+    public FactorySandboxContext(String sessionId, Optional<String> sandboxId, String repoFullName, Optional<String> setupCommand,
+                                 Optional<RepositoryAccessSource> repositoryAccess, SandboxResources resources,
+                                 Optional<String> workingDirectory) {
+        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, Optional.empty());
     }
 
     /** A context for {@code sessionId} with everything else empty; refine with {@link #builder(String)}. */
@@ -54,6 +65,7 @@ public record FactorySandboxContext(
         private RepositoryAccessSource repositoryAccess;
         private SandboxResources resources = SandboxResources.none();
         private String workingDirectory;
+        private SandboxTemplate template;
 
         private Builder(String sessionId) {
             this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -89,10 +101,15 @@ public record FactorySandboxContext(
             return this;
         }
 
+        public Builder template(SandboxTemplate template) {
+            this.template = template;
+            return this;
+        }
+
         public FactorySandboxContext build() {
             return new FactorySandboxContext(sessionId, Optional.ofNullable(sandboxId), repoFullName,
                     Optional.ofNullable(setupCommand), Optional.ofNullable(repositoryAccess), resources,
-                    Optional.ofNullable(workingDirectory));
+                    Optional.ofNullable(workingDirectory), Optional.ofNullable(template));
         }
     }
 }

@@ -18,5 +18,11 @@ public enum SandboxCapability {
     /** Sandboxes implement {@code FileTransferSandbox} for fast file access. */
     FILE_TRANSFER,
     /** The factory implements {@link SandboxInventory}: its sandboxes can be listed and removed for sweeps. */
-    INVENTORY
+    INVENTORY,
+    /**
+     * The factory builds, lists and removes {@link SandboxTemplate}s ({@link FactorySandbox#buildTemplate},
+     * {@link FactorySandbox#listTemplates}, {@link FactorySandbox#removeTemplate}) and makes a new
+     * sandbox from {@link FactorySandboxContext#template()} when one is given.
+     */
+    TEMPLATES
 }

@@ -20,6 +20,8 @@ final class ProgressListener implements SessionListener {
             case START -> reporter.begin("opening sandbox" + (suffix.isEmpty() ? "" : " (" + detail.strip() + ")"));
             case SANDBOX_CREATED -> reporter.begin("created sandbox" + suffix);
             case SANDBOX_RECONNECTED -> reporter.begin("reconnected to sandbox" + suffix);
+            case TEMPLATE -> reporter.begin("made from template" + suffix);
+            case TEMPLATE_SKIPPED -> reporter.begin("warning: not using template" + suffix);
             case PROBE -> reporter.begin("checking the workspace");
             case CLONE -> reporter.begin("cloning" + suffix);
             case FETCH -> reporter.begin("fetching" + suffix);

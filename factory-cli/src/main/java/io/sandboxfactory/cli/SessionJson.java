@@ -25,6 +25,7 @@ final class SessionJson {
         doc.put("checkout", handle.checkout().orElse(null));
         Optional<SessionRecord> record = factory.sessionStore().find(handle.sessionId());
         doc.put("branch", record.map(r -> r.definition().branch()).orElse(null));
+        doc.put("template", handle.template().orElse(null));
         doc.put("phases", reporter.phases().stream().map(PhaseReporter.Phase::toJson).toList());
         if (result != null) {
             doc.put("exitCode", result.exitCode());

@@ -62,9 +62,12 @@ final class SessionOptions {
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label to find the session by (retire --label); repeatable.")
     List<String> labels = new ArrayList<>();
 
+    @Option(names = "--no-template", description = "Make a new sandbox the normal way, even when a template of the repository and setup exists.")
+    boolean noTemplate;
+
     /** The session to open; environments from config come from {@code factory}. */
     SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode, SandboxFactory factory) {
-        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode);
+        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate);
         if (base != null) {
             builder.baseBranch(base);
         }

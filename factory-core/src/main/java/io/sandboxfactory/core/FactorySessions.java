@@ -1,13 +1,14 @@
 package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.Retirements;
-import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
+import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.CommandActivity;
 import io.sandboxfactory.core.session.CommandJournal;
 import io.sandboxfactory.core.session.InFlightStarts;
@@ -23,6 +24,11 @@ import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.git.ObjectCache;
+import io.sandboxfactory.core.template.AutoBuilds;
+import io.sandboxfactory.core.template.TemplateBuilder;
+import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.core.template.TemplateSettings;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -39,6 +45,7 @@ final class FactorySessions implements AutoCloseable {
 
     /** How often running starts check whether another process retired their session. */
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
+    private static final String LOCAL_PROVIDER = "local";
 
     private final SessionStore store;
     private final boolean ownsStore;
@@ -48,10 +55,19 @@ final class FactorySessions implements AutoCloseable {
     private final SessionOpener opener;
     private final SessionRetirementCoordinator coordinator;
     private final Retirements retirements;
+    private final TemplateBuilder templates;
+    private final Optional<AutoBuilds> autoBuilds;
+    private final Optional<ObjectCache> objectCache;
+    private final Duration cacheMaxIdle;
 
     private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
                             CommandActivity activity, SessionOpener opener,
-                            SessionRetirementCoordinator coordinator, Retirements retirements) {
+                            SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates,
+                            Optional<AutoBuilds> autoBuilds, Optional<ObjectCache> objectCache, Duration cacheMaxIdle) {
+        this.objectCache = objectCache;
+        this.cacheMaxIdle = cacheMaxIdle;
+        this.templates = templates;
+        this.autoBuilds = autoBuilds;
         this.store = store;
         this.ownsStore = ownsStore;
         this.leases = leases;
@@ -83,10 +99,25 @@ final class FactorySessions implements AutoCloseable {
         CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
         SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity,
                 new CommandJournal(store, commandOrigin, journalSize, Clock.systemUTC()));
-        SessionOpener opener = new SessionOpener(provider, memo, services);
+        TemplateSettings templateSettings = new TemplateSettings(true, config.repository().templateInputs());
+        SessionOpener opener = new SessionOpener(provider, memo, services, templateSettings);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
-        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator,
-                new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(), Clock.systemUTC()));
+        Retirements retirements = new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(),
+                Clock.systemUTC());
+        TemplateBuilder templates = new TemplateBuilder(provider, opener, store, defaults, templateSettings,
+                id -> retirements.retire(id, RetireMode.DESTROY), Clock.systemUTC());
+        Optional<AutoBuilds> autoBuilds = Optional.empty();
+        if (config.templates().autoBuild()) {
+            AutoBuilds builds = new AutoBuilds(templates, config.timeouts().setup().plus(Duration.ofMinutes(5)));
+            opener.autoBuildWith(builds);
+            autoBuilds = Optional.of(builds);
+        }
+        // Only the local provider's sandboxes see the host's files, where the mirrors live.
+        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
+                ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
+        objectCache.ifPresent(opener::useObjectCache);
+        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds,
+                objectCache, config.cache().maxIdle());
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -129,12 +160,23 @@ final class FactorySessions implements AutoCloseable {
         return coordinator.onInvalidate(sessionId, callback);
     }
 
+    /** Removes object cache mirrors unused for {@code cache.maxIdle}; how many. */
+    int pruneObjectCache() {
+        return objectCache.map(cache -> cache.prune(cacheMaxIdle)).orElse(0);
+    }
+
+    SandboxTemplate buildTemplate(TemplateRequest request) {
+        return templates.build(request);
+    }
+
     SessionStore store() {
         return store;
     }
 
     @Override
     public void close() {
+        // Builds in flight use the opener and the store: they finish (bounded) first.
+        autoBuilds.ifPresent(AutoBuilds::close);
         opener.close();
         activity.close();
         inFlight.close();

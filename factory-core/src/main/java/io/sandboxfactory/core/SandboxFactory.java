@@ -5,12 +5,16 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Stage;
 import com.google.inject.spi.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.config.ConfigOverrides;
 import io.sandboxfactory.core.config.ConfigResolver;
 import io.sandboxfactory.core.config.EnvironmentConfig;
@@ -23,29 +27,29 @@ import io.sandboxfactory.core.discovery.ProviderDiscovery;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
-import io.sandboxfactory.core.store.SessionRecord;
-import io.sandboxfactory.core.retire.SessionSelector;
-import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.CommandJournal;
+import io.sandboxfactory.core.retire.Retirements;
+import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionEntry;
+import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionMemo;
-import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SessionStoreProvider;
 import io.sandboxfactory.core.store.SessionStores;
 import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.wiring.FactoryModule;
 import io.sandboxfactory.core.wiring.HostObjects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -234,11 +238,44 @@ public final class SandboxFactory implements AutoCloseable {
      * know, and those whose first open crashed (never handed to a user, its lease left behind by a
      * dead or expired owner). Live sessions — held here or by another live process, being opened,
      * or ever handed to a user (even stopped, or after a failed setup) — are never touched. See
-     * {@link OrphanSweeper}.
+     * {@link OrphanSweeper}. Also removes object cache mirrors unused for {@code cache.maxIdle}.
      */
     public List<SandboxListing> sweep() {
         requireOpen();
-        return new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        List<SandboxListing> removed = new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        sessions.pruneObjectCache();
+        return removed;
+    }
+
+    /**
+     * Builds a template of {@code request}'s repository with its setup (design §5.14): a throw-away
+     * session is cloned and set up without a template, snapshotted by the provider, and destroyed.
+     * Later eager opens of a new sandbox with the same repository and setup start from the newest
+     * such template. Fails when the provider does not declare {@code TEMPLATES}, or with the setup's
+     * own failure.
+     */
+    public SandboxTemplate buildTemplate(TemplateRequest request) {
+        requireOpen();
+        return sessions.buildTemplate(Objects.requireNonNull(request, "request"));
+    }
+
+    /** The templates of the selected provider, newest first; none when it does not declare {@code TEMPLATES}. */
+    public List<SandboxTemplate> templates() {
+        requireOpen();
+        if (!factorySandbox.capabilities().contains(SandboxCapability.TEMPLATES)) {
+            return List.of();
+        }
+        return factorySandbox.listTemplates().stream().sorted(Comparator.comparing(SandboxTemplate::createdAt).reversed()).toList();
+    }
+
+    /** Removes the template {@code name} (validated first; nothing is touched for a bad name); idempotent. */
+    public void removeTemplate(String name) {
+        requireOpen();
+        SandboxTemplate.requireValidName(name);
+        if (!factorySandbox.capabilities().contains(SandboxCapability.TEMPLATES)) {
+            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + providerName() + "' does not support templates.");
+        }
+        factorySandbox.removeTemplate(name);
     }
 
     /**

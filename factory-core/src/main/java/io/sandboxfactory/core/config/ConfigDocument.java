@@ -14,5 +14,7 @@ record ConfigDocument(
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
         Map<String, JsonNode> providers,
-        StoreConfig store) {
+        StoreConfig store,
+        TemplatesConfig templates,
+        CacheConfig cache) {
 }

@@ -128,7 +128,8 @@ public final class ConfigResolver {
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin, store(config.store(), env));
+                config.environments(), bound, origin, store(config.store(), env), config.templates(),
+                config.cache());
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -169,20 +170,20 @@ public final class ConfigResolver {
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
             result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots()));
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()));
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots()));
+                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()));
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
             result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), list));
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()));
         }
         return result;
     }

@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * @param environments multi-repository environments by name ({@code --environment NAME})
  * @param providers the {@code providers.<name>} sections, by provider name
  * @param store which session store ({@code store:})
+ * @param templates template use ({@code templates:})
+ * @param cache the host git object cache ({@code cache:})
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -37,9 +39,13 @@ public record FactoryConfig(
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
         Map<String, ObjectNode> providers,
-        StoreConfig store) {
+        StoreConfig store,
+        TemplatesConfig templates,
+        CacheConfig cache) {
 
     public FactoryConfig {
+        cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
+        templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         store = Objects.requireNonNullElse(store, StoreConfig.defaults());
         provider = Objects.requireNonNullElse(provider, Optional.empty());
         stateDir = Objects.requireNonNullElse(stateDir, Optional.empty());
@@ -49,6 +55,13 @@ public record FactoryConfig(
         lifecycle = Objects.requireNonNullElse(lifecycle, Lifecycle.off());
         environments = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNullElse(environments, Map.of())));
         providers = copy(Objects.requireNonNullElse(providers, Map.of()));
+    }
+
+    /** Without a {@code templates:} section. */
+    public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
+                         Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
+                         Map<String, ObjectNode> providers, StoreConfig store) {
+        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null);
     }
 
     private static Map<String, ObjectNode> copy(Map<String, ObjectNode> sections) {
@@ -69,7 +82,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", store=" + store + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -92,6 +105,8 @@ public record FactoryConfig(
         private Timeouts timeouts;
         private Lifecycle lifecycle;
         private StoreConfig store;
+        private TemplatesConfig templates;
+        private CacheConfig cache;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
 
@@ -128,6 +143,16 @@ public record FactoryConfig(
             return this;
         }
 
+        public Builder cache(CacheConfig cache) {
+            this.cache = cache;
+            return this;
+        }
+
+        public Builder templates(TemplatesConfig templates) {
+            this.templates = templates;
+            return this;
+        }
+
         public Builder store(StoreConfig store) {
             this.store = store;
             return this;
@@ -152,7 +177,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, providers, store);
+                    repository, timeouts, lifecycle, environments, providers, store, templates, cache);
         }
     }
 }

@@ -60,7 +60,9 @@ public final class FactoryConfigLoader {
                 document.lifecycle(),
                 document.environments(),
                 sections(document.providers(), where),
-                document.store());
+                document.store(),
+                document.templates(),
+                document.cache());
     }
 
     private static ObjectMapper mapperFor(Path file) {

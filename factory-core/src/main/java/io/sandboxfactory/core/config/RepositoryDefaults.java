@@ -4,6 +4,7 @@ import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;
 import io.sandboxfactory.core.session.RepositoryLocator;
 import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.core.template.TemplateInputs;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -25,9 +26,11 @@ import java.util.Optional;
  * @param teardown commands run when a session is retired (blank ones dropped; no NUL characters)
  * @param allowedFileRoots absolute host directories that local repository paths and {@code file://}
  *     URLs must lie under; empty (the default) allows every local repository
+ * @param templateInputs files (relative to the checkout) whose content decides whether a template
+ *     still fits, e.g. {@code package-lock.json}: hashed at the base commit (design §5.14)
  */
 public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
-                                 List<String> allowedFileRoots) {
+                                 List<String> allowedFileRoots, List<String> templateInputs) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
 
@@ -39,6 +42,13 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         allowedFileRoots = allowedFileRoots == null ? List.of() : allowedFileRoots.stream().map(RepositoryDefaults::requireRoot).toList();
         RepositoryLocator.requireValidTemplate(cloneUrlTemplate);
         defaultBaseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
+        templateInputs = TemplateInputs.requireValid(templateInputs == null ? List.of() : templateInputs);
+    }
+
+    /** The section without template inputs. */
+    public RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
+                              List<String> allowedFileRoots) {
+        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of());
     }
 
     /** The section without allowed file roots: every local repository may be cloned. */
@@ -60,7 +70,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
-        return new RepositoryDefaults(null, null, null, null, null);
+        return new RepositoryDefaults(null, null, null, null, null, null);
     }
 
     /** The clone URL of {@code owner/name} from the template. */

@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param providerConfigs bound config objects by provider name; always holds {@link #provider()}
  * @param origin where the settings came from (a file path, or a description)
  * @param store which session store, and how to reach it
+ * @param templates template use
+ * @param cache the host git object cache
  */
 public record ResolvedConfig(
         String provider,
@@ -31,9 +33,13 @@ public record ResolvedConfig(
         Map<String, EnvironmentConfig> environments,
         Map<String, Object> providerConfigs,
         String origin,
-        StoreConfig store) {
+        StoreConfig store,
+        TemplatesConfig templates,
+        CacheConfig cache) {
 
     public ResolvedConfig {
+        cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
+        templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(stateDirectory, "stateDirectory");
@@ -47,6 +53,13 @@ public record ResolvedConfig(
         if (!providerConfigs.containsKey(provider)) {
             throw new IllegalArgumentException("No bound configuration for the selected provider '" + provider + "'.");
         }
+    }
+
+    /** Without template settings. */
+    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
+                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
+                          String origin, StoreConfig store) {
+        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null, null);
     }
 
     /** With the embedded default store. */

@@ -70,6 +70,16 @@ public final class RepositoryMaterializer {
      * @param state what the probe saw in {@code checkout}
      */
     public Outcome materialize(CommandExecutor exec, String checkout, CheckoutState state, RepositoryAccess access) {
+        return materialize(exec, checkout, state, access, Optional.empty());
+    }
+
+    /**
+     * As {@link #materialize(CommandExecutor, String, CheckoutState, RepositoryAccess)}; a clone
+     * borrows objects from {@code reference} (a mirror the sandbox can read, see {@link ObjectCache})
+     * with {@code --reference-if-able … --dissociate}, so the checkout never depends on it.
+     */
+    public Outcome materialize(CommandExecutor exec, String checkout, CheckoutState state, RepositoryAccess access,
+                               Optional<String> reference) {
         String url = access.cloneUrl();
         GitCredentials credentials = GitCredentials.of(access);
         if (keeps(state, url)) {
@@ -91,7 +101,7 @@ public final class RepositoryMaterializer {
         if (wipe) {
             LOG.info("Checkout {} was cloned from {}; cloning {} in its place.", checkout, state.originUrl().orElse("?"), url);
         }
-        clone(exec, checkout, credentials, url, wipe);
+        clone(exec, checkout, credentials, url, wipe, reference);
         return Outcome.CLONED;
     }
 
@@ -122,14 +132,16 @@ public final class RepositoryMaterializer {
      * would take it for the user's work (a working tree missing files reads as uncommitted
      * deletions, which are never clobbered). What such a clone left is removed before cloning again.
      */
-    private void clone(CommandExecutor exec, String checkout, GitCredentials credentials, String url, boolean wipe) {
+    private void clone(CommandExecutor exec, String checkout, GitCredentials credentials, String url, boolean wipe,
+                       Optional<String> reference) {
+        String borrow = reference.map(r -> "--reference-if-able " + Sandboxes.quote(r) + " --dissociate ").orElse("");
         String parent = parentOf(checkout);
         String partial = Sandboxes.quote(partialCloneOf(checkout));
         String script = "mkdir -p " + Sandboxes.quote(parent) + " && rm -rf " + partial
                 // The checkout is absent, empty (rmdir refuses anything else) or one of ours being replaced.
                 + " && { " + (wipe ? "rm -rf " + Sandboxes.quote(checkout) : "[ ! -e " + Sandboxes.quote(checkout) + " ] || rmdir "
                 + Sandboxes.quote(checkout)) + "; }"
-                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --progress -- "
+                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --progress " + borrow + "-- "
                 + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {

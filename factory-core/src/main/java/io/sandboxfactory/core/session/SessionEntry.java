@@ -29,6 +29,8 @@ public final class SessionEntry {
     private final AtomicLong generation = new AtomicLong(UNBOUND);
     /** Starts the session hook began on this instance; {@link #CONDEMNED} once a revival replaced it. */
     private final AtomicLong starts = new AtomicLong();
+    /** The template this entry's sandbox was made from, once a start used one. */
+    private final AtomicReference<String> template = new AtomicReference<>();
 
     private static final long UNBOUND = Long.MIN_VALUE;
     private static final long CONDEMNED = -1;
@@ -80,6 +82,15 @@ public final class SessionEntry {
     }
 
     /** What the session machinery last opened this session with; applies from the next start. */
+    /** The name of the template the sandbox was made from, when a start of this entry used one. */
+    public Optional<String> template() {
+        return Optional.ofNullable(template.get());
+    }
+
+    public void usedTemplate(String name) {
+        template.set(name);
+    }
+
     public Optional<SessionPlan> plan() {
         return Optional.ofNullable(plan.get());
     }

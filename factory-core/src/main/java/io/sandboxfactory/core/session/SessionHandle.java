@@ -79,6 +79,11 @@ public final class SessionHandle implements CommandExecutor {
         return current.workdir().flatMap(root -> current.plan().map(plan -> plan.filesRoot(plan.layout(root))));
     }
 
+    /** The template the session's sandbox was made from in this process, if a start used one. */
+    public Optional<String> template() {
+        return entry().template();
+    }
+
     public StartMode startMode() {
         return startMode;
     }

@@ -8,8 +8,15 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.git.ObjectCache;
 import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.template.AutoBuilds;
+import io.sandboxfactory.core.template.TemplateKey;
+import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.core.template.TemplateSelector;
+import io.sandboxfactory.core.template.TemplateSettings;
+import io.sandboxfactory.core.template.TemplateUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +54,22 @@ public final class SessionOpener implements AutoCloseable {
     private final GuardedStart starts;
     /** The session hook of each sandbox instance that carries one (identity; weak, so evicted instances go away). */
     private final Map<MastraSandbox<?>, SessionStartHook> hooks = Collections.synchronizedMap(new WeakHashMap<>());
+    /** The template each sandbox instance was made with, when it was (identity; weak like the hooks). */
+    private final Map<MastraSandbox<?>, TemplateUse> templated = Collections.synchronizedMap(new WeakHashMap<>());
+    private final TemplateSettings templates;
+    private final TemplateSelector selector;
+    /** Where {@code templates.autoBuild} sends builds; empty when it is off. */
+    private volatile Optional<AutoBuilds> autoBuilds = Optional.empty();
+    /** The host's git object cache, when the provider's sandboxes see the host's files. */
+    private volatile Optional<ObjectCache> objectCache = Optional.empty();
 
     public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
+        this(provider, memo, services, TemplateSettings.disabled());
+    }
+
+    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates) {
+        this.templates = Objects.requireNonNull(templates, "templates");
+        this.selector = new TemplateSelector(provider);
         this.provider = Objects.requireNonNull(provider, "provider");
         this.memo = Objects.requireNonNull(memo, "memo");
         this.services = Objects.requireNonNull(services, "services");
@@ -61,8 +82,22 @@ public final class SessionOpener implements AutoCloseable {
         this.starts = new GuardedStart(services);
     }
 
+    /** Turns on {@code templates.autoBuild}: an eager open whose setup is done and that no template matches asks {@code builds} for one. */
+    public void autoBuildWith(AutoBuilds builds) {
+        this.autoBuilds = Optional.of(builds);
+    }
+
+    /** Clones of new checkouts borrow objects from {@code cache} (the provider's sandboxes must see the host's files). */
+    public void useObjectCache(ObjectCache cache) {
+        this.objectCache = Optional.of(cache);
+    }
+
     /** Opens {@code spec}'s session and starts it as its start mode says. */
     public SessionHandle open(SessionSpec spec) {
+        return open(spec, spec.useTemplates());
+    }
+
+    private SessionHandle open(SessionSpec spec, boolean mayUseTemplate) {
         Objects.requireNonNull(spec, "spec");
         String id = spec.sessionId();
         Optional<SessionRecord> existing = services.store().find(id);
@@ -72,7 +107,7 @@ public final class SessionOpener implements AutoCloseable {
         services.store().register(plan.definition(Optional.of(provider.provider())));
 
         long generation = services.store().generation(id);
-        SessionEntry entry = currentEntry(spec, plan, generation, existing);
+        SessionEntry entry = currentEntry(spec, plan, generation, existing, mayUseTemplate);
         entry.plan(plan);
         entry.claimOwnRepo(plan.repositories().get(0).repository());
         plan.repositories().forEach(r -> entry.addRepo(r.repository()));
@@ -81,10 +116,20 @@ public final class SessionOpener implements AutoCloseable {
 
         switch (spec.startMode()) {
             case EAGER -> {
-                prepareHoldingLease(entry, plan);
+                try {
+                    prepareHoldingLease(entry, plan);
+                } catch (RuntimeException e) {
+                    TemplateUse use = templated.get(entry.sandbox());
+                    if (use == null || !use.isTemplateFailure(e)) {
+                        throw e;
+                    }
+                    skipTemplate(entry, use, e);
+                    return open(spec, false);
+                }
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
                 }
+                autoBuilds.ifPresent(builds -> requestTemplate(builds, entry, spec, plan));
             }
             case BACKGROUND -> background.execute(() -> {
                 try {
@@ -120,15 +165,68 @@ public final class SessionOpener implements AutoCloseable {
         });
     }
 
-    private SessionEntry currentEntry(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record) {
+    /**
+     * The sandbox was just made from {@code use}'s template and the start failed because of it: the
+     * template does not fit or could not be started. A sandbox the hook found made from a template
+     * that does not fit holds nothing of the session's, so it is destroyed; when the provider failed
+     * before the hook, nothing is destroyed (it may have been an existing sandbox that failed to
+     * connect: the next start meets it again). Either way the open begins again without a template.
+     */
+    private void skipTemplate(SessionEntry entry, TemplateUse use, RuntimeException failure) {
+        String id = entry.sessionId();
+        LOG.warn("Session '{}': template {} could not be used, so the sandbox is made without it: {}", id, use.template().name(),
+                failure.getMessage());
+        services.phase(id, SessionPhase.TEMPLATE_SKIPPED, use.template().name() + ": " + failure.getMessage());
+        if (use.rejected(failure)) {
+            try {
+                entry.sandbox().destroy();
+            } catch (RuntimeException e) {
+                LOG.warn("Session '{}': removing what template {} made failed: {}", id, use.template().name(), e.getMessage());
+            }
+        } else {
+            try {
+                entry.sandbox().stop();
+            } catch (RuntimeException e) {
+                LOG.debug("Session '{}': releasing the instance that failed with template {}: {}", id, use.template().name(), e.getMessage());
+            }
+        }
+        memo.evict(id, entry);
+    }
+
+    private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
+        if (!spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
+            return;
+        }
+        SessionPlan.Repository own = plan.repositories().get(0);
+        if (own.setup().isEmpty()) {
+            return; // nothing a template would save but the clone
+        }
+        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        if (selector.newest(key).isEmpty()) {
+            builds.request(key, new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+        }
+    }
+
+    private Optional<TemplateUse> chooseTemplate(SessionSpec spec, SessionPlan plan, boolean mayUseTemplate) {
+        // Only eager opens fall back when a template fails; lazy and background starts make their sandbox the usual way.
+        if (!mayUseTemplate || !templates.enabled() || spec.startMode() != StartMode.EAGER || plan.environment()) {
+            return Optional.empty();
+        }
+        SessionPlan.Repository own = plan.repositories().get(0);
+        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        return selector.newest(key).map(template -> new TemplateUse(template, templates.inputs()));
+    }
+
+    private SessionEntry currentEntry(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record,
+                                      boolean mayUseTemplate) {
         while (true) {
-            SessionEntry entry = memo.getOrCreate(spec.sessionId(), () -> createSandbox(spec, plan, generation, record));
+            SessionEntry entry = memo.getOrCreate(spec.sessionId(), () -> createSandbox(spec, plan, generation, record, mayUseTemplate));
             if (entry.sandbox().status() == SandboxStatus.DESTROYED) {
                 // Destroyed behind the memo's back (not through a retirement): a destroyed instance is final.
                 memo.evict(spec.sessionId());
                 continue;
             }
-            if (attachHookOnce(entry.sandbox(), spec, plan, generation) && entry.sandbox().status() != SandboxStatus.PENDING) {
+            if (attachHookOnce(entry.sandbox(), spec, plan, generation, Optional.empty()) && entry.sandbox().status() != SandboxStatus.PENDING) {
                 // Made through SandboxFactory.sandbox(ctx) and started without the session hook.
                 LOG.warn("Session '{}' holds a sandbox that was started without the session hook; the workspace is"
                         + " prepared at its next start.", spec.sessionId());
@@ -143,7 +241,8 @@ public final class SessionOpener implements AutoCloseable {
         }
     }
 
-    private MastraSandbox<?> createSandbox(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record) {
+    private MastraSandbox<?> createSandbox(SessionSpec spec, SessionPlan plan, long generation, Optional<SessionRecord> record,
+                                           boolean mayUseTemplate) {
         FactorySandboxContext.Builder ctx = FactorySandboxContext.builder(spec.sessionId())
                 .repoFullName(plan.repositories().get(0).repository())
                 .repositoryAccess(plan.repositories().get(0).access())
@@ -153,24 +252,29 @@ public final class SessionOpener implements AutoCloseable {
             ctx.setupCommand(plan.repositories().get(0).setup().text());
         }
         spec.workingDirectory().ifPresent(ctx::workingDirectory);
+        Optional<TemplateUse> template = chooseTemplate(spec, plan, mayUseTemplate);
+        template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());
         if (sandbox == null || !spec.sessionId().equals(sandbox.id())) {
             throw new SandboxException("PROVIDER_CONTRACT", "Sandbox provider '" + provider.provider() + "' returned "
                     + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
                     + spec.sessionId() + "'; it must return one whose id is the session id.");
         }
-        attachHookOnce(sandbox, spec, plan, generation);
+        template.ifPresent(use -> templated.put(sandbox, use));
+        attachHookOnce(sandbox, spec, plan, generation, template);
         return sandbox;
     }
 
     /** Attaches the session hook unless this sandbox instance has it already; true when it attached now. */
-    private boolean attachHookOnce(MastraSandbox<?> sandbox, SessionSpec spec, SessionPlan plan, long generation) {
+    private boolean attachHookOnce(MastraSandbox<?> sandbox, SessionSpec spec, SessionPlan plan, long generation,
+                                   Optional<TemplateUse> template) {
         synchronized (hooks) {
             if (hooks.containsKey(sandbox)) {
                 return false;
             }
             SessionStartHook hook = new SessionStartHook(plan, services, generation,
-                    () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory());
+                    () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory(), template,
+                    objectCache);
             hooks.put(sandbox, hook);
             hook.attachTo(sandbox);
             return true;

@@ -10,6 +10,10 @@ public enum SessionPhase {
     SANDBOX_CREATED,
     /** The provider found the session's existing sandbox (or this process holds it running); detail is its id. */
     SANDBOX_RECONNECTED,
+    /** The new sandbox was made from a template; detail names it. */
+    TEMPLATE,
+    /** A template could not serve this open (it did not fit, or failed to start); the sandbox is made without it (detail says why). */
+    TEMPLATE_SKIPPED,
     /** Reading the workspace state. */
     PROBE,
     /** Cloning a repository. */

@@ -39,6 +39,7 @@ import java.util.Optional;
  * @param workingDirectory a working directory inside the sandbox for providers without one of their own
  * @param labels {@code key=value} pairs to find the session by (see {@link SessionLabels}); an open adds
  *     them to those the session has
+ * @param useTemplates whether a new sandbox may be made from a matching template (design §5.14); default true
  */
 public record SessionSpec(
         String sessionId,
@@ -53,7 +54,8 @@ public record SessionSpec(
         Optional<Duration> setupTimeout,
         SandboxResources resources,
         Optional<String> workingDirectory,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        boolean useTemplates) {
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = SessionIds.MAX_LENGTH;
@@ -171,6 +173,7 @@ public record SessionSpec(
         private SandboxResources resources = SandboxResources.none();
         private String workingDirectory;
         private final Map<String, String> labels = new LinkedHashMap<>();
+        private boolean useTemplates = true;
 
         private Builder(String sessionId) {
             this.sessionId = sessionId;
@@ -253,11 +256,17 @@ public record SessionSpec(
             return this;
         }
 
+        /** Whether a new sandbox may be made from a matching template (default true). */
+        public Builder useTemplates(boolean useTemplates) {
+            this.useTemplates = useTemplates;
+            return this;
+        }
+
         public SessionSpec build() {
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory), labels);
+                    Optional.ofNullable(workingDirectory), labels, useTemplates);
         }
     }
 }

@@ -16,6 +16,7 @@ import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.git.Freshness;
 import io.sandboxfactory.core.git.GitCredentials;
+import io.sandboxfactory.core.git.ObjectCache;
 import io.sandboxfactory.core.git.RepositoryMaterializer;
 import io.sandboxfactory.core.git.SessionBranch;
 import io.sandboxfactory.core.setup.LogText;
@@ -26,6 +27,9 @@ import io.sandboxfactory.core.setup.SetupMarkers;
 import io.sandboxfactory.core.setup.TeardownRunner;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.template.TemplateInputs;
+import io.sandboxfactory.core.template.TemplateRejectedException;
+import io.sandboxfactory.core.template.TemplateUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,6 +83,10 @@ public final class SessionStartHook implements SandboxStartHook {
     private final SessionBranch branches;
     private final Freshness freshness;
     private final SetupGate gate;
+    /** The template this instance was made with, if any: used only by a start that created the sandbox. */
+    private final Optional<TemplateUse> template;
+    /** The host's object cache, for sandboxes that see the host's files; empty otherwise. */
+    private final Optional<ObjectCache> objectCache;
     /** The phase whose command output is shown to the listener (clone, setup, teardown), and how to redact it. */
     private volatile SessionPhase currentPhase;
     private volatile UnaryOperator<String> outputRedaction = UnaryOperator.identity();
@@ -98,6 +106,17 @@ public final class SessionStartHook implements SandboxStartHook {
      */
     public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
                             Optional<String> requestedWorkdir) {
+        this(plan, services, generation, entry, requestedWorkdir, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * @param template the template in the context this sandbox instance was made with
+     * @param objectCache the host's git object cache, when the sandbox sees the host's files
+     */
+    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
+                            Optional<String> requestedWorkdir, Optional<TemplateUse> template, Optional<ObjectCache> objectCache) {
+        this.template = Objects.requireNonNull(template, "template");
+        this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
         this.initialPlan = Objects.requireNonNull(plan, "plan");
         this.services = Objects.requireNonNull(services, "services");
         this.generation = generation;
@@ -125,6 +144,7 @@ public final class SessionStartHook implements SandboxStartHook {
 
     @Override
     public void onStart(SandboxStartEvent event) {
+        template.ifPresent(TemplateUse::reached);
         admit();
         SessionPlan plan = entry.get().flatMap(SessionEntry::plan).orElse(initialPlan);
         prepare(plan, event.sandbox(), event.exec(), event.outcome());
@@ -163,7 +183,9 @@ public final class SessionStartHook implements SandboxStartHook {
                     services.store().register(plan.definition(Optional.of(sandbox.provider())));
                 }
                 reportSandbox(sandbox, outcome);
-                run(plan, sandbox, exec, lease.fence());
+                Optional<TemplateUse> madeFrom = outcome == StartOutcome.CREATED ? template : Optional.empty();
+                madeFrom.ifPresent(use -> phase(SessionPhase.TEMPLATE, use.template().name()));
+                run(plan, sandbox, exec, lease.fence(), madeFrom);
                 requireCurrentGeneration();
             } catch (RuntimeException e) {
                 if (registration.cancelled() || retired()) {
@@ -194,7 +216,7 @@ public final class SessionStartHook implements SandboxStartHook {
         };
     }
 
-    private void run(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor exec, Fence fence) {
+    private void run(SessionPlan plan, ExecutableSandbox sandbox, CommandExecutor exec, Fence fence, Optional<TemplateUse> madeFrom) {
         List<RepositoryAccess> access = plan.repositories().stream().map(r -> Objects.requireNonNull(r.access().mint(),
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
@@ -214,13 +236,16 @@ public final class SessionStartHook implements SandboxStartHook {
         SessionLayout layout = plan.layout(seen.root());
 
         List<String> standing = new ArrayList<>();
+        String templateBase = "HEAD";
         for (int i = 0; i < plan.repositories().size(); i++) {
             SessionPlan.Repository repository = plan.repositories().get(i);
             SessionLayout.Checkout checkout = layout.repositories().get(i);
             CheckoutState state = seen.checkouts().get(i);
             boolean fetch = RepositoryMaterializer.keeps(state, access.get(i).cloneUrl());
             phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, access.get(i).cloneUrl());
-            materializer.materialize(exec, checkout.path(), state, access.get(i));
+            RepositoryAccess minted = access.get(i);
+            Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted));
+            materializer.materialize(exec, checkout.path(), state, minted, reference);
             if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
                 Freshness.Result fresh = state.upstream().isPresent() ? freshness.update(exec, checkout.path()) : Freshness.Result.NO_UPSTREAM;
                 report(fresh, checkout);
@@ -229,6 +254,9 @@ public final class SessionStartHook implements SandboxStartHook {
             }
             phase(SessionPhase.CHECKOUT, plan.branch());
             SessionBranch.Result branch = branches.checkout(exec, checkout.path(), plan.branch(), repository.baseBranch(), access.get(i));
+            if (i == 0) {
+                templateBase = repository.baseBranch().or(branch::resolvedBase).map(b -> "origin/" + b).orElse("HEAD");
+            }
             if (i == 0 && !plan.environment()) {
                 // Resolved once: later starts and processes create branches from the same base.
                 branch.resolvedBase().ifPresent(base -> services.store().recordBaseBranch(id(), base));
@@ -236,6 +264,9 @@ public final class SessionStartHook implements SandboxStartHook {
             branch.note().ifPresent(note -> phase(SessionPhase.BRANCH_KEPT, note));
         }
         requireCurrentGeneration();
+        if (madeFrom.isPresent()) {
+            requireFittingTemplate(madeFrom.get(), exec, layout.repositories().get(0).path(), templateBase);
+        }
         if (!standing.isEmpty()) {
             services.store().recordFreshness(id(), String.join("; ", standing));
         }
@@ -249,6 +280,19 @@ public final class SessionStartHook implements SandboxStartHook {
             throw e;
         }
         services.store().recordStart(id(), sandboxIdOf(sandbox), seen.root(), Instant.now(), fence);
+    }
+
+    /**
+     * A template whose input files differ at the base from those it was built with does not serve
+     * the session: the opener makes the sandbox again without it. Otherwise the entry records it.
+     */
+    private void requireFittingTemplate(TemplateUse use, CommandExecutor exec, String checkout, String base) {
+        String now = TemplateInputs.hash(exec, checkout, base, use.inputs(), services.defaults().timeouts().probe());
+        if (!now.equals(use.template().inputsHash())) {
+            throw new TemplateRejectedException("Template " + use.template().name() + " was built from other " + use.inputs()
+                    + " than " + base + " holds now.");
+        }
+        entry.get().ifPresent(e -> e.usedTemplate(use.template().name()));
     }
 
     private void report(Freshness.Result fresh, SessionLayout.Checkout checkout) {

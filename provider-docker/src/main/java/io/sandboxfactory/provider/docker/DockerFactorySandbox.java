@@ -10,6 +10,8 @@ import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.TemplateBuild;
 import io.sandboxfactory.api.SandboxResources;
 
 import java.net.URI;
@@ -38,6 +40,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     private final DockerConnection connection;
     /** This process, as the commands it starts record it (see {@link DeadHostReaper}). */
     private final HostProcess host;
+    private final DockerTemplates templates;
 
     DockerFactorySandbox(DockerProviderConfig config, String owner) {
         this(config, owner, HostProcess.current());
@@ -49,6 +52,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
         this.owner = owner;
         this.connection = new DockerConnection(config);
         this.host = host;
+        this.templates = new DockerTemplates(connection, owner);
     }
 
     @Override
@@ -89,7 +93,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
         });
         ContainerSpec spec = new ContainerSpec(
                 ContainerNames.forSession(ctx.sessionId()),
-                config.image(),
+                ctx.template().map(t -> DockerTemplates.image(t.name())).orElse(config.image()),
                 SandboxLabels.forContainer(config.labels(), ctx.sessionId(), owner),
                 config.networkMode(),
                 workingDirectory,
@@ -104,11 +108,35 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     public Set<SandboxCapability> capabilities() {
         Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
-                SandboxCapability.FILE_TRANSFER);
+                SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
         if (config.networkIsolated()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
         }
         return Collections.unmodifiableSet(capabilities);
+    }
+
+    /**
+     * Stops the set-up container (its commands end; the files stay) and commits it as the template's
+     * image; the core destroys the build session afterwards.
+     */
+    @Override
+    public SandboxTemplate buildTemplate(TemplateBuild build) {
+        if (!(build.source() instanceof DockerSandbox source) || source.sandboxId().isEmpty()) {
+            throw new IllegalArgumentException("Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
+        }
+        String containerId = source.sandboxId().get();
+        source.stop();
+        return templates.commit(build.template(), containerId);
+    }
+
+    @Override
+    public List<SandboxTemplate> listTemplates() {
+        return templates.list();
+    }
+
+    @Override
+    public void removeTemplate(String name) {
+        templates.remove(name);
     }
 
     @Override

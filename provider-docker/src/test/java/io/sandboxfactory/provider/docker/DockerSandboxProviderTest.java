@@ -52,7 +52,7 @@ class DockerSandboxProviderTest {
             assertThat(isolated.capabilities()).containsExactlyInAnyOrder(SandboxCapability.EXEC,
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
                     SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
-                    SandboxCapability.FILE_TRANSFER);
+                    SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
             assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION).contains(SandboxCapability.EXEC);
         }
     }

@@ -7,6 +7,8 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.TemplateBuild;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,15 +29,18 @@ import java.util.stream.Stream;
  */
 public final class LocalFactorySandbox implements FactorySandbox, SandboxInventory {
 
+
     private final Path root;
     private final Map<String, String> baseEnv;
     private final String setsid;
     private final HostProcess host = HostProcess.current();
+    private final LocalTemplates templates;
 
-    LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid) {
+    LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid, Path templateDirectory) {
         this.root = root;
         this.baseEnv = Map.copyOf(baseEnv);
         this.setsid = setsid;
+        this.templates = new LocalTemplates(templateDirectory);
     }
 
     /** The directory holding every session directory. */
@@ -51,13 +56,36 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         Path directory = SessionIds.sessionDirectory(root, ctx.sessionId());
-        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid, host);
+        Optional<LocalSandbox.TemplateCopy> template = ctx.template().map(t -> {
+            String name = SandboxTemplate.requireValidName(t.name());
+            return target -> templates.copyInto(name, target);
+        });
+        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid, host, template);
+    }
+
+    @Override
+    public SandboxTemplate buildTemplate(TemplateBuild build) {
+        if (!(build.source() instanceof LocalSandbox source) || !root.equals(source.directory().getParent())) {
+            throw new IllegalArgumentException("Template source '" + build.source().id() + "' is not a session of the local provider under " + root + ".");
+        }
+        return templates.build(build.template(), source.directory());
+    }
+
+    @Override
+    public List<SandboxTemplate> listTemplates() {
+        return templates.list();
+    }
+
+    @Override
+    public void removeTemplate(String name) {
+        templates.remove(name);
     }
 
     @Override
     public Set<SandboxCapability> capabilities() {
         return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
-                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER);
+                SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
+                SandboxCapability.TEMPLATES);
     }
 
     @Override

@@ -37,14 +37,28 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     private final RunningCommands running;
     private final ProcessGroupRunner runner;
     private final LocalFileTransfer files;
+    /** Fills a new session directory from a template; absent for an empty start. */
+    private final Optional<TemplateCopy> template;
+
+    /** How a new session directory is filled from a template before its owner marker is written. */
+    @FunctionalInterface
+    interface TemplateCopy {
+        void into(Path directory) throws IOException;
+    }
 
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host) {
+        this(sessionId, directory, baseEnv, setsid, host, Optional.empty());
+    }
+
+    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host,
+                 Optional<TemplateCopy> template) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
         this.running = new RunningCommands(directory, host);
         this.runner = new ProcessGroupRunner(setsid, running);
         this.files = new LocalFileTransfer(directory);
+        this.template = template;
     }
 
     /** The session directory on the host. */
@@ -77,7 +91,8 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     /**
      * Makes the session directory and its owner marker. An existing directory without the marker
      * is adopted only when empty: anything else was not made by this provider, and adopting it
-     * would let a later {@code destroy()} delete someone else's files.
+     * would let a later {@code destroy()} delete someone else's files. With a template, the
+     * directory is first made a copy of the template's tree.
      */
     @Override
     protected Path create() throws IOException {
@@ -85,6 +100,9 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
         if (Files.isDirectory(directory) && !Files.exists(marker) && !isEmpty(directory)) {
             throw new SandboxException("FOREIGN_DIRECTORY", "Directory " + directory + " already exists and was not made by the local provider (it has no "
                     + OWNER_MARKER + " marker); refusing to use it for session '" + id() + "'.");
+        }
+        if (template.isPresent() && (!Files.exists(directory) || isEmpty(directory))) {
+            template.get().into(directory);
         }
         Files.createDirectories(directory);
         if (!Files.exists(marker)) {

@@ -47,7 +47,8 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
             throw new IllegalArgumentException("providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
         EnvironmentNames.requireValid(effective.env(), "providers.local.env");
-        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), findSetsid());
+        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), findSetsid(),
+                context.stateDirectory().resolve("templates").resolve(NAME));
     }
 
     static Map<String, String> baseEnv(LocalProviderConfig config, Map<String, String> host) {

@@ -1,0 +1,17 @@
+package io.sandboxfactory.api;
+
+import java.util.Objects;
+
+/**
+ * What {@link FactorySandbox#buildTemplate} snapshots.
+ *
+ * @param template the template to make: its name and key as it will be listed
+ * @param source the running, set-up sandbox to snapshot; one this provider made
+ */
+public record TemplateBuild(SandboxTemplate template, MastraSandbox<?> source) {
+
+    public TemplateBuild {
+        Objects.requireNonNull(template, "template");
+        Objects.requireNonNull(source, "source");
+    }
+}

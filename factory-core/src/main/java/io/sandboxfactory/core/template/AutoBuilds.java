@@ -1,0 +1,71 @@
+package io.sandboxfactory.core.template;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code templates.autoBuild}: builds a template in the background after an open's setup when none
+ * matches, at most one build per key at a time in this factory. {@link #close} waits for a build
+ * in flight (bounded), so a short-lived process such as {@code factory open} still leaves the
+ * template behind instead of a half-built one.
+ */
+public final class AutoBuilds implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AutoBuilds.class);
+
+    private final TemplateBuilder builder;
+    private final Duration closeWait;
+    private final Set<TemplateKey> building = ConcurrentHashMap.newKeySet();
+    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "template-auto-build");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public AutoBuilds(TemplateBuilder builder, Duration closeWait) {
+        this.builder = builder;
+        this.closeWait = closeWait;
+    }
+
+    /** Builds {@code request}'s template in the background unless one for {@code key} is being built here already. */
+    public void request(TemplateKey key, TemplateRequest request) {
+        if (!building.add(key)) {
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    LOG.info("Building a template of {} in the background (templates.autoBuild).", request.repository());
+                    builder.build(request);
+                } catch (RuntimeException e) {
+                    LOG.warn("The background template build of {} failed: {}", request.repository(), e.getMessage());
+                } finally {
+                    building.remove(key);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            building.remove(key);
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(closeWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("A background template build was still running when the factory closed; it was abandoned.");
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

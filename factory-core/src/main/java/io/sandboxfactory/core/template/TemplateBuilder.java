@@ -1,0 +1,103 @@
+package io.sandboxfactory.core.template;
+
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.TemplateBuild;
+import io.sandboxfactory.core.session.SessionDefaults;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionOpener;
+import io.sandboxfactory.core.session.SessionPlan;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Builds a template (design §5.14): opens a throw-away session of the repository without any
+ * template (clone, setup, markers), hashes the declared input files at the base commit, detaches
+ * the checkout from the throw-away branch so sessions made from it check out their own, hands the
+ * sandbox to the provider to snapshot, and destroys the session whatever happened.
+ */
+public final class TemplateBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TemplateBuilder.class);
+    static final String BUILD_BRANCH = "sandbox-factory-template";
+
+    private final FactorySandbox provider;
+    private final SessionOpener opener;
+    private final SessionStore store;
+    private final SessionDefaults defaults;
+    private final TemplateSettings settings;
+    private final Consumer<String> destroySession;
+    private final Clock clock;
+
+    public TemplateBuilder(FactorySandbox provider, SessionOpener opener, SessionStore store, SessionDefaults defaults,
+                           TemplateSettings settings, Consumer<String> destroySession, Clock clock) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.opener = Objects.requireNonNull(opener, "opener");
+        this.store = Objects.requireNonNull(store, "store");
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.destroySession = Objects.requireNonNull(destroySession, "destroySession");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public SandboxTemplate build(TemplateRequest request) {
+        if (!new TemplateSelector(provider).supported()) {
+            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + provider.provider()
+                    + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
+        }
+        Instant now = clock.instant();
+        // The key comes from the plan a session of this repository and setup would have, defaults applied.
+        SessionPlan.Repository own = SessionPlan.of(spec("template-key", request), defaults).repositories().get(0);
+        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        String name = key.newName(now);
+        String sessionId = "template-build-" + name;
+        SessionSpec build = spec(sessionId, request);
+        try {
+            SessionHandle session = opener.open(build);
+            String checkout = session.checkout().orElseThrow(() -> new IllegalStateException("The template build session has no checkout."));
+            String base = "origin/" + store.find(sessionId).flatMap(r -> r.definition().baseBranch())
+                    .or(() -> own.baseBranch()).orElse("HEAD");
+            String inputsHash = TemplateInputs.hash(session, checkout, base, settings.inputs(), defaults.timeouts().probe());
+            String baseCommit = run(session, checkout, "git rev-parse --verify -q " + Sandboxes.quote(base + "^{commit}")).strip();
+            run(session, checkout, "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH);
+            SandboxTemplate template = new SandboxTemplate(name, provider.provider(), key.subject(), key.setupHash(), inputsHash,
+                    baseCommit, now);
+            return provider.buildTemplate(new TemplateBuild(template, session.sandbox()));
+        } finally {
+            try {
+                destroySession.accept(sessionId);
+            } catch (RuntimeException e) {
+                LOG.warn("Destroying the template build session '{}' failed; a sweep removes it: {}", sessionId, e.getMessage());
+            }
+        }
+    }
+
+    private static SessionSpec spec(String sessionId, TemplateRequest request) {
+        SessionSpec.Builder spec = SessionSpec.builder(sessionId).repository(request.repository()).branch(BUILD_BRANCH).useTemplates(false);
+        request.setupCommands().ifPresent(spec::setupCommands);
+        request.baseBranch().ifPresent(spec::baseBranch);
+        return spec.build();
+    }
+
+    private String run(SessionHandle session, String checkout, String command) {
+        CommandResult result = session.executeCommand("cd " + Sandboxes.quote(checkout) + " && " + command, List.of(),
+                CommandOptions.builder().timeout(defaults.timeouts().checkout()).build());
+        if (!result.success()) {
+            throw new SandboxException("TEMPLATE_BUILD_FAILED", "Preparing the template checkout failed (exit " + result.exitCode() + "): "
+                    + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+}

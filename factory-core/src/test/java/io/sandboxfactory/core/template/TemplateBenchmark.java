@@ -1,0 +1,119 @@
+package io.sandboxfactory.core.template;
+
+import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.GitHttpServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/**
+ * Cold opens with and without a template, a warm reopen, and a clone through the host object cache
+ * against a full clone, on the local provider, over a loopback {@code http://} git server (with a
+ * token, as a private repository), for a repository of 48 MB of incompressible files and a setup
+ * of 10 s. One run of each; prints the times and the ratios against the goals of issue 21. Not a
+ * test; the build never runs it.
+ *
+ * <p>Run from the repository root:
+ * <pre>
+ * ./mvnw -q -o -pl factory-core -am test-compile
+ * ./mvnw -q -o -pl factory-core dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * java -cp factory-core/target/test-classes:factory-core/target/classes:factory-api/target/classes:\
+ * provider-local/target/classes:$(cat /tmp/cp.txt) io.sandboxfactory.core.template.TemplateBenchmark
+ * </pre>
+ */
+public final class TemplateBenchmark {
+
+    private static final int FILES = 48;
+    private static final int FILE_BYTES = 1024 * 1024;
+    private static final String TOKEN = "bench-token";
+    private static final String SETUP = "sleep 10 && mkdir -p node_modules && echo ok > node_modules/dep";
+
+    private TemplateBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path work = Files.createTempDirectory("template-bench");
+        Path projects = Files.createDirectories(work.resolve("projects"));
+        seed(work, projects.resolve("big.git"));
+        try (GitHttpServer server = new GitHttpServer(projects, TOKEN)) {
+            String url = server.url("big.git");
+            Path plainState = work.resolve("plain");
+            Path cacheState = work.resolve("cache");
+            Files.createDirectories(cacheState);
+            Path cacheConfig = Files.writeString(work.resolve("cache.yaml"), "cache:\n  enabled: true\n");
+            Path plainConfig = Files.writeString(work.resolve("plain.yaml"), "{}\n");
+
+            long coldWithout;
+            long coldWith;
+            long warm;
+            long fullClone;
+            long cachedClone;
+            try (SandboxFactory factory = factory(plainState, plainConfig)) {
+                coldWithout = time(() -> factory.openSession(spec("cold", url).useTemplates(false).build()));
+                SandboxTemplate template = factory.buildTemplate(TemplateRequest.of(url).withSetup(List.of(SETUP)));
+                SessionHandle[] opened = new SessionHandle[1];
+                coldWith = time(() -> opened[0] = factory.openSession(spec("templated", url).build()));
+                if (!opened[0].template().equals(java.util.Optional.of(template.name()))) {
+                    throw new IllegalStateException("the templated open did not use the template");
+                }
+                fullClone = time(() -> factory.openSession(SessionSpec.builder("full-clone").repository(url).branch("b")
+                        .useTemplates(false).build()));
+            }
+            try (SandboxFactory factory = factory(plainState, plainConfig)) {
+                warm = time(() -> factory.openSession(spec("templated", url).build()));
+            }
+            try (SandboxFactory factory = factory(cacheState, cacheConfig)) {
+                factory.openSession(SessionSpec.builder("prime").repository(url).branch("b").build());
+                cachedClone = time(() -> factory.openSession(SessionSpec.builder("cached-clone").repository(url).branch("b").build()));
+            }
+            System.out.printf("repository: %d MB over %s; setup: %s%n", FILES * FILE_BYTES / (1024 * 1024), url, SETUP);
+            System.out.printf("cold open without template: %6d ms%n", coldWithout);
+            System.out.printf("cold open with template:    %6d ms   ratio %.3f (goal <= 0.15)%n", coldWith, (double) coldWith / coldWithout);
+            System.out.printf("warm reopen:                %6d ms   template/warm %.2f (goal <= 1.3)%n", warm, (double) coldWith / warm);
+            System.out.printf("full clone (no setup):      %6d ms%n", fullClone);
+            System.out.printf("clone through the cache:    %6d ms   ratio %.3f (goal <= 0.30)%n", cachedClone, (double) cachedClone / fullClone);
+        } finally {
+            new ProcessBuilder("rm", "-rf", work.toString()).inheritIO().start().waitFor();
+        }
+    }
+
+    private static SandboxFactory factory(Path state, Path config) {
+        return SandboxFactory.builder().provider("local").environment(Map.of()).config(config).stateDirectory(state)
+                .repositoryToken(() -> TOKEN).build();
+    }
+
+    private static SessionSpec.Builder spec(String id, String url) {
+        return SessionSpec.builder(id).repository(url).branch("work").setupCommands(SETUP);
+    }
+
+    private static long time(Supplier<?> open) {
+        long start = System.nanoTime();
+        open.get();
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** A bare repository of {@value #FILES} files of random bytes (git cannot compress them). */
+    private static void seed(Path work, Path bare) throws IOException {
+        Path seed = Files.createDirectories(work.resolve("seed"));
+        Git.run(seed, "init", "-q", "-b", "main");
+        Random random = new Random(21);
+        byte[] bytes = new byte[FILE_BYTES];
+        for (int i = 0; i < FILES; i++) {
+            random.nextBytes(bytes);
+            Files.write(seed.resolve("blob-" + i + ".bin"), bytes);
+        }
+        Git.run(seed, "add", ".");
+        Git.run(seed, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "big");
+        Git.run(work, "clone", "-q", "--bare", seed.toString(), bare.toString());
+        Git.run(bare, "config", "http.receivepack", "true");
+    }
+}

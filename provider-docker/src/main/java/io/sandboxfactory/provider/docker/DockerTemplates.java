@@ -1,0 +1,104 @@
+package io.sandboxfactory.provider.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Image;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxTemplate;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The docker provider's templates: images made by {@code docker commit} of a set-up session
+ * container, tagged {@code sandbox-factory-template:<name>} and labelled (in the manner of
+ * Testcontainers' {@code org.testcontainers.*} labels) with the key, the provider and the owner,
+ * so they can be listed and cleaned up by label. Names are validated by {@link
+ * SandboxTemplate#requireValidName}, which also makes them valid image tags.
+ */
+final class DockerTemplates {
+
+    static final String REPOSITORY = "sandbox-factory-template";
+    static final String NAME = "io.sandboxfactory.template";
+    static final String SUBJECT = "io.sandboxfactory.template.subject";
+    static final String SETUP = "io.sandboxfactory.template.setup";
+    static final String INPUTS = "io.sandboxfactory.template.inputs";
+    static final String BASE = "io.sandboxfactory.template.base";
+    static final String CREATED = "io.sandboxfactory.template.created";
+
+    private final DockerConnection connection;
+    private final String owner;
+
+    DockerTemplates(DockerConnection connection, String owner) {
+        this.connection = connection;
+        this.owner = owner;
+    }
+
+    static String image(String name) {
+        return REPOSITORY + ":" + SandboxTemplate.requireValidName(name);
+    }
+
+    /** Commits the (stopped) container {@code containerId} as the template's image. */
+    SandboxTemplate commit(SandboxTemplate template, String containerId) {
+        Map<String, String> labels = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
+        labels.put(NAME, template.name());
+        labels.put(SUBJECT, template.subject());
+        labels.put(SETUP, template.setupHash());
+        labels.put(INPUTS, template.inputsHash());
+        labels.put(BASE, template.baseCommit());
+        labels.put(CREATED, template.createdAt().toString());
+        try {
+            connection.client().commitCmd(containerId).withRepository(REPOSITORY).withTag(SandboxTemplate.requireValidName(template.name()))
+                    .withLabels(labels).withMessage("sandbox-factory template of " + template.subject()).exec();
+        } catch (RuntimeException e) {
+            throw new SandboxException("TEMPLATE_BUILD_FAILED", "Could not commit container " + containerId + " as template "
+                    + template.name() + ": " + DockerFailures.message(e), e);
+        }
+        return template;
+    }
+
+    List<SandboxTemplate> list() {
+        List<Image> images;
+        try {
+            Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
+            images = connection.client().listImagesCmd().withLabelFilter(filter).exec();
+        } catch (RuntimeException e) {
+            throw new SandboxException("LIST_FAILED", "Could not list the templates of owner '" + owner + "' on the Docker engine at "
+                    + connection.host() + ": " + DockerFailures.message(e), e);
+        }
+        List<SandboxTemplate> templates = new ArrayList<>();
+        for (Image image : images) {
+            read(image.getLabels()).ifPresent(templates::add);
+        }
+        return templates;
+    }
+
+    void remove(String name) {
+        DockerClient client = connection.client();
+        try {
+            client.removeImageCmd(image(name)).withForce(true).exec();
+        } catch (RuntimeException e) {
+            if (!DockerFailures.isNotFound(e)) {
+                throw new SandboxException("REMOVE_FAILED", "Could not remove template image " + image(name) + ": "
+                        + DockerFailures.message(e), e);
+            }
+        }
+    }
+
+    /** An image without every label of ours, or of another owner, is no template of this provider instance. */
+    private Optional<SandboxTemplate> read(Map<String, String> labels) {
+        if (labels == null || !SandboxLabels.isOwnedBy(labels, owner) || labels.get(NAME) == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new SandboxTemplate(labels.get(NAME), DockerSandboxProvider.NAME, labels.getOrDefault(SUBJECT, ""),
+                    labels.getOrDefault(SETUP, ""), labels.getOrDefault(INPUTS, ""), labels.getOrDefault(BASE, ""),
+                    Instant.parse(labels.get(CREATED))));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.SandboxTemplate;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * The local provider's templates: {@code <state dir>/templates/local/<name>/} holds {@code
+ * template.properties} (the key) and {@code tree/} (the session directory as it was after setup).
+ * A template is built under a hidden {@code .<name>.partial} directory and renamed into place
+ * when complete, so a listing never shows half of one. Names are validated by {@link
+ * SandboxTemplate#requireValidName}, so they never escape the directory.
+ */
+final class LocalTemplates {
+
+    private static final String META = "template.properties";
+    private static final String TREE = "tree";
+    /** What a session directory holds that belongs to the session, not to a template. */
+    private static final Set<String> SESSION_ONLY = Set.of(LocalSandbox.OWNER_MARKER, RunningCommands.DIRECTORY);
+
+    private final Path directory;
+
+    LocalTemplates(Path directory) {
+        this.directory = directory;
+    }
+
+    List<SandboxTemplate> list() {
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        List<SandboxTemplate> templates = new ArrayList<>();
+        try (Stream<Path> children = Files.list(directory)) {
+            for (Path child : (Iterable<Path>) children::iterator) {
+                if (!child.getFileName().toString().startsWith(".")) {
+                    read(child).ifPresent(templates::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not list local templates under " + directory + ": " + e.getMessage(), e);
+        }
+        return templates;
+    }
+
+    SandboxTemplate build(SandboxTemplate template, Path sessionDirectory) {
+        Path done = directory.resolve(SandboxTemplate.requireValidName(template.name()));
+        Path partial = directory.resolve("." + template.name() + ".partial");
+        try {
+            Files.createDirectories(directory);
+            Directories.deleteRecursively(partial);
+            Files.createDirectories(partial);
+            TreeCopier.copy(sessionDirectory, partial.resolve(TREE), SESSION_ONLY);
+            write(template, partial.resolve(META));
+            Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
+            return template;
+        } catch (IOException e) {
+            try {
+                Directories.deleteRecursively(partial);
+            } catch (IOException ignored) {
+                // Left for the next build of the same name, which removes it first.
+            }
+            throw new UncheckedIOException("Could not build local template " + template.name() + " from " + sessionDirectory + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    void remove(String name) {
+        try {
+            Directories.deleteRecursively(directory.resolve(SandboxTemplate.requireValidName(name)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not remove local template " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Makes {@code sessionDirectory} a copy of the template's tree: copied into a staging directory
+     * beside it and renamed into place, so a copy cut short never looks like a session.
+     */
+    void copyInto(String name, Path sessionDirectory) throws IOException {
+        Path tree = directory.resolve(SandboxTemplate.requireValidName(name)).resolve(TREE);
+        if (!Files.isDirectory(tree)) {
+            throw new IOException("Local template " + name + " has no tree at " + tree + "; it was removed or is damaged.");
+        }
+        Path staging = sessionDirectory.resolveSibling(".template-staging").resolve(UUID.randomUUID().toString());
+        try {
+            Files.createDirectories(staging.getParent());
+            TreeCopier.copy(tree, staging, Set.of());
+            Files.deleteIfExists(sessionDirectory); // only an empty directory: create() refuses anything else first
+            Files.move(staging, sessionDirectory, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Directories.deleteRecursively(staging);
+        }
+    }
+
+    private static void write(SandboxTemplate template, Path file) throws IOException {
+        Properties meta = new Properties();
+        meta.setProperty("name", template.name());
+        meta.setProperty("provider", template.provider());
+        meta.setProperty("subject", template.subject());
+        meta.setProperty("setupHash", template.setupHash());
+        meta.setProperty("inputsHash", template.inputsHash());
+        meta.setProperty("baseCommit", template.baseCommit());
+        meta.setProperty("createdAt", template.createdAt().toString());
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            meta.store(out, "sandbox-factory template");
+        }
+    }
+
+    /** A directory without a readable key is no template of ours: not listed. */
+    private static Optional<SandboxTemplate> read(Path dir) {
+        Path file = dir.resolve(META);
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        Properties meta = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            meta.load(in);
+            return Optional.of(new SandboxTemplate(dir.getFileName().toString(), meta.getProperty("provider", ""),
+                    meta.getProperty("subject", ""), meta.getProperty("setupHash", ""), meta.getProperty("inputsHash", ""),
+                    meta.getProperty("baseCommit", ""), Instant.parse(meta.getProperty("createdAt"))));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.sandboxfactory.provider.local;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TreeCopierTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void gitObjectsAreHardLinkedOtherFilesCopiedLinksKeptAndSkippedEntriesLeftOut() throws Exception {
+        Path source = tmp.resolve("source");
+        Path object = source.resolve("repo/.git/objects/ab/cdef");
+        Files.createDirectories(object.getParent());
+        Files.writeString(object, "object");
+        Files.writeString(source.resolve("repo/.git/HEAD"), "ref: refs/heads/main\n");
+        Path module = source.resolve("repo/node_modules/dep/index.js");
+        Files.createDirectories(module.getParent());
+        Files.writeString(module, "module.exports = 1;\n");
+        Files.createSymbolicLink(source.resolve("repo/link"), Path.of("node_modules/dep/index.js"));
+        Path readOnly = source.resolve("repo/read-only");
+        Files.createDirectories(readOnly);
+        Files.writeString(readOnly.resolve("file"), "kept");
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-xr-xr-x"));
+        Files.writeString(source.resolve(".sandbox-factory-session"), "s1\n");
+
+        Path target = tmp.resolve("target");
+        TreeCopier.copy(source, target, Set.of(".sandbox-factory-session"));
+
+        Path copiedObject = target.resolve("repo/.git/objects/ab/cdef");
+        assertThat(Files.isSameFile(copiedObject, object)).as("objects are hard links").isTrue();
+        Path copiedModule = target.resolve("repo/node_modules/dep/index.js");
+        assertThat(copiedModule).hasContent("module.exports = 1;");
+        Files.writeString(copiedModule, "changed");
+        assertThat(module).as("other files are copies").hasContent("module.exports = 1;");
+        assertThat(target.resolve("repo/.git/HEAD")).hasContent("ref: refs/heads/main");
+        assertThat(Files.readSymbolicLink(target.resolve("repo/link"))).isEqualTo(Path.of("node_modules/dep/index.js"));
+        assertThat(target.resolve("repo/read-only/file")).hasContent("kept");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.resolve("repo/read-only")))).isEqualTo("r-xr-xr-x");
+        assertThat(Files.exists(target.resolve(".sandbox-factory-session"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(target.resolve("repo/read-only"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
