@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -29,13 +30,15 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
 
     private final Path root;
     private final Map<String, String> baseEnv;
-    private final String setsid;
     private final HostProcess host = HostProcess.current();
+    private final CommandThreads threads = new CommandThreads();
+    private final Launcher launcher;
 
-    LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid) {
+    /** @param launchers makes the launcher of this instance's commands from the threads it may use */
+    LocalFactorySandbox(Path root, Map<String, String> baseEnv, Function<CommandThreads, Launcher> launchers) {
         this.root = root;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.setsid = setsid;
+        this.launcher = launchers.apply(threads);
     }
 
     /** The directory holding every session directory. */
@@ -51,7 +54,13 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         Path directory = SessionIds.sessionDirectory(root, ctx.sessionId());
-        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid, host);
+        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, launcher, host, threads.recorder());
+    }
+
+    /** Stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
+    @Override
+    public void close() {
+        launcher.close();
     }
 
     @Override
@@ -87,7 +96,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
             throw new IllegalArgumentException("Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
         }
         try {
-            new RunningCommands(dir, host).killAll();
+            new RunningCommands(dir, host, threads.recorder()).killAll();
             Directories.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not remove local session directory " + dir + ": " + e.getMessage(), e);

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
 /**
@@ -38,12 +39,13 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     private final ProcessGroupRunner runner;
     private final LocalFileTransfer files;
 
-    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host) {
+    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, Launcher launcher, HostProcess host,
+                 Executor recorder) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.running = new RunningCommands(directory, host);
-        this.runner = new ProcessGroupRunner(setsid, running);
+        this.running = new RunningCommands(directory, host, recorder);
+        this.runner = new ProcessGroupRunner(launcher, running);
         this.files = new LocalFileTransfer(directory);
     }
 
