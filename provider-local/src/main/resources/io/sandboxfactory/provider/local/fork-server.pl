@@ -6,8 +6,8 @@
 #   in:  S id "cwd\0command\0NAME=value\0..."  start
 #   out: P id pid | F id message (not started) | X id "<exit code> <1 if its group still has members, else 0>"
 #        (exit code 128 + signal when a signal ended the shell)
-# It exits when its stdin ends (the JVM is gone); commands keep running, as they would had the JVM
-# forked them itself.
+# It exits when its stdin ends (the JVM is gone), removing the FIFO directory; commands keep
+# running, as they would had the JVM forked them itself.
 use strict;
 use warnings;
 use POSIX ();
@@ -30,6 +30,13 @@ sub nonblocking {
     fcntl($fh, POSIX::F_SETFL(), $flags | POSIX::O_NONBLOCK()) or die "fcntl: $!";
 }
 
+# The FIFO directory goes with the server: a JVM that died cannot remove it.
+sub leave {
+    unlink glob("$fifos/*");
+    rmdir $fifos;
+    POSIX::_exit(0);
+}
+
 sub send_frame {
     my ($type, $id, $payload) = @_;
     my $bytes = pack('a1 N N', $type, $id, length $payload) . $payload;
@@ -37,7 +44,7 @@ sub send_frame {
         my $n = syswrite(STDOUT, $bytes);
         if (!defined $n) {
             next if $!{EINTR} || $!{EAGAIN};
-            POSIX::_exit(0);    # the JVM is gone
+            leave();    # the JVM is gone
         }
         substr($bytes, 0, $n) = '';
     }
@@ -78,9 +85,14 @@ sub start {
             ioctl($tty, 0x5422, 0);
             close $tty;
         }
-        # The FIFOs first, before anything that can fail: the JVM waits on their other ends.
+        # The FIFOs first, before anything that can fail: the JVM waits on their other ends. An
+        # open waits for the JVM to open its end; a JVM killed before that never will, so an alarm
+        # ends this child then (SIGALRM's default action) instead of leaving it blocked for good.
+        $SIG{ALRM} = 'DEFAULT';
+        alarm(60);
         redirect($out, POSIX::O_WRONLY(), 1);
         redirect($err, POSIX::O_WRONLY(), 2);
+        alarm(0);
         redirect('/dev/null', POSIX::O_RDONLY(), 0);
         # Every other descriptor of this server is close-on-exec (perl sets it above $^F).
         unless (chdir $cwd) {
@@ -136,7 +148,7 @@ while (1) {
     }
     if (vec($rout, 0, 1)) {
         my $n = sysread(STDIN, $in, 65536, length $in);
-        POSIX::_exit(0) if defined $n && $n == 0;
+        leave() if defined $n && $n == 0;
         requests() if $n;
     }
     reap();

@@ -171,6 +171,23 @@ class LocalLaunchersTest {
         assertThat(server.onExit().get().isAlive()).isFalse();
     }
 
+    @Test
+    void aForkServerWhoseStdinEndsRemovesItsFifoDirectoryAndExits() throws Exception {
+        Path fifos = Files.createDirectory(temp.resolve("fifos"));
+        Files.writeString(fifos.resolve("7.o"), "left by a command that never started");
+        String script;
+        try (var in = ForkServer.class.getResourceAsStream("fork-server.pl")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Process server = new ProcessBuilder("/usr/bin/perl", "-e", script, fifos.toString()).start();
+
+        server.getOutputStream().close();
+
+        assertThat(server.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.exitValue()).isZero();
+        assertThat(fifos).doesNotExist();
+    }
+
     /** This JVM's own fork server: a perl child of it (other JVMs' servers are not its children). */
     private static Optional<ProcessHandle> forkServer() {
         return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
