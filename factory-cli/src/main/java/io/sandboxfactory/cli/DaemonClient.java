@@ -47,6 +47,16 @@ final class DaemonClient {
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
+    /**
+     * Sized for a process that mostly waits: the serial collector (no collector threads) giving
+     * memory back as the heap empties, a small first heap, C1 only (C2 and its arenas cost more
+     * memory than the daemon's work gains from them), half the default thread stacks and a
+     * smaller code cache. Idle, that is about half the RSS of the defaults; see README.md.
+     */
+    static final List<String> DAEMON_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms8m", "-Xmx1g",
+            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-XX:ReservedCodeCacheSize=64m", "-XX:-UsePerfData");
+
     private final Invocation invocation;
     private final Map<String, String> environment;
     private final Path workingDirectory;
@@ -92,7 +102,7 @@ final class DaemonClient {
 
     private Optional<DaemonAddress> address() {
         // No method reference: linking one costs this start-up path a few milliseconds.
-        return stateDirectory.isPresent() ? DaemonAddress.of(stateDirectory.get(), environment) : Optional.empty();
+        return stateDirectory.isPresent() ? DaemonAddress.of(stateDirectory.get()) : Optional.empty();
     }
 
     /**
@@ -185,8 +195,9 @@ final class DaemonClient {
             List<String> command = new ArrayList<>();
             setsid().ifPresent(command::add);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(List.of("-XX:+UseSerialGC", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                    FactoryDaemon.class.getName(), daemon.socket().toString()));
+            command.addAll(DAEMON_JVM_OPTIONS);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FactoryDaemon.class.getName(),
+                    daemon.socket().toString()));
             new ProcessBuilder(command)
                     .directory(daemon.socket().getParent().toFile())
                     .redirectInput(Redirect.from(new File("/dev/null")))

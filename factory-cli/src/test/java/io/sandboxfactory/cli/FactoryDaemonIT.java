@@ -150,20 +150,26 @@ class FactoryDaemonIT {
     }
 
     @Test
-    void aCallerWithAnotherEnvironmentGetsADaemonOfItsOwnNeverTheEnvironmentOfAnother() {
+    void callersWithDifferentEnvironmentsShareOneDaemonAndEachSeesItsOwn() {
+        String show = ANCESTORS + "; echo \"home=$HOME\"";
+        cli.env("HOME", temp.resolve("home-a").toString());
         open();
-        ProcessHandle first = awaitDaemon();
+        ProcessHandle daemon = awaitDaemon();
 
+        CliProcess.Result a = cli.run("exec", "s1", "--", "sh", "-c", show);
         cli.env("HOME", temp.resolve("home-b").toString());
-        CliProcess.Result inProcess = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
-        assertThat(inProcess.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
-        assertThat(leadingPids(inProcess.stdout())).as("not served by the daemon of another environment").doesNotContain(first.pid());
+        CliProcess.Result b = cli.run("exec", "s1", "--", "sh", "-c", show);
+        cli.env("HOME", temp.resolve("home-a").toString());
+        CliProcess.Result aAgain = cli.run("exec", "s1", "--", "sh", "-c", show);
 
-        awaitDaemons(2);
-        ProcessHandle second = daemons().stream().filter(p -> p.pid() != first.pid()).findFirst().orElseThrow();
-        CliProcess.Result served = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
-        assertThat(served.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
-        assertThat(leadingPids(served.stdout())).contains(second.pid()).doesNotContain(first.pid());
+        assertThat(a.stdout()).as(a.toString()).endsWith("home=" + temp.resolve("home-a") + "\n");
+        assertThat(b.stdout()).as(b.toString()).endsWith("home=" + temp.resolve("home-b") + "\n");
+        assertThat(aAgain.stdout()).as(aAgain.toString()).endsWith("home=" + temp.resolve("home-a") + "\n");
+        for (CliProcess.Result served : List.of(a, b, aAgain)) {
+            assertThat(leadingPids(served.stdout())).as("served by the one daemon").contains(daemon.pid());
+        }
+        assertThat(daemons()).as("one daemon for the state directory").hasSize(1);
+        assertThat(daemons.sockets()).hasSize(1);
     }
 
     @Test
