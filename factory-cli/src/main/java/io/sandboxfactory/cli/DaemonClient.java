@@ -34,16 +34,18 @@ final class DaemonClient {
 
     /**
      * The commands a daemon runs: {@code open}, whose sandbox then stays warm there for the next
-     * commands, and short ones in an existing session, where a JVM and a factory per call cost the
-     * most. {@code run} (an ephemeral session), {@code retire}, {@code sweep} and the rest run in a
-     * process of their own.
+     * commands, short ones in an existing session, where a JVM and a factory per call cost the
+     * most, and {@code retire} and {@code sweep}, which then also end the daemon's warm sandboxes
+     * of those sessions at once. {@code run} (an ephemeral session) and the rest run in a process of
+     * their own.
      */
-    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch");
+    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch", "retire", "sweep");
     /**
-     * Served commands that never start a daemon: they read the store, so a running daemon may
-     * answer them, but starting a JVM for a query would only cost the user a process.
+     * Served commands that never start a daemon: {@code status} and {@code list} read the store, and
+     * after {@code retire} or {@code sweep} there is nothing warm to keep; a running daemon answers
+     * them, but starting a JVM for them would only cost the user a process.
      */
-    static final Set<String> ANSWERED_FROM_THE_STORE = Set.of("status", "list");
+    static final Set<String> NEVER_START_A_DAEMON = Set.of("status", "list", "retire", "sweep");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
@@ -91,7 +93,7 @@ final class DaemonClient {
 
     /** Whether this command line starts a daemon when none listens: a served one that does more than read the store. */
     static boolean startsDaemon(Invocation invocation) {
-        return served(invocation) && !ANSWERED_FROM_THE_STORE.contains(invocation.subcommand().get());
+        return served(invocation) && !NEVER_START_A_DAEMON.contains(invocation.subcommand().get());
     }
 
     /** Whether the daemon runs this command line. */

@@ -273,6 +273,30 @@ class FactoryDaemonIT {
         assertThat(served.stdout()).as("list through the running daemon").contains("s1");
     }
 
+    @Test
+    void retireAndSweepRunInTheRunningDaemonButNeverStartOne() throws Exception {
+        CliProcess.Result inProcess = new CliProcess(state).in(temp).run("open", "s0", "--repo", bare.toString(), "--branch", "work");
+        assertThat(inProcess.exitCode()).as(inProcess.toString()).isZero();
+        CliProcess.Result retireAlone = cli.run("retire", "s0", "--delete");
+        assertThat(retireAlone.exitCode()).as(retireAlone.toString()).isZero();
+        assertThat(cli.run("sweep").exitCode()).isZero();
+        assertThat(daemonStarts()).as("daemon starts after retire and sweep").isZero();
+
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        Path directory = state.resolve("sessions").resolve("s1");
+        assertThat(directory).isDirectory();
+        CliProcess.Result retire = cli.run("retire", "s1", "--delete");
+        CliProcess.Result sweep = cli.run("sweep");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        assertThat(sweep.exitCode()).as(sweep.toString()).isZero();
+        assertThat(directory).doesNotExist();
+        assertThat(cli.run("status", "s1").exitCode()).isNotZero();
+        assertThat(daemonLog()).as("the daemon ran them").contains("served retire: exit 0", "served sweep: exit 0");
+        assertThat(daemons()).containsExactly(daemon);
+    }
+
     private long daemonStarts() throws IOException {
         long starts = 0;
         for (Path log : daemons.logs()) {
