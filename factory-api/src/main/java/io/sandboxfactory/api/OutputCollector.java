@@ -5,6 +5,8 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -18,6 +20,9 @@ import java.util.function.Consumer;
  */
 public final class OutputCollector {
 
+    private static final int BLOCK_BYTES = 64 * 1024;
+    private static final int MIN_BLOCK_BYTES = 4 * 1024;
+
     private final long maxRetainedBytes;
     private Consumer<String> listener;
     private RuntimeException listenerFailure;
@@ -26,8 +31,14 @@ public final class OutputCollector {
             .onUnmappableCharacter(CodingErrorAction.REPLACE);
     private byte[] pending = new byte[0];
 
-    private byte[] ring = new byte[0];
-    private int start;
+    /**
+     * The retained bytes, oldest first, in blocks filled one after the other: the first from
+     * {@code headOffset}, the last up to {@code tailFill}. Blocks, not one growing ring, so that a
+     * command printing megabytes costs one copy of each byte, as reading its stream whole would.
+     */
+    private final ArrayDeque<byte[]> blocks = new ArrayDeque<>();
+    private int headOffset;
+    private int tailFill;
     private int size;
     private long total;
 
@@ -72,11 +83,7 @@ public final class OutputCollector {
 
     /** The retained (newest) output as text. When truncated, starts at the first whole character. */
     public synchronized String text() {
-        byte[] ordered = new byte[size];
-        int capacity = ring.length;
-        for (int i = 0; i < size; i++) {
-            ordered[i] = ring[(start + i) % capacity];
-        }
+        byte[] ordered = ordered();
         int from = 0;
         if (truncated()) {
             while (from < ordered.length && from < 3 && (ordered[from] & 0xC0) == 0x80) {
@@ -106,34 +113,62 @@ public final class OutputCollector {
         }
         if (length >= maxRetainedBytes) {
             int keep = (int) maxRetainedBytes;
-            ring = new byte[keep];
-            System.arraycopy(bytes, offset + length - keep, ring, 0, keep);
-            start = 0;
+            blocks.clear();
+            blocks.add(Arrays.copyOfRange(bytes, offset + length - keep, offset + length));
+            headOffset = 0;
+            tailFill = keep;
             size = keep;
             return;
         }
-        if (ring.length < maxRetainedBytes && size + length > ring.length) {
-            grow((int) Math.min(maxRetainedBytes, Math.max((long) ring.length * 2, (long) size + length)));
+        int from = offset;
+        int left = length;
+        while (left > 0) {
+            byte[] last = blocks.peekLast();
+            if (last == null || tailFill == last.length) {
+                last = new byte[Math.min(BLOCK_BYTES, Math.max(left, MIN_BLOCK_BYTES))];
+                blocks.addLast(last);
+                tailFill = 0;
+            }
+            int n = Math.min(left, last.length - tailFill);
+            System.arraycopy(bytes, from, last, tailFill, n);
+            tailFill += n;
+            from += n;
+            left -= n;
+            size += n;
         }
-        int capacity = ring.length;
-        for (int i = 0; i < length; i++) {
-            int pos = (start + size) % capacity;
-            ring[pos] = bytes[offset + i];
-            if (size < capacity) {
-                size++;
+        dropOldestBeyondCap();
+    }
+
+    private void dropOldestBeyondCap() {
+        while (size > maxRetainedBytes) {
+            byte[] first = blocks.peekFirst();
+            int used = (blocks.size() == 1 ? tailFill : first.length) - headOffset;
+            long excess = size - maxRetainedBytes;
+            if (excess >= used) {
+                blocks.pollFirst();
+                size -= used;
+                headOffset = 0;
             } else {
-                start = (start + 1) % capacity;
+                headOffset += (int) excess;
+                size -= (int) excess;
             }
         }
     }
 
-    private void grow(int capacity) {
-        byte[] bigger = new byte[capacity];
-        for (int i = 0; i < size; i++) {
-            bigger[i] = ring[(start + i) % ring.length];
+    /** The retained bytes, oldest first, in a new array. */
+    private byte[] ordered() {
+        byte[] ordered = new byte[size];
+        int at = 0;
+        int index = 0;
+        int count = blocks.size();
+        for (byte[] block : blocks) {
+            int from = index == 0 ? headOffset : 0;
+            int to = index == count - 1 ? tailFill : block.length;
+            System.arraycopy(block, from, ordered, at, to - from);
+            at += to - from;
+            index++;
         }
-        ring = bigger;
-        start = 0;
+        return ordered;
     }
 
     private void emit(CharBuffer out) {

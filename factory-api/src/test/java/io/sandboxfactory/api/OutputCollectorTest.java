@@ -188,6 +188,29 @@ class OutputCollectorTest {
                 .hasMessage("maxRetainedBytes -1 is invalid; it must be at least 0.");
     }
 
+    /** Chunks of every size, across the collector's internal blocks and its cap, keep exactly the newest bytes. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4095, 4096, 65536, 65537, 200_000, 1_000_000})
+    void retainsExactlyTheNewestBytesWhateverTheChunking(int cap) {
+        Random random = new Random(cap);
+        OutputCollector collector = new OutputCollector(cap, Optional.empty());
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < 400; i++) {
+            byte[] chunk = new byte[random.nextInt(i % 50 == 0 ? 150_000 : 9_000) + 1];
+            for (int b = 0; b < chunk.length; b++) {
+                chunk[b] = (byte) ('a' + random.nextInt(26));
+            }
+            int offset = random.nextInt(chunk.length);
+            collector.accept(chunk, offset, chunk.length - offset);
+            all.write(chunk, offset, chunk.length - offset);
+        }
+        byte[] expected = all.toByteArray();
+        int kept = Math.min(cap, expected.length);
+        assertThat(collector.text()).isEqualTo(new String(expected, expected.length - kept, kept, StandardCharsets.US_ASCII));
+        assertThat(collector.totalBytes()).isEqualTo(expected.length);
+        assertThat(collector.truncated()).isEqualTo(expected.length > cap);
+    }
+
     private static void assertWholeCharacters(List<String> chunks) {
         assertThat(chunks).allSatisfy(chunk -> {
             assertThat(chunk).isNotEmpty().doesNotContain("\uFFFD");

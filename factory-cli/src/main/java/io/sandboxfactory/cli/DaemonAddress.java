@@ -13,11 +13,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Where the factory daemon of one state directory and one environment listens: a Unix socket in
- * {@code <state dir>/daemon/} (a directory only its user may enter), named after this build of the
- * CLI and this JVM, so that a rebuilt jar never talks to a daemon of the old one, and after the
- * caller's environment, so that the daemon process's own environment (which libraries and
- * third-party providers may read directly) is always the caller's.
+ * Where the factory daemon of one state directory listens: a Unix socket in {@code <state dir>/daemon/}
+ * (a directory only its user may enter), named after this build of the CLI and this JVM, so that a
+ * rebuilt jar never talks to a daemon of the old one. Not after the caller's environment: each
+ * request carries it, and the daemon builds a factory per environment (see {@link
+ * FactoryLauncher#fingerprint()}), so callers with different variables share one daemon.
  *
  * @param socket the daemon's socket
  * @param lock held by the live daemon for as long as it serves
@@ -31,15 +31,12 @@ record DaemonAddress(Path socket, Path lock, Path log, Path failed) {
     /** Shell bookkeeping that changes from call to call and that nothing in a factory reads. */
     private static final Set<String> VOLATILE_VARIABLES = Set.of("PWD", "OLDPWD", "_", "SHLVL", "COLUMNS", "LINES");
 
-    /**
-     * The address for {@code stateDirectory} and {@code environment}, if the directory exists and
-     * the path fits in a socket address.
-     */
-    static Optional<DaemonAddress> of(Path stateDirectory, Map<String, String> environment) {
+    /** The address for {@code stateDirectory}, if the directory exists and the path fits in a socket address. */
+    static Optional<DaemonAddress> of(Path stateDirectory) {
         if (!Files.isDirectory(stateDirectory)) {
             return Optional.empty();
         }
-        String stem = fnv(buildIdentity() + "\n" + environmentIdentity(environment));
+        String stem = fnv(buildIdentity());
         Path socket = stateDirectory.toAbsolutePath().resolve("daemon").resolve(stem + ".sock");
         if (socket.toString().length() > MAX_SOCKET_PATH) {
             return Optional.empty();
@@ -95,7 +92,7 @@ record DaemonAddress(Path socket, Path lock, Path log, Path failed) {
 
     /**
      * FNV-1a, 64 bits, as hex. Not a MessageDigest: this runs at the start of every command, and the
-     * name needs no secrecy (the directory is private), only to tell builds and environments apart.
+     * name needs no secrecy (the directory is private), only to tell builds apart.
      */
     private static String fnv(String text) {
         long hash = 0xcbf29ce484222325L;

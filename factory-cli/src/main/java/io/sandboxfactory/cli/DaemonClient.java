@@ -34,18 +34,30 @@ final class DaemonClient {
 
     /**
      * The commands a daemon runs: {@code open}, whose sandbox then stays warm there for the next
-     * commands, and short ones in an existing session, where a JVM and a factory per call cost the
-     * most. {@code run} (an ephemeral session), {@code retire}, {@code sweep} and the rest run in a
-     * process of their own.
+     * commands, short ones in an existing session, where a JVM and a factory per call cost the
+     * most, and {@code retire} and {@code sweep}, which then also end the daemon's warm sandboxes
+     * of those sessions at once. {@code run} (an ephemeral session) and the rest run in a process of
+     * their own.
      */
-    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch");
+    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch", "retire", "sweep");
     /**
-     * Served commands that never start a daemon: they read the store, so a running daemon may
-     * answer them, but starting a JVM for a query would only cost the user a process.
+     * Served commands that never start a daemon: {@code status} and {@code list} read the store, and
+     * after {@code retire} or {@code sweep} there is nothing warm to keep; a running daemon answers
+     * them, but starting a JVM for them would only cost the user a process.
      */
-    static final Set<String> ANSWERED_FROM_THE_STORE = Set.of("status", "list");
+    static final Set<String> NEVER_START_A_DAEMON = Set.of("status", "list", "retire", "sweep");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
+
+    /**
+     * Sized for a process that mostly waits: the serial collector (no collector threads) giving
+     * memory back as the heap empties, a small first heap, C1 only (C2 and its arenas cost more
+     * memory than the daemon's work gains from them), half the default thread stacks and a
+     * smaller code cache. Idle, that is about half the RSS of the defaults; see README.md.
+     */
+    static final List<String> DAEMON_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms8m", "-Xmx1g",
+            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-XX:ReservedCodeCacheSize=64m", "-XX:-UsePerfData");
 
     private final Invocation invocation;
     private final Map<String, String> environment;
@@ -81,7 +93,7 @@ final class DaemonClient {
 
     /** Whether this command line starts a daemon when none listens: a served one that does more than read the store. */
     static boolean startsDaemon(Invocation invocation) {
-        return served(invocation) && !ANSWERED_FROM_THE_STORE.contains(invocation.subcommand().get());
+        return served(invocation) && !NEVER_START_A_DAEMON.contains(invocation.subcommand().get());
     }
 
     /** Whether the daemon runs this command line. */
@@ -92,7 +104,7 @@ final class DaemonClient {
 
     private Optional<DaemonAddress> address() {
         // No method reference: linking one costs this start-up path a few milliseconds.
-        return stateDirectory.isPresent() ? DaemonAddress.of(stateDirectory.get(), environment) : Optional.empty();
+        return stateDirectory.isPresent() ? DaemonAddress.of(stateDirectory.get()) : Optional.empty();
     }
 
     /**
@@ -185,8 +197,9 @@ final class DaemonClient {
             List<String> command = new ArrayList<>();
             setsid().ifPresent(command::add);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(List.of("-XX:+UseSerialGC", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                    FactoryDaemon.class.getName(), daemon.socket().toString()));
+            command.addAll(DAEMON_JVM_OPTIONS);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FactoryDaemon.class.getName(),
+                    daemon.socket().toString()));
             new ProcessBuilder(command)
                     .directory(daemon.socket().getParent().toFile())
                     .redirectInput(Redirect.from(new File("/dev/null")))

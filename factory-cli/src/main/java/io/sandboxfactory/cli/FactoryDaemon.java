@@ -47,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 final class FactoryDaemon {
 
     private static final Duration DEFAULT_IDLE = Duration.ofMinutes(10);
+    private static final Duration QUIET_BEFORE_RELEASE = Duration.ofSeconds(20);
     private static final int WARM_FACTORIES = 4;
 
     private final Path socket;
@@ -54,6 +55,8 @@ final class FactoryDaemon {
     private final ServerSocketChannel server;
     private final FileLock lock;
     private final Duration idleTimeout;
+    /** When {@link #releaseMemoryWhenQuiet()} last collected; guarded by {@code this}. */
+    private Instant released;
     private final WarmFactories factories = new WarmFactories(WARM_FACTORIES);
     /** Apart from {@link #watch}: a slow teardown must not hold up the daemon's own exit checks. */
     private final ScheduledExecutorService idlePolicies = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "factory-daemon-idle"));
@@ -141,6 +144,7 @@ final class FactoryDaemon {
         Logging.configure(false, thread -> requestErr.getOrDefault(thread, System.err));
         System.err.println(Instant.now() + " factory daemon " + ProcessHandle.current().pid() + " serving " + socket);
         watch.scheduleWithFixedDelay(this::closeWhenUnwanted, 1, 1, TimeUnit.SECONDS);
+        watch.scheduleWithFixedDelay(this::releaseMemoryWhenQuiet, 1, 1, TimeUnit.SECONDS);
         idlePolicies.scheduleWithFixedDelay(this::applyIdlePolicies, 1, 1, TimeUnit.MINUTES);
         while (true) {
             SocketChannel client;
@@ -185,6 +189,22 @@ final class FactoryDaemon {
         } catch (IOException e) {
             System.err.println(Instant.now() + " closing the socket failed: " + e);
         }
+    }
+
+    /**
+     * One full collection once the daemon has been quiet for {@link #QUIET_BEFORE_RELEASE}: the
+     * serial collector gives heap back to the system only when it collects, and a quiet daemon
+     * allocates too little to collect, so the heap a burst of requests grew would stay resident.
+     */
+    private void releaseMemoryWhenQuiet() {
+        synchronized (this) {
+            boolean quiet = active == 0 && Duration.between(lastActivity, Instant.now()).compareTo(QUIET_BEFORE_RELEASE) >= 0;
+            if (!quiet || (released != null && released.isAfter(lastActivity))) {
+                return;
+            }
+            released = Instant.now();
+        }
+        System.gc();
     }
 
     private void applyIdlePolicies() {
@@ -255,14 +275,12 @@ final class FactoryDaemon {
 
     /**
      * The subcommand of a request this daemon runs: a {@linkplain DaemonClient#SERVED served} one
-     * without {@code --verbose} (whose log would mix with other requests'), from a caller with this
-     * process's environment, since code that reads {@link System#getenv()} directly must see the
-     * caller's, as it would in a process of its own.
+     * without {@code --verbose} (whose log would mix with other requests'). Whatever the caller's
+     * environment: the request's environment is what the factory, its providers and their commands see.
      */
     private static Optional<String> servable(DaemonProtocol.Request request) {
         Invocation invocation = Invocation.of(request.args().toArray(String[]::new));
-        boolean servable = DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute()
-                && DaemonAddress.environmentIdentity(request.environment()).equals(DaemonAddress.environmentIdentity(System.getenv()));
+        boolean servable = DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute();
         return servable ? invocation.subcommand() : Optional.empty();
     }
 

@@ -150,20 +150,26 @@ class FactoryDaemonIT {
     }
 
     @Test
-    void aCallerWithAnotherEnvironmentGetsADaemonOfItsOwnNeverTheEnvironmentOfAnother() {
+    void callersWithDifferentEnvironmentsShareOneDaemonAndEachSeesItsOwn() {
+        String show = ANCESTORS + "; echo \"home=$HOME\"";
+        cli.env("HOME", temp.resolve("home-a").toString());
         open();
-        ProcessHandle first = awaitDaemon();
+        ProcessHandle daemon = awaitDaemon();
 
+        CliProcess.Result a = cli.run("exec", "s1", "--", "sh", "-c", show);
         cli.env("HOME", temp.resolve("home-b").toString());
-        CliProcess.Result inProcess = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
-        assertThat(inProcess.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
-        assertThat(leadingPids(inProcess.stdout())).as("not served by the daemon of another environment").doesNotContain(first.pid());
+        CliProcess.Result b = cli.run("exec", "s1", "--", "sh", "-c", show);
+        cli.env("HOME", temp.resolve("home-a").toString());
+        CliProcess.Result aAgain = cli.run("exec", "s1", "--", "sh", "-c", show);
 
-        awaitDaemons(2);
-        ProcessHandle second = daemons().stream().filter(p -> p.pid() != first.pid()).findFirst().orElseThrow();
-        CliProcess.Result served = cli.run("exec", "s1", "--", "sh", "-c", ANCESTORS + "; echo \"home=$HOME\"");
-        assertThat(served.stdout()).endsWith("home=" + temp.resolve("home-b") + "\n");
-        assertThat(leadingPids(served.stdout())).contains(second.pid()).doesNotContain(first.pid());
+        assertThat(a.stdout()).as(a.toString()).endsWith("home=" + temp.resolve("home-a") + "\n");
+        assertThat(b.stdout()).as(b.toString()).endsWith("home=" + temp.resolve("home-b") + "\n");
+        assertThat(aAgain.stdout()).as(aAgain.toString()).endsWith("home=" + temp.resolve("home-a") + "\n");
+        for (CliProcess.Result served : List.of(a, b, aAgain)) {
+            assertThat(leadingPids(served.stdout())).as("served by the one daemon").contains(daemon.pid());
+        }
+        assertThat(daemons()).as("one daemon for the state directory").hasSize(1);
+        assertThat(daemons.sockets()).hasSize(1);
     }
 
     @Test
@@ -265,6 +271,30 @@ class FactoryDaemonIT {
         awaitDaemon();
         CliProcess.Result served = cli.run("list");
         assertThat(served.stdout()).as("list through the running daemon").contains("s1");
+    }
+
+    @Test
+    void retireAndSweepRunInTheRunningDaemonButNeverStartOne() throws Exception {
+        CliProcess.Result inProcess = new CliProcess(state).in(temp).run("open", "s0", "--repo", bare.toString(), "--branch", "work");
+        assertThat(inProcess.exitCode()).as(inProcess.toString()).isZero();
+        CliProcess.Result retireAlone = cli.run("retire", "s0", "--delete");
+        assertThat(retireAlone.exitCode()).as(retireAlone.toString()).isZero();
+        assertThat(cli.run("sweep").exitCode()).isZero();
+        assertThat(daemonStarts()).as("daemon starts after retire and sweep").isZero();
+
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        Path directory = state.resolve("sessions").resolve("s1");
+        assertThat(directory).isDirectory();
+        CliProcess.Result retire = cli.run("retire", "s1", "--delete");
+        CliProcess.Result sweep = cli.run("sweep");
+
+        assertThat(retire.exitCode()).as(retire.toString()).isZero();
+        assertThat(sweep.exitCode()).as(sweep.toString()).isZero();
+        assertThat(directory).doesNotExist();
+        assertThat(cli.run("status", "s1").exitCode()).isNotZero();
+        assertThat(daemonLog()).as("the daemon ran them").contains("served retire: exit 0", "served sweep: exit 0");
+        assertThat(daemons()).containsExactly(daemon);
     }
 
     private long daemonStarts() throws IOException {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -32,14 +33,16 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
 
     private final Path root;
     private final Map<String, String> baseEnv;
-    private final String setsid;
     private final HostProcess host = HostProcess.current();
     private final LocalTemplates templates;
+    private final CommandThreads threads = new CommandThreads();
+    private final Launcher launcher;
 
-    LocalFactorySandbox(Path root, Map<String, String> baseEnv, String setsid, Path templateDirectory) {
+    /** @param launchers makes the launcher of this instance's commands from the threads it may use */
+    LocalFactorySandbox(Path root, Map<String, String> baseEnv, Function<CommandThreads, Launcher> launchers, Path templateDirectory) {
         this.root = root;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.setsid = setsid;
+        this.launcher = launchers.apply(threads);
         this.templates = new LocalTemplates(templateDirectory);
     }
 
@@ -60,7 +63,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
             String name = SandboxTemplate.requireValidName(t.name());
             return target -> templates.copyInto(name, target);
         });
-        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, setsid, host, template);
+        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, launcher, host, threads.recorder(), template);
     }
 
     @Override
@@ -79,6 +82,12 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public void removeTemplate(String name) {
         templates.remove(name);
+    }
+
+    /** Stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
+    @Override
+    public void close() {
+        launcher.close();
     }
 
     @Override
@@ -115,7 +124,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
             throw new IllegalArgumentException("Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
         }
         try {
-            new RunningCommands(dir, host).killAll();
+            new RunningCommands(dir, host, threads.recorder()).killAll();
             Directories.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not remove local session directory " + dir + ": " + e.getMessage(), e);

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
 /**
@@ -46,17 +47,13 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
         void into(Path directory) throws IOException;
     }
 
-    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host) {
-        this(sessionId, directory, baseEnv, setsid, host, Optional.empty());
-    }
-
-    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, String setsid, HostProcess host,
-                 Optional<TemplateCopy> template) {
+    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, Launcher launcher, HostProcess host,
+                 Executor recorder, Optional<TemplateCopy> template) {
         super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.running = new RunningCommands(directory, host);
-        this.runner = new ProcessGroupRunner(setsid, running);
+        this.running = new RunningCommands(directory, host, recorder);
+        this.runner = new ProcessGroupRunner(launcher, running);
         this.files = new LocalFileTransfer(directory);
         this.template = template;
     }

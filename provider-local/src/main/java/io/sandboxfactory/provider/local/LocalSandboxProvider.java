@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The {@code local} provider: every session is a directory on the host, commands run through
@@ -21,6 +23,7 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
 
     private static final List<String> ALWAYS_PASSED = List.of("PATH", "HOME");
     private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
+    private static final List<String> PERL_CANDIDATES = List.of("/usr/bin/perl", "/bin/perl");
 
     @Override
     public String name() {
@@ -47,7 +50,7 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
             throw new IllegalArgumentException("providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
         EnvironmentNames.requireValid(effective.env(), "providers.local.env");
-        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), findSetsid(),
+        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), launchers(),
                 context.stateDirectory().resolve("templates").resolve(NAME));
     }
 
@@ -78,12 +81,21 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
         return Path.of(path);
     }
 
-    private static String findSetsid() {
-        for (String candidate : SETSID_CANDIDATES) {
-            if (Files.isExecutable(Path.of(candidate))) {
-                return candidate;
-            }
+    /** The fork server where there is perl (any Debian or Ubuntu has it), else the setsid program per command. */
+    static Function<CommandThreads, Launcher> launchers() {
+        Optional<String> perl = firstExecutable(PERL_CANDIDATES);
+        if (perl.isPresent()) {
+            return threads -> new ForkServer(perl.get(), threads.pumps());
         }
-        throw new IllegalStateException("The local provider needs the setsid program (util-linux) to run commands in their own process group; none found at " + SETSID_CANDIDATES + ".");
+        String setsid = findSetsid();
+        return threads -> new ProcessLauncher(setsid, threads.pumps());
+    }
+
+    static String findSetsid() {
+        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new IllegalStateException("The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
+    }
+
+    private static Optional<String> firstExecutable(List<String> candidates) {
+        return candidates.stream().filter(c -> Files.isExecutable(Path.of(c))).findFirst();
     }
 }

@@ -7,16 +7,18 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * The process groups one sandbox's commands started, each led by a command's shell (started with
- * {@code setsid}, so its pid is the id of both its session and its group). A group stays tracked
+ * The process groups one sandbox's commands started, each led by a command's shell (its pid is the
+ * id of its group, and of its session too when it was started through {@code setsid}; see {@link
+ * ProcessTable.Entry#ledBy}). A group stays tracked
  * after its shell exits while processes it left in the background remain, so {@link #killAll()}
  * reaches them too.
  *
  * <p>Killing a group whose shell is gone must not hit a stranger that was given the same id
- * later. Linux keeps an id allocated while a session of that id has members, so a session is
+ * later. Linux keeps an id allocated while a group or session of that id has members, so a group is
  * provably still ours while one of the members we saw at the previous look (same pid, same start
  * time) is still in it. Without {@code /proc} (not Linux) only groups whose shell still runs are
  * killed. Thread-safe.
@@ -31,25 +33,39 @@ final class ProcessGroups {
     }
 
     private static final class Tracked {
-        final Process leader;
+        /** The shell; empty when it had exited before it could be looked up. */
+        final Optional<ProcessHandle> leader;
         /** Members at the last look after the shell exited; null before that look. */
         volatile Set<Member> lastSeen;
 
-        Tracked(Process leader) {
+        Tracked(Optional<ProcessHandle> leader) {
             this.leader = leader;
+        }
+
+        boolean leaderAlive() {
+            return leader.map(ProcessHandle::isAlive).orElse(false);
         }
     }
 
-    private final Map<Long, Tracked> groups = new ConcurrentHashMap<>();
+    /** How many groups may be tracked before finished ones are looked at; see {@link #forgetFinishedNowAndThen()}. */
+    private static final int MIN_TRACKED_BEFORE_LOOK = 32;
 
-    /** Tracks the group {@code leader} leads. */
-    void add(Process leader) {
-        groups.put(leader.pid(), new Tracked(leader));
+    private final Map<Long, Tracked> groups = new ConcurrentHashMap<>();
+    private final AtomicInteger nextLook = new AtomicInteger(MIN_TRACKED_BEFORE_LOOK);
+
+    /** Tracks the group the command's shell leads. */
+    void add(Launcher.Launch command) {
+        groups.put(command.pid(), new Tracked(command.leader()));
     }
 
-    /** Kills the group {@code leader} leads and everything still in its process tree. */
-    void kill(Process leader) {
-        terminate(leader.pid(), new Tracked(leader), ProcessTable.snapshot());
+    /** Stops tracking the group of a command that left nothing behind (its group was empty when its shell exited). */
+    void forget(Launcher.Launch command) {
+        groups.remove(command.pid());
+    }
+
+    /** Kills the group the command's shell leads and everything still in its process tree. */
+    void kill(Launcher.Launch command) {
+        terminate(command.pid(), new Tracked(command.leader()), ProcessTable.snapshot());
     }
 
     /** Kills every tracked group: running commands and what finished ones left in the background. */
@@ -59,11 +75,25 @@ final class ProcessGroups {
         forgetFinished();
     }
 
+    /**
+     * {@link #forgetFinished()} once the tracked groups doubled since the last time: reading every
+     * process of the host costs more than a short command, and a group looked at late is judged
+     * just as safely (see {@link #ourMembers}), so the cost is spread over many commands.
+     */
+    void forgetFinishedNowAndThen() {
+        int tracked = groups.size();
+        if (tracked < nextLook.get()) {
+            return;
+        }
+        forgetFinished();
+        nextLook.set(Math.max(MIN_TRACKED_BEFORE_LOOK, 2 * groups.size()));
+    }
+
     /** Stops tracking groups whose shell exited and that have no member left; remembers the members of the others. */
     void forgetFinished() {
         Optional<List<ProcessTable.Entry>> table = ProcessTable.snapshot();
         groups.forEach((group, tracked) -> {
-            if (tracked.leader.isAlive()) {
+            if (tracked.leaderAlive()) {
                 return;
             }
             List<ProcessTable.Entry> members = table.map(entries -> ourMembers(group, tracked, entries)).orElse(List.of());
@@ -75,36 +105,36 @@ final class ProcessGroups {
         });
     }
 
-    /** The processes now in session {@code group} if it is provably still ours; else none. */
+    /** The processes now in group (or session) {@code group} if it is provably still ours; else none. */
     private static List<ProcessTable.Entry> ourMembers(long group, Tracked tracked, List<ProcessTable.Entry> table) {
-        List<ProcessTable.Entry> inSession = table.stream().filter(e -> e.session() == group).toList();
-        if (tracked.leader.isAlive()) {
+        List<ProcessTable.Entry> inSession = table.stream().filter(e -> e.ledBy(group)).toList();
+        if (tracked.leaderAlive()) {
             return inSession; // an unreaped shell still holds its pid
         }
         Set<Member> seen = tracked.lastSeen;
         boolean ours = seen == null
-                // The first look, right after the shell was reaped: a new leader of that id would be in the session.
+                // The first look since the shell was reaped, however late: the id stays allocated while
+                // the group has members, and a stranger given it since leads the group of that id.
                 ? inSession.stream().noneMatch(e -> e.pid() == group)
                 : inSession.stream().anyMatch(e -> seen.contains(Member.of(e)));
         return ours ? inSession : List.of();
     }
 
     private static void terminate(long group, Tracked tracked, Optional<List<ProcessTable.Entry>> table) {
-        Process leader = tracked.leader;
-        boolean leaderAlive = leader.isAlive();
+        boolean leaderAlive = tracked.leaderAlive();
         // Taken before the kill: once the shell dies its children are reparented and out of reach.
-        List<ProcessHandle> tree = leader.descendants().toList();
+        List<ProcessHandle> tree = tracked.leader.map(l -> l.descendants().toList()).orElse(List.of());
         List<ProcessTable.Entry> members = table.map(entries -> ourMembers(group, tracked, entries)).orElse(List.of());
         if (leaderAlive || !members.isEmpty()) {
             // The group first, in one signal: killing children one by one would let the shell see
             // them end and exit normally, reporting a killed command as a success.
             signalGroup(group);
-            // Members that moved to another group of the session (job control) need their own signal.
+            // Members that moved to another group of a setsid session (job control) need their own signal.
             members.stream().filter(e -> e.processGroup() != group)
                     .forEach(e -> ProcessHandle.of(e.pid()).ifPresent(ProcessHandle::destroyForcibly));
         }
-        leader.destroyForcibly();
-        // Children that left the session (setsid) but were still in the tree.
+        tracked.leader.ifPresent(ProcessHandle::destroyForcibly);
+        // Children that left the group (setsid, setpgid) but were still in the tree.
         tree.forEach(ProcessHandle::destroyForcibly);
     }
 

@@ -23,6 +23,15 @@ final class ProcessTable {
      * with the pid it names one process for the whole uptime, even when the pid is reused later).
      */
     record Entry(long pid, long processGroup, long session, long startTime) {
+
+        /**
+         * Whether this process belongs to the command whose shell is {@code leader}: it is in the
+         * process group that shell leads, or in the session it leads (a shell started through
+         * {@code setsid} leads both, and a job-control child may have left the group but not the session).
+         */
+        boolean ledBy(long leader) {
+            return processGroup == leader || session == leader;
+        }
     }
 
     private ProcessTable() {
@@ -42,6 +51,11 @@ final class ProcessTable {
             return Optional.empty();
         }
         return Optional.of(entries);
+    }
+
+    /** One process, or empty when it is gone or there is no {@code /proc}. */
+    static Optional<Entry> of(long pid) {
+        return read(PROC.resolve(Long.toString(pid)));
     }
 
     private static boolean isPidDirectory(Path dir) {

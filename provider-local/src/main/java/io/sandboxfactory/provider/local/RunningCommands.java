@@ -14,11 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
 /**
  * The commands running in one session directory, recorded on disk while they run — one file per
- * command, named by the pid of its shell (which leads its own session and process group), under
+ * command, named by the pid of its shell (which leads its own process group), under
  * {@code <root>/}{@value #DIRECTORY}{@code /<sessionId>/}, outside the workspace — so that another
  * host process can find them after the one that started them died.
  *
@@ -31,7 +32,9 @@ import java.util.stream.Stream;
  * it; {@link #killAll()} (stop, destroy, sweep) ends every recorded command whoever started it.
  *
  * <p>Recording is best effort: a host killed between starting a command and recording it leaves
- * that command unrecorded.
+ * that command unrecorded. Records are written by a recorder thread right after the start, not by
+ * the command's thread, so that window is that thread's latency (well under the time a shell takes
+ * to start); a command that already returned by then is not recorded at all.
  */
 final class RunningCommands {
 
@@ -43,39 +46,89 @@ final class RunningCommands {
 
     private final Path records;
     private final HostProcess self;
+    private final Executor recorder;
 
-    /** @param sessionDirectory {@code <root>/<sessionId>} */
-    RunningCommands(Path sessionDirectory, HostProcess self) {
+    /**
+     * @param sessionDirectory {@code <root>/<sessionId>}
+     * @param recorder writes and deletes the records, in submission order, off the commands' threads
+     */
+    RunningCommands(Path sessionDirectory, HostProcess self, Executor recorder) {
         this.records = sessionDirectory.resolveSibling(DIRECTORY).resolve(sessionDirectory.getFileName());
         this.self = self;
+        this.recorder = recorder;
     }
 
-    /** Records that {@code leader}, just started by this host, runs a command. */
-    void started(Process leader) {
-        String text = "leaderStart=" + leader.info().startInstant().map(Instant::toEpochMilli).orElse(-1L) + "\n"
-                + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n";
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                Files.createDirectories(records);
-                // Written whole, then renamed: a reaper never reads half a record.
-                Path partial = records.resolve(leader.pid() + ".partial");
-                Files.writeString(partial, text, StandardCharsets.UTF_8);
-                Files.move(partial, records.resolve(Long.toString(leader.pid())), StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-                return;
-            } catch (IOException e) {
-                // Once more: a reaper may have removed the (then empty) directory in between. After
-                // that, best effort: an unrecorded command only cannot be reaped after this host dies.
-            }
+    /**
+     * Records that {@code leader}, just started by this host, runs a command. The record is written
+     * on the recorder thread, so the command does not wait for the file system; a command that
+     * finished before the recorder got to it is never written at all.
+     */
+    Recording started(Launcher.Launch command) {
+        Recording recording = new Recording(command.pid(), command.leader());
+        recorder.execute(recording::write);
+        return recording;
+    }
+
+    /** Forgets the command: it returned. */
+    void finished(Recording recording) {
+        if (recording.finish()) {
+            recorder.execute(recording::delete);
         }
     }
 
-    /** Forgets {@code leader}'s command: it returned. */
-    void finished(Process leader) {
-        try {
-            Files.deleteIfExists(records.resolve(Long.toString(leader.pid())));
-        } catch (IOException e) {
-            // A stale record is harmless: its leader is gone, so reaping it only deletes the file.
+    /** One command's record: not yet written, written, or finished (then never written). */
+    final class Recording {
+        private final long pid;
+        private final Optional<ProcessHandle> leader;
+        private boolean written;
+        private boolean finished;
+
+        private Recording(long pid, Optional<ProcessHandle> leader) {
+            this.pid = pid;
+            this.leader = leader;
+        }
+
+        private synchronized void write() {
+            // The start time from /proc/<pid>/stat: ProcessHandle.info() also looks up the user, which
+            // cost more than the rest of the record.
+            Optional<ProcessTable.Entry> shell = leader.isEmpty() ? Optional.empty() : ProcessTable.of(pid);
+            if (finished || leader.isEmpty() || (shell.isEmpty() && !leader.get().isAlive())) {
+                return; // the shell was gone before it was looked up: the command finished, and what it left behind is not reaped
+            }
+            String start = shell.map(e -> "leaderStartTicks=" + e.startTime())
+                    .orElseGet(() -> "leaderStart=" + leader.get().info().startInstant().map(Instant::toEpochMilli).orElse(-1L));
+            String text = start + "\n"
+                    + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n";
+            for (int attempt = 0; attempt < 2; attempt++) {
+                try {
+                    Files.createDirectories(records);
+                    // Written whole, then renamed: a reaper never reads half a record.
+                    Path partial = records.resolve(pid + ".partial");
+                    Files.writeString(partial, text, StandardCharsets.UTF_8);
+                    Files.move(partial, records.resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                    written = true;
+                    return;
+                } catch (IOException e) {
+                    // Once more: a reaper may have removed the (then empty) directory in between. After
+                    // that, best effort: an unrecorded command only cannot be reaped after this host dies.
+                }
+            }
+        }
+
+        /** Marks the command finished; whether its record was written and must be deleted. */
+        private synchronized boolean finish() {
+            finished = true;
+            return written;
+        }
+
+        private void delete() {
+            try {
+                // The directory stays for the next command; killAll() and reapOrphans() remove it when empty.
+                Files.deleteIfExists(records.resolve(Long.toString(pid)));
+            } catch (IOException e) {
+                // A stale record is harmless: its leader is gone, so reaping it only deletes the file.
+            }
         }
     }
 
@@ -168,7 +221,11 @@ final class RunningCommands {
     }
 
     /** One recorded command: its shell's pid and start, and the host process that started it. */
-    private record Record(long leader, long leaderStart, HostProcess host) {
+    /**
+     * @param leaderStart the shell's start in epoch milliseconds (records of earlier versions), or -1
+     * @param leaderStartTicks the shell's start in clock ticks after boot, from {@code /proc}, or -1
+     */
+    private record Record(long leader, long leaderStart, long leaderStartTicks, HostProcess host) {
 
         static Optional<Record> read(Path file) {
             try {
@@ -176,7 +233,8 @@ final class RunningCommands {
                 try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                     p.load(in);
                 }
-                return Optional.of(new Record(Long.parseLong(file.getFileName().toString()), Long.parseLong(p.getProperty("leaderStart")),
+                return Optional.of(new Record(Long.parseLong(file.getFileName().toString()),
+                        Long.parseLong(p.getProperty("leaderStart", "-1")), Long.parseLong(p.getProperty("leaderStartTicks", "-1")),
                         new HostProcess(p.getProperty("host"), Long.parseLong(p.getProperty("hostPid")),
                                 Long.parseLong(p.getProperty("hostStart")))));
             } catch (IOException | RuntimeException e) {
@@ -185,13 +243,18 @@ final class RunningCommands {
         }
 
         /**
-         * The processes of the command: everything in the session its shell leads. A shell pid now
+         * The processes of the command: everything in the group (or session) its shell leads. A shell pid now
          * held by a process that started at another time was reused by a stranger: nothing is ours.
          * Without {@code /proc} only the shell and its descendants are found.
          */
         List<ProcessHandle> members(Optional<List<ProcessTable.Entry>> table) {
             Optional<ProcessHandle> shell = ProcessHandle.of(leader).filter(ProcessHandle::isAlive);
-            if (shell.isPresent()) {
+            if (shell.isPresent() && leaderStartTicks >= 0) {
+                Optional<ProcessTable.Entry> now = ProcessTable.of(leader);
+                if (now.isPresent() && now.get().startTime() != leaderStartTicks) {
+                    return List.of();
+                }
+            } else if (shell.isPresent()) {
                 Optional<Instant> started = shell.get().info().startInstant();
                 if (leaderStart >= 0 && started.isPresent() && Math.abs(started.get().toEpochMilli() - leaderStart) > 1000) {
                     return List.of();
@@ -200,8 +263,8 @@ final class RunningCommands {
             if (table.isEmpty()) {
                 return shell.map(s -> Stream.concat(Stream.of(s), s.descendants()).toList()).orElse(List.of());
             }
-            // Linux keeps a session id allocated while the session has members, so they are still the command's.
-            return table.get().stream().filter(e -> e.session() == leader)
+            // Linux keeps a group id allocated while the group has members, so they are still the command's.
+            return table.get().stream().filter(e -> e.ledBy(leader))
                     .flatMap(e -> ProcessHandle.of(e.pid()).stream()).toList();
         }
     }

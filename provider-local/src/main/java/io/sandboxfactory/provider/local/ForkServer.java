@@ -1,0 +1,348 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.OutputCollector;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.FileInputStream;
+import java.io.OutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts commands through one long-lived perl process (the fork server, {@code fork-server.pl})
+ * that forks each as the leader of a new process group, its stdout and stderr opened on two FIFOs that
+ * this JVM opens as the command starts and pool threads read directly.
+ *
+ * <p>Why: the JVM cannot make a process a group leader itself, and starting the {@code setsid}
+ * program before each shell cost as much as the shell. A fork of a small server that calls {@code
+ * setpgid()} costs a fraction of that (a group, not a session as {@code setsid} made: on a busy host
+ * Linux gives every session its own share of the CPU, which halved a command's output rate); the FIFOs keep the output on one pipe from the command to
+ * the JVM, as a process of the JVM's own would have it (relaying it through the server cost a
+ * second copy of every byte). The server is started on the first command and again after it died;
+ * it exits when the JVM does (its stdin ends), leaving the commands running as a dead JVM's own
+ * children would be left.
+ */
+final class ForkServer implements Launcher {
+
+    private static final String SCRIPT = script();
+
+    private final String perl;
+    private final Executor pumps;
+    private final AtomicInteger ids = new AtomicInteger();
+    private Path fifos;
+    private Connection connection;
+
+    ForkServer(String perl, Executor pumps) {
+        this.perl = perl;
+        this.pumps = pumps;
+    }
+
+    @Override
+    public Launch start(String commandLine, Path cwd, Map<String, String> env, OutputCollector stdout,
+                        OutputCollector stderr) throws IOException {
+        int id = ids.incrementAndGet();
+        Connection server = connection();
+        Command command = new Command(id, server, stdout, stderr, fifos, pumps);
+        ByteArrayOutputStream payload = new ByteArrayOutputStream(256 + commandLine.length());
+        payload.writeBytes(cwd.toString().getBytes(StandardCharsets.UTF_8));
+        payload.write(0);
+        payload.writeBytes(commandLine.getBytes(StandardCharsets.UTF_8));
+        env.forEach((name, value) -> {
+            payload.write(0);
+            payload.writeBytes((name + "=" + value).getBytes(StandardCharsets.UTF_8));
+        });
+        server.commands.put(id, command);
+        try {
+            server.send('S', id, payload.toByteArray());
+            command.awaitPid();
+        } catch (IOException e) {
+            server.commands.remove(id);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the command", e);
+        }
+        return command;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            connection.process.destroy();
+            connection = null;
+        }
+        if (fifos != null) {
+            try {
+                Directories.deleteRecursively(fifos);
+            } catch (IOException e) {
+                // A FIFO of a command still starting; the directory is in the temporary directory.
+            }
+            fifos = null;
+        }
+    }
+
+    private synchronized Connection connection() throws IOException {
+        if (fifos == null) {
+            // Private to this user (0700): no one else can open a command's output.
+            fifos = Files.createTempDirectory("sandbox-factory-fork-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        if (connection == null || !connection.process.isAlive()) {
+            ProcessBuilder builder = new ProcessBuilder(perl, "-e", SCRIPT, fifos.toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            // The server's own environment reaches no command (each gets exactly its own); an empty
+            // one keeps PERL5LIB and the like from changing the server.
+            builder.environment().clear();
+            connection = new Connection(builder.start());
+        }
+        return connection;
+    }
+
+    private static String script() {
+        try (InputStream in = ForkServer.class.getResourceAsStream("fork-server.pl")) {
+            if (in == null) {
+                throw new IllegalStateException("fork-server.pl is missing from the local provider's jar.");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One running server: its pipes, its reader thread and the commands it runs. */
+    private static final class Connection {
+        final Process process;
+        final DataOutputStream out;
+        final Map<Integer, Command> commands = new ConcurrentHashMap<>();
+
+        Connection(Process process) {
+            this.process = process;
+            this.out = new DataOutputStream(new BufferedOutputStream(process.getOutputStream()));
+            Thread reader = new Thread(this::read, "local-fork-server-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        synchronized void send(char type, int id, byte[] payload) throws IOException {
+            out.writeByte(type);
+            out.writeInt(id);
+            out.writeInt(payload.length);
+            out.write(payload);
+            out.flush();
+        }
+
+        private void read() {
+            byte[] buffer = new byte[64 * 1024 + 9];
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(process.getInputStream(), 128 * 1024))) {
+                while (true) {
+                    int type = in.readUnsignedByte();
+                    int id = in.readInt();
+                    int length = in.readInt();
+                    byte[] data = length <= buffer.length ? buffer : new byte[length];
+                    in.readFully(data, 0, length);
+                    Command command = commands.get(id);
+                    if (command != null) {
+                        command.receive(type, data, length);
+                    }
+                }
+            } catch (EOFException e) {
+                // The server exited.
+            } catch (IOException e) {
+                // Its pipe broke: the same.
+            } finally {
+                process.destroy();
+                commands.values().forEach(Command::serverGone);
+                commands.clear();
+            }
+        }
+    }
+
+    /** One command the server runs, as its {@link Launch}. */
+    private static final class Command implements Launch {
+        private final int id;
+        private final Connection server;
+        private final OutputCollector stdout;
+        private final OutputCollector stderr;
+        private final Fifo out;
+        private final Fifo err;
+        private final Executor pumps;
+        private final CountDownLatch started = new CountDownLatch(1);
+        private final CountDownLatch exited = new CountDownLatch(1);
+        private volatile long pid = -1;
+        private volatile String failure;
+        private volatile Optional<ProcessHandle> leader = Optional.empty();
+        private volatile int exitCode;
+        private volatile boolean groupEmpty;
+        private volatile boolean lost;
+        private volatile OutputPump outPump;
+        private volatile OutputPump errPump;
+
+        Command(int id, Connection server, OutputCollector stdout, OutputCollector stderr, Path fifos, Executor pumps) {
+            this.id = id;
+            this.server = server;
+            this.stdout = stdout;
+            this.stderr = stderr;
+            this.out = new Fifo(fifos.resolve(id + ".o"));
+            this.err = new Fifo(fifos.resolve(id + ".e"));
+            this.pumps = pumps;
+        }
+
+        void receive(int type, byte[] data, int length) {
+            switch (type) {
+                case 'P' -> {
+                    pid = Long.parseLong(new String(data, 0, length, StandardCharsets.US_ASCII));
+                    leader = ProcessHandle.of(pid);
+                    started.countDown();
+                }
+                case 'F' -> {
+                    failure = new String(data, 0, length, StandardCharsets.UTF_8);
+                    server.commands.remove(id);
+                    started.countDown();
+                }
+                case 'X' -> {
+                    String[] fields = new String(data, 0, length, StandardCharsets.US_ASCII).split(" ");
+                    exitCode = Integer.parseInt(fields[0]);
+                    groupEmpty = fields.length > 1 && fields[1].equals("0");
+                    server.commands.remove(id);
+                    exited.countDown();
+                    out.releaseReader();
+                    err.releaseReader();
+                }
+                default -> {
+                    // A frame this client does not know: ignored.
+                }
+            }
+        }
+
+        void serverGone() {
+            if (pid < 0 && failure == null) {
+                failure = "the local provider's fork server exited";
+            }
+            lost = exited.getCount() > 0;
+            started.countDown();
+            exited.countDown();
+            if (pid >= 0) {
+                out.releaseReader();
+                err.releaseReader();
+            }
+        }
+
+        /** @throws UncheckedIOException when the server was lost before it said whether it forked the command */
+        void awaitPid() throws IOException, InterruptedException {
+            started.await();
+            if (pid < 0) {
+                if (lost) {
+                    throw new UncheckedIOException(new IOException(failure));
+                }
+                throw new IOException(failure);
+            }
+            // Opened here rather than by the pumps: the command waits for these opens before it runs,
+            // and this thread is awake already.
+            InputStream outStream = out.open();
+            InputStream errStream = err.open();
+            outPump = OutputPump.start(() -> outStream, stdout, pumps);
+            errPump = OutputPump.start(() -> errStream, stderr, pumps);
+        }
+
+        @Override
+        public long pid() {
+            return pid;
+        }
+
+        @Override
+        public Optional<ProcessHandle> leader() {
+            return leader;
+        }
+
+        @Override
+        public boolean awaitExit(Duration timeout) throws InterruptedException {
+            if (timeout == null) {
+                exited.await();
+                return true;
+            }
+            return exited.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int exitCode() {
+            if (lost) {
+                throw new UncheckedIOException(new IOException("the local provider's fork server exited while the command ran"));
+            }
+            return exitCode;
+        }
+
+        @Override
+        public boolean groupEmptyAtExit() {
+            return groupEmpty && !lost;
+        }
+
+        @Override
+        public void awaitOutputEnd(long deadlineNanos) throws InterruptedException {
+            outPump.awaitEnd(deadlineNanos);
+            errPump.awaitEnd(deadlineNanos);
+        }
+
+        @Override
+        public void detach() {
+            outPump.detach();
+            errPump.detach();
+        }
+    }
+
+    /** One FIFO a command writes and a pump reads: removed once open, or released when its writer never comes. */
+    private static final class Fifo {
+        private final Path path;
+        private boolean opened;
+
+        Fifo(Path path) {
+            this.path = path;
+        }
+
+        InputStream open() throws IOException {
+            // Blocks until the command opens its end, which it does first thing after the fork (or
+            // until releaseReader() when it died before that).
+            InputStream in = new FileInputStream(path.toFile());
+            synchronized (this) {
+                opened = true;
+            }
+            Files.deleteIfExists(path);
+            return in;
+        }
+
+        /**
+         * Ends a wait in {@link #open()} when the command died before opening its end: a writer
+         * that opens and closes at once gives the reader an empty stream. Never creates a file: the
+         * FIFO is gone once a reader opened it.
+         */
+        synchronized void releaseReader() {
+            if (opened) {
+                return;
+            }
+            opened = true;
+            try (OutputStream ignored = Files.newOutputStream(path, StandardOpenOption.WRITE)) {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // Not there: the fork never happened, or the pump already removed it.
+            }
+        }
+    }
+}

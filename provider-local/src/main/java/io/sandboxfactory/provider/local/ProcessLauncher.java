@@ -1,0 +1,83 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.OutputCollector;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts every command as a process of the JVM through the {@code setsid} program, with one pool
+ * thread per output stream. The fallback where there is no perl for the {@link ForkServer}: an
+ * extra program start per command, about as costly as the shell's own.
+ */
+final class ProcessLauncher implements Launcher {
+
+    private final String setsid;
+    private final Executor pumps;
+
+    ProcessLauncher(String setsid, Executor pumps) {
+        this.setsid = setsid;
+        this.pumps = pumps;
+    }
+
+    @Override
+    public Launch start(String commandLine, Path cwd, Map<String, String> env, OutputCollector stdout,
+                        OutputCollector stderr) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(List.of(setsid, "/bin/sh", "-c", commandLine)).directory(cwd.toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        try {
+            process.getOutputStream().close();
+        } catch (IOException ignored) {
+            // Commands get no input; a stdin that is already gone is just as good.
+        }
+        return new ProcessLaunch(process, OutputPump.start(process::getInputStream, stdout, pumps),
+                OutputPump.start(process::getErrorStream, stderr, pumps));
+    }
+
+    private record ProcessLaunch(Process process, OutputPump out, OutputPump err) implements Launch {
+
+        @Override
+        public long pid() {
+            return process.pid();
+        }
+
+        @Override
+        public Optional<ProcessHandle> leader() {
+            return Optional.of(process.toHandle());
+        }
+
+        @Override
+        public boolean awaitExit(Duration timeout) throws InterruptedException {
+            if (timeout == null) {
+                process.waitFor();
+                return true;
+            }
+            return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int exitCode() {
+            return process.exitValue();
+        }
+
+        @Override
+        public void awaitOutputEnd(long deadlineNanos) throws InterruptedException {
+            out.awaitEnd(deadlineNanos);
+            err.awaitEnd(deadlineNanos);
+        }
+
+        @Override
+        public void detach() {
+            out.detach();
+            err.detach();
+        }
+    }
+}

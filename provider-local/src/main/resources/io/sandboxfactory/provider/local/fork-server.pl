@@ -1,0 +1,155 @@
+# The local provider's fork server: forks each command as the leader of a new process group, so the JVM
+# spawns no process per command. Its one argument is a private directory (mode 0700) where it makes
+# two FIFOs per command, <id>.o and <id>.e, that the command's stdout and stderr are opened on; the
+# JVM reads them directly and removes them once open. Frames both ways are
+# type (1 byte), id (u32), length (u32), payload.
+#   in:  S id "cwd\0command\0NAME=value\0..."  start
+#   out: P id pid | F id message (not started) | X id "<exit code> <1 if its group still has members, else 0>"
+#        (exit code 128 + signal when a signal ended the shell)
+# It exits when its stdin ends (the JVM is gone), removing the FIFO directory; commands keep
+# running, as they would had the JVM forked them itself.
+use strict;
+use warnings;
+use POSIX ();
+
+my $fifos = $ARGV[0];
+binmode STDIN;
+binmode STDOUT;
+$SIG{PIPE} = 'IGNORE';
+pipe(my $wake_r, my $wake_w) or die "pipe: $!";
+nonblocking($wake_r);
+nonblocking($wake_w);
+$SIG{CHLD} = sub { syswrite($wake_w, 'x') };
+
+my %id_of_pid;
+my $in = '';
+
+sub nonblocking {
+    my ($fh) = @_;
+    my $flags = fcntl($fh, POSIX::F_GETFL(), 0) or die "fcntl: $!";
+    fcntl($fh, POSIX::F_SETFL(), $flags | POSIX::O_NONBLOCK()) or die "fcntl: $!";
+}
+
+# The FIFO directory goes with the server: a JVM that died cannot remove it.
+sub leave {
+    unlink glob("$fifos/*");
+    rmdir $fifos;
+    POSIX::_exit(0);
+}
+
+sub send_frame {
+    my ($type, $id, $payload) = @_;
+    my $bytes = pack('a1 N N', $type, $id, length $payload) . $payload;
+    while (length $bytes) {
+        my $n = syswrite(STDOUT, $bytes);
+        if (!defined $n) {
+            next if $!{EINTR} || $!{EAGAIN};
+            leave();    # the JVM is gone
+        }
+        substr($bytes, 0, $n) = '';
+    }
+}
+
+sub redirect {
+    my ($path, $flags, $to) = @_;
+    my $fd = POSIX::open($path, $flags);
+    POSIX::_exit(126) unless defined $fd;
+    POSIX::dup2($fd, $to);
+    POSIX::close($fd) unless $fd == $to;
+}
+
+sub start {
+    my ($id, $payload) = @_;
+    my ($cwd, $command, @env) = split /\0/, $payload, -1;
+    my ($out, $err) = ("$fifos/$id.o", "$fifos/$id.e");
+    unless (POSIX::mkfifo($out, 0600) && POSIX::mkfifo($err, 0600)) {
+        send_frame('F', $id, "mkfifo in $fifos: $!");
+        unlink $out, $err;
+        return;
+    }
+    my $pid = fork();
+    if (!defined $pid) {
+        send_frame('F', $id, "fork: $!");
+        unlink $out, $err;
+        return;
+    }
+    if ($pid == 0) {
+        $SIG{CHLD} = 'DEFAULT';
+        $SIG{PIPE} = 'DEFAULT';
+        # A process group of its own, not a session: a new session gets a scheduling group of its
+        # own (sched_autogroup), which slowed a command's output to half the speed on a busy host.
+        setpgrp(0, 0);
+        # No controlling terminal either, as a new session would have none: a command that opens
+        # /dev/tty fails at once instead of being stopped as a background job. 0x5422: TIOCNOTTY.
+        if (open(my $tty, '+<', '/dev/tty')) {
+            ioctl($tty, 0x5422, 0);
+            close $tty;
+        }
+        # The FIFOs first, before anything that can fail: the JVM waits on their other ends. An
+        # open waits for the JVM to open its end; a JVM killed before that never will, so an alarm
+        # ends this child then (SIGALRM's default action) instead of leaving it blocked for good.
+        $SIG{ALRM} = 'DEFAULT';
+        alarm(60);
+        redirect($out, POSIX::O_WRONLY(), 1);
+        redirect($err, POSIX::O_WRONLY(), 2);
+        alarm(0);
+        redirect('/dev/null', POSIX::O_RDONLY(), 0);
+        # Every other descriptor of this server is close-on-exec (perl sets it above $^F).
+        unless (chdir $cwd) {
+            syswrite(STDERR, "cannot change to directory $cwd: $!\n");
+            POSIX::_exit(127);
+        }
+        %ENV = ();
+        for my $pair (@env) {
+            my ($name, $value) = split /=/, $pair, 2;
+            $ENV{$name} = $value;
+        }
+        { no warnings 'exec'; exec { '/bin/sh' } '/bin/sh', '-c', $command; }
+        syswrite(STDERR, "cannot run /bin/sh: $!\n");
+        POSIX::_exit(127);
+    }
+    $id_of_pid{$pid} = $id;
+    send_frame('P', $id, $pid);
+}
+
+sub reap {
+    while ((my $pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
+        my $status = $?;
+        my $id = delete $id_of_pid{$pid};
+        next unless defined $id;
+        my $code = ($status & 127) ? 128 + ($status & 127) : $status >> 8;
+        # An empty group can never fill again: the JVM then forgets it without reading /proc.
+        my $members = kill(0, -$pid) ? 1 : 0;
+        send_frame('X', $id, "$code $members");
+    }
+}
+
+sub requests {
+    while (length($in) >= 9) {
+        my ($type, $id, $length) = unpack('a1 N N', $in);
+        last if length($in) < 9 + $length;
+        my $payload = substr($in, 9, $length);
+        substr($in, 0, 9 + $length) = '';
+        start($id, $payload) if $type eq 'S';
+    }
+}
+
+while (1) {
+    my $rin = '';
+    vec($rin, 0, 1) = 1;
+    vec($rin, fileno($wake_r), 1) = 1;
+    my $ready = select(my $rout = $rin, undef, undef, undef);
+    if ($ready < 0) {
+        next if $!{EINTR};
+        die "select: $!";
+    }
+    if (vec($rout, fileno($wake_r), 1)) {
+        sysread($wake_r, my $drain, 4096);
+    }
+    if (vec($rout, 0, 1)) {
+        my $n = sysread(STDIN, $in, 65536, length $in);
+        leave() if defined $n && $n == 0;
+        requests() if $n;
+    }
+    reap();
+}

@@ -1,0 +1,196 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FactorySandboxContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+import static io.sandboxfactory.provider.local.TestBed.assertDiesSoon;
+import static io.sandboxfactory.provider.local.TestBed.readPid;
+import static io.sandboxfactory.provider.local.TestBed.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The guarantees of a command, for both ways of starting one: the perl fork server (the default
+ * where there is perl) and the {@code setsid} program per command (the fallback).
+ */
+class LocalLaunchersTest {
+
+    @TempDir
+    Path temp;
+
+    private final List<LocalFactorySandbox> factories = new ArrayList<>();
+    private final List<LocalSandbox> sandboxes = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        sandboxes.forEach(LocalSandbox::stop);
+        factories.forEach(LocalFactorySandbox::close);
+    }
+
+    private LocalSandbox sandbox(String launcher) {
+        Function<CommandThreads, Launcher> launchers = launcher.equals("fork server")
+                ? threads -> new ForkServer("/usr/bin/perl", threads.pumps())
+                : threads -> new ProcessLauncher(LocalSandboxProvider.findSetsid(), threads.pumps());
+        LocalFactorySandbox factory = new LocalFactorySandbox(temp.resolve("sessions"),
+                Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "ONLY", "this"), launchers, temp.resolve("templates"));
+        factories.add(factory);
+        LocalSandbox sandbox = (LocalSandbox) factory.create(FactorySandboxContext.of("s" + sandboxes.size()));
+        sandboxes.add(sandbox);
+        return sandbox;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void outputExitCodeAndExactlyTheGivenEnvironment(String launcher) {
+        LocalSandbox sandbox = sandbox(launcher);
+
+        CommandResult result = run(sandbox, "echo out; echo err >&2; env | sort; pwd; exit 3",
+                CommandOptions.builder().env(Map.of("EXTRA", "a b=c")).timeout(Duration.ofSeconds(60)).build());
+
+        assertThat(result.exitCode()).isEqualTo(3);
+        assertThat(result.stderr()).isEqualTo("err\n");
+        assertThat(result.stdout()).startsWith("out\n").contains("EXTRA=a b=c\n", "ONLY=this\n")
+                .endsWith(sandbox.directory() + "\n");
+        assertThat(result.stdout().lines().filter(l -> l.contains("=")).map(l -> l.substring(0, l.indexOf('='))))
+                .as("no variable of the host leaks in (the shell adds PWD)").contains("EXTRA", "ONLY", "PATH")
+                .isSubsetOf("EXTRA", "ONLY", "PATH", "PWD", "OLDPWD", "SHLVL", "_");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void theShellLeadsItsOwnProcessGroupWithoutATerminalOrInput(String launcher) {
+        LocalSandbox sandbox = sandbox(launcher);
+
+        // Field 5 of /proc/<pid>/stat is the process group; /dev/tty opens only with a controlling terminal.
+        CommandResult result = run(sandbox, "set -- $(sed 's/.*) //' /proc/$$/stat); echo \"$$ $3\"; "
+                + "if (: < /dev/tty) 2>/dev/null; then echo tty; else echo no-tty; fi; cat; echo end");
+
+        String[] ids = result.stdout().lines().findFirst().orElseThrow().split(" ");
+        assertThat(ids[1]).as("process group of shell %s", ids[0]).isEqualTo(ids[0]);
+        assertThat(ids[0]).isNotEqualTo(Long.toString(ProcessHandle.current().pid()));
+        assertThat(result.stdout()).endsWith("no-tty\nend\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void aTimeoutKillsAnOrphanedGrandchildAndAStopWhatACommandLeftBehind(String launcher) throws Exception {
+        LocalSandbox sandbox = sandbox(launcher);
+        run(sandbox, "sleep 300 > /dev/null 2>&1 & echo $! > left.pid");
+        long left = readPid(sandbox.directory().resolve("left.pid"));
+        assertThat(TestBed.isDead(left)).as("a background process outlives its command").isFalse();
+
+        CommandResult result = run(sandbox, "(sleep 300 & echo $! > orphan.pid); echo started; sleep 300",
+                CommandOptions.builder().timeout(Duration.ofSeconds(1)).build());
+
+        assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
+        assertThat(result.stdout()).isEqualTo("started\n");
+        assertDiesSoon(readPid(sandbox.directory().resolve("orphan.pid")));
+        sandbox.stop();
+        assertDiesSoon(left);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void megabytesOfOutputKeepTheNewestBytesAndStreamEveryChunk(String launcher) {
+        LocalSandbox sandbox = sandbox(launcher);
+        StringBuilder streamed = new StringBuilder();
+
+        CommandResult result = run(sandbox, "head -c 3000000 /dev/zero | tr '\\0' a; printf END",
+                CommandOptions.builder().maxRetainedBytes(1000).onStdout(streamed::append).timeout(Duration.ofSeconds(60)).build());
+
+        assertThat(result.stdoutTruncated()).isTrue();
+        assertThat(result.stdout()).hasSize(1000).endsWith("aEND");
+        assertThat(streamed.length()).isEqualTo(3_000_003);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void aRunningCommandIsRecordedOnDiskForTheDeadHostReaperAndForgottenWhenItReturns(String launcher) throws Exception {
+        LocalSandbox sandbox = sandbox(launcher);
+        Path records = temp.resolve("sessions").resolve(RunningCommands.DIRECTORY).resolve(sandbox.id());
+        CompletableFuture<CommandResult> running = CompletableFuture.supplyAsync(() ->
+                run(sandbox, "echo $$ > shell.pid; while [ ! -e go ]; do sleep 0.02; done"));
+
+        awaitCondition(() -> Files.exists(sandbox.directory().resolve("shell.pid")));
+        long shell = readPid(sandbox.directory().resolve("shell.pid"));
+        awaitCondition(() -> Files.exists(records.resolve(Long.toString(shell))));
+        assertThat(Files.readString(records.resolve(Long.toString(shell))))
+                .contains("hostPid=" + ProcessHandle.current().pid(), "leaderStartTicks=");
+        Files.writeString(sandbox.directory().resolve("go"), "");
+
+        assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).isZero();
+        awaitCondition(() -> !Files.exists(records.resolve(Long.toString(shell))));
+    }
+
+    /** Waits for a condition, bounded so that a failing test ends. */
+    private static void awaitCondition(BooleanSupplier condition) throws InterruptedException {
+        for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(condition.getAsBoolean()).as("condition reached within 10 s").isTrue();
+    }
+
+    @Test
+    void aForkServerThatDiedIsReplacedByTheNextCommand() throws Exception {
+        LocalSandbox sandbox = sandbox("fork server");
+        assertThat(run(sandbox, "echo one").stdout()).isEqualTo("one\n");
+        ProcessHandle server = forkServer().orElseThrow();
+
+        server.destroyForcibly();
+        server.onExit().get();
+
+        assertThat(run(sandbox, "echo two").stdout()).isEqualTo("two\n");
+        assertThat(forkServer()).get().isNotEqualTo(server);
+    }
+
+    @Test
+    void aClosedProviderStopsItsForkServer() throws Exception {
+        LocalSandbox sandbox = sandbox("fork server");
+        run(sandbox, "true");
+        ProcessHandle server = forkServer().orElseThrow();
+
+        factories.get(0).close();
+
+        assertThat(server.onExit().get().isAlive()).isFalse();
+    }
+
+    @Test
+    void aForkServerWhoseStdinEndsRemovesItsFifoDirectoryAndExits() throws Exception {
+        Path fifos = Files.createDirectory(temp.resolve("fifos"));
+        Files.writeString(fifos.resolve("7.o"), "left by a command that never started");
+        String script;
+        try (var in = ForkServer.class.getResourceAsStream("fork-server.pl")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Process server = new ProcessBuilder("/usr/bin/perl", "-e", script, fifos.toString()).start();
+
+        server.getOutputStream().close();
+
+        assertThat(server.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.exitValue()).isZero();
+        assertThat(fifos).doesNotExist();
+    }
+
+    /** This JVM's own fork server: a perl child of it (other JVMs' servers are not its children). */
+    private static Optional<ProcessHandle> forkServer() {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().command().map(c -> c.endsWith("/perl")).orElse(false)).findFirst();
+    }
+}
