@@ -354,7 +354,8 @@ public final class SandboxFactory implements AutoCloseable {
         private SessionListener sessionListener = SessionListener.NONE;
         private Supplier<String> repositoryToken;
         private String commandOrigin = CommandJournal.API;
-        private int journalSize = CommandJournal.DEFAULT_KEEP;
+        /** Set only by {@link #journalSize}: it then wins over {@code journal.maxEntries}. */
+        private Integer journalSize;
 
         private Builder() {
         }
@@ -372,7 +373,10 @@ public final class SandboxFactory implements AutoCloseable {
             return this;
         }
 
-        /** How many commands the journal keeps per session, the oldest dropped first (default 1000; 0 turns it off). */
+        /**
+         * How many commands the journal keeps per session, the oldest dropped first; overrides the
+         * config's {@code journal.maxEntries} (default 1000; 0 turns it off).
+         */
         public Builder journalSize(int entries) {
             if (entries < 0) {
                 throw new IllegalArgumentException("Journal size " + entries + " is invalid; give 0 (off) or more entries.");
@@ -514,7 +518,8 @@ public final class SandboxFactory implements AutoCloseable {
                 SessionStore store = sessionStore != null ? sessionStore
                         : storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(), hostEnvironment));
                 factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo, store, sessionListener,
-                        Optional.ofNullable(repositoryToken), sessionStore == null, commandOrigin, journalSize);
+                        Optional.ofNullable(repositoryToken), sessionStore == null, commandOrigin,
+                        journalSize != null ? journalSize : resolved.journal().maxEntries());
             } catch (RuntimeException e) {
                 factory.close();
                 throw e;

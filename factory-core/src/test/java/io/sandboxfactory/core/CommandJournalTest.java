@@ -9,12 +9,14 @@ import io.sandboxfactory.core.testing.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The command journal through a real factory on the local provider with real git: setup, user
@@ -59,6 +61,36 @@ class CommandJournalTest {
             factory.retire("j1", RetireMode.DESTROY);
             assertThat(factory.sessionStore().journal("j1", 100)).isEmpty();
         }
+    }
+
+    @Test
+    void theConfigFileAndItsEnvironmentOverrideBoundTheJournal() throws Exception {
+        Path repo = Git.bareRepository(tmp.resolve("app.git"));
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "journal:\n  maxEntries: 2\n");
+        for (Map<String, String> env : List.of(Map.<String, String>of(), Map.of("FACTORY_JOURNAL_MAX_ENTRIES", "1"))) {
+            String id = "jc" + env.size();
+            try (SandboxFactory factory = SandboxFactory.builder().provider("local").config(config).environment(env)
+                    .stateDirectory(tmp.resolve("state")).build()) {
+                SessionHandle session = factory.openSession(SessionSpec.builder(id).repository(repo.toString()).branch("b").build());
+                for (int i = 1; i <= 3; i++) {
+                    session.executeCommand("echo " + i);
+                }
+                assertThat(factory.sessionStore().journal(id, 10)).extracting(JournalEntry::command)
+                        .as("journal of %s with %s", id, env).containsExactlyElementsOf(env.isEmpty() ? List.of("echo 2", "echo 3") : List.of("echo 3"));
+            }
+        }
+    }
+
+    @Test
+    void aBadJournalSizeIsRefusedNamingTheKeyAndCreatesNothing() throws Exception {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "journal:\n  maxEntries: -1\n");
+        assertThatThrownBy(() -> SandboxFactory.builder().provider("local").config(config).environment(Map.of())
+                .stateDirectory(tmp.resolve("fresh")).build())
+                .hasMessageContaining("journal.maxEntries = -1").hasMessageContaining("between 0 (no journal) and 1000000");
+        assertThatThrownBy(() -> SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_JOURNAL_MAX_ENTRIES", "many"))
+                .stateDirectory(tmp.resolve("fresh")).build())
+                .hasMessageContaining("FACTORY_JOURNAL_MAX_ENTRIES").hasMessageContaining("'many' is not a whole number");
+        assertThat(tmp.resolve("fresh")).doesNotExist();
     }
 
     @Test

@@ -16,5 +16,6 @@ record ConfigDocument(
         Map<String, JsonNode> providers,
         StoreConfig store,
         TemplatesConfig templates,
-        CacheConfig cache) {
+        CacheConfig cache,
+        JournalConfig journal) {
 }

@@ -44,6 +44,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
+ *   <tr><td>{@code FACTORY_JOURNAL_MAX_ENTRIES}</td><td>{@code journal.maxEntries}</td></tr>
  *   <tr><td>{@code FACTORY_STORE_<KEY>} ({@code TYPE}, {@code URL}, {@code USER}, {@code PASSWORD_ENV}, {@code SCHEMA},
  *       {@code POOL_SIZE}, {@code LEASE_TTL}, {@code CONNECT_TIMEOUT})</td><td>{@code store.<key>}</td></tr>
  *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
@@ -129,7 +130,7 @@ public final class ConfigResolver {
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
                 config.environments(), bound, origin, store(config.store(), env), config.templates(),
-                config.cache());
+                config.cache(), journal(config.journal(), env));
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -217,6 +218,20 @@ public final class ConfigResolver {
                     Optional.of(DurationFormat.parse(delete.get()))));
         }
         return result;
+    }
+
+    private static JournalConfig journal(JournalConfig fromFile, EnvironmentOverrides env) {
+        Optional<String> size = env.get(EnvironmentOverrides.JOURNAL_MAX_ENTRIES);
+        if (size.isEmpty()) {
+            return fromFile;
+        }
+        return fromEnv(EnvironmentOverrides.JOURNAL_MAX_ENTRIES, () -> {
+            try {
+                return new JournalConfig(Integer.valueOf(size.get().strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + size.get() + "' is not a whole number of entries.", e);
+            }
+        });
     }
 
     /** Each {@code FACTORY_STORE_<KEY>} variable replaces that key of the {@code store:} section. */

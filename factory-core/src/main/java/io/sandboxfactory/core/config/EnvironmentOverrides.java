@@ -30,14 +30,15 @@ final class EnvironmentOverrides {
     static final String COMMAND_TIMEOUT = "FACTORY_TIMEOUTS_COMMAND";
     static final String STOP_AFTER_IDLE = "FACTORY_LIFECYCLE_STOP_AFTER_IDLE";
     static final String DELETE_AFTER_IDLE = "FACTORY_LIFECYCLE_DELETE_AFTER_IDLE";
+    static final String JOURNAL_MAX_ENTRIES = "FACTORY_JOURNAL_MAX_ENTRIES";
 
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
     private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, ALLOWED_FILE_ROOTS, SETUP_TIMEOUT,
-            COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE);
+            COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE, JOURNAL_MAX_ENTRIES);
     private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
-            "FACTORY_STORE_");
+            "FACTORY_STORE_", "FACTORY_JOURNAL_");
 
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
     record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {

@@ -29,6 +29,7 @@ import java.util.TreeMap;
  * @param store which session store ({@code store:})
  * @param templates template use ({@code templates:})
  * @param cache the host git object cache ({@code cache:})
+ * @param journal how much command journal a session keeps ({@code journal:})
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -41,9 +42,11 @@ public record FactoryConfig(
         Map<String, ObjectNode> providers,
         StoreConfig store,
         TemplatesConfig templates,
-        CacheConfig cache) {
+        CacheConfig cache,
+        JournalConfig journal) {
 
     public FactoryConfig {
+        journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         store = Objects.requireNonNullElse(store, StoreConfig.defaults());
@@ -61,7 +64,7 @@ public record FactoryConfig(
     public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
                          Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
                          Map<String, ObjectNode> providers, StoreConfig store) {
-        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null);
+        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null, null);
     }
 
     private static Map<String, ObjectNode> copy(Map<String, ObjectNode> sections) {
@@ -82,7 +85,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", journal=" + journal + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -177,7 +180,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, providers, store, templates, cache);
+                    repository, timeouts, lifecycle, environments, providers, store, templates, cache, null);
         }
     }
 }

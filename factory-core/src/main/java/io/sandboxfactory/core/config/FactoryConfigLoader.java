@@ -62,7 +62,8 @@ public final class FactoryConfigLoader {
                 sections(document.providers(), where),
                 document.store(),
                 document.templates(),
-                document.cache());
+                document.cache(),
+                document.journal());
     }
 
     private static ObjectMapper mapperFor(Path file) {

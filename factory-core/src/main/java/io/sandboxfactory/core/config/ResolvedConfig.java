@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param store which session store, and how to reach it
  * @param templates template use
  * @param cache the host git object cache
+ * @param journal how much command journal a session keeps
  */
 public record ResolvedConfig(
         String provider,
@@ -35,9 +36,11 @@ public record ResolvedConfig(
         String origin,
         StoreConfig store,
         TemplatesConfig templates,
-        CacheConfig cache) {
+        CacheConfig cache,
+        JournalConfig journal) {
 
     public ResolvedConfig {
+        journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
         Objects.requireNonNull(store, "store");
@@ -59,7 +62,7 @@ public record ResolvedConfig(
     public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
                           Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
                           String origin, StoreConfig store) {
-        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null, null);
+        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null, null, null);
     }
 
     /** With the embedded default store. */

@@ -23,8 +23,6 @@ import java.util.function.UnaryOperator;
  */
 public final class CommandJournal {
 
-    /** Entries kept per session unless configured otherwise. */
-    public static final int DEFAULT_KEEP = 1000;
     /** Who runs commands through a factory that was not told: a host program using the Java API. */
     public static final String API = "api";
 
