@@ -16,12 +16,8 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The embedded default {@link SessionStore}: one SQLite file (by default {@value #FILE_NAME} under
@@ -30,7 +26,7 @@ import java.util.Set;
  * concurrent writers queue instead of failing. The store creates and migrates its own schema,
  * tracked in a {@code schema_version} table.
  */
-public final class SqliteSessionStore implements SessionStore {
+public final class SqliteSessionStore extends JdbcSessionStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteSessionStore.class);
 
@@ -73,12 +69,11 @@ public final class SqliteSessionStore implements SessionStore {
 
     private final Path file;
     private final Connection connection;
-    private final SessionRows rows;
 
     private SqliteSessionStore(Path file, Connection connection) {
+        super(new SessionRows(file.toString()));
         this.file = file;
         this.connection = connection;
-        this.rows = new SessionRows(file.toString());
     }
 
     /** Opens (creating if needed) {@value #FILE_NAME} under {@code stateDirectory}. */
@@ -188,16 +183,6 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public Optional<SessionRecord> find(String sessionId) {
-        return read(c -> rows.find(c, sessionId));
-    }
-
-    @Override
-    public List<SessionRecord> list() {
-        return read(rows::list);
-    }
-
-    @Override
     public void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
@@ -220,109 +205,9 @@ public final class SqliteSessionStore implements SessionStore {
         update("UPDATE sessions SET busy_until = MAX(COALESCE(busy_until, 0), ?) WHERE session_id = ?", until.toEpochMilli(), sessionId);
     }
 
-    @Override
-    public void recordStopped(String sessionId, Instant at) {
-        update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);
-    }
-
-    private void update(String sql, Object value, String sessionId) {
-        write(c -> {
-            SessionRows.update(c, sql, value, sessionId);
-            return null;
-        });
-    }
-
-    @Override
-    public void recordSetupStates(String sessionId, Map<String, String> states, Fence fence) {
-        write(c -> {
-            checkFence(c, sessionId, fence, "recording the setup states");
-            SessionRows.recordSetupStates(c, sessionId, states);
-            return null;
-        });
-    }
-
-    @Override
-    public void recordFreshness(String sessionId, String freshness) {
-        update("UPDATE sessions SET freshness = ? WHERE session_id = ?", freshness, sessionId);
-    }
-
-    @Override
-    public void recordBaseBranch(String sessionId, String baseBranch) {
-        update("UPDATE sessions SET base_branch = ? WHERE session_id = ?", baseBranch, sessionId);
-    }
-
-    @Override
-    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence) {
-        write(c -> {
-            checkFence(c, sessionId, fence, "recording the start (sandbox " + sandboxId.orElse("?") + ")");
-            SessionRows.recordStart(c, sessionId, sandboxId, workdir, materializedAt);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean delete(String sessionId, Fence fence) {
-        return write(c -> {
-            checkFence(c, sessionId, fence, "deleting the session record");
-            return SessionRows.delete(c, sessionId);
-        });
-    }
-
-    @Override
-    public void appendJournal(JournalEntry entry, int keep) {
-        write(c -> {
-            SessionRows.appendJournal(c, entry, keep);
-            return null;
-        });
-    }
-
-    @Override
-    public List<JournalEntry> journal(String sessionId, int limit) {
-        return read(c -> SessionRows.journal(c, sessionId, limit));
-    }
-
-    @Override
-    public long generation(String sessionId) {
-        return read(c -> SessionRows.generation(c, sessionId));
-    }
-
-    @Override
-    public long bumpGeneration(String sessionId) {
-        return write(c -> SessionRows.bumpGeneration(c, sessionId));
-    }
-
-    @Override
-    public Set<String> failedSetupCommands(String sessionId) {
-        return read(c -> SessionRows.failedSetupCommands(c, sessionId));
-    }
-
-    @Override
-    public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
-        write(c -> {
-            checkFence(c, sessionId, fence, "recording a failed setup command");
-            SessionRows.recordFailedSetupCommand(c, sessionId, command);
-            return null;
-        });
-    }
-
-    @Override
-    public void clearFailedSetupCommands(String sessionId) {
-        write(c -> {
-            SessionRows.clearFailedSetupCommands(c, sessionId);
-            return null;
-        });
-    }
-
-    @Override
-    public void requireFence(String sessionId, Fence fence) {
-        read(c -> {
-            checkFence(c, sessionId, fence, "a write");
-            return null;
-        });
-    }
-
     /** Inside a write transaction, which holds the file's write lock: no acquisition can come between. */
-    private static void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
+    @Override
+    protected void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
         if (!fence.fenced()) {
             return;
         }
@@ -435,13 +320,9 @@ public final class SqliteSessionStore implements SessionStore {
 
     // ---- plumbing -------------------------------------------------------------------------------
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
     /** Runs {@code work} as one {@code BEGIN IMMEDIATE} transaction. */
-    private synchronized <T> T write(Work<T> work) {
+    @Override
+    protected synchronized <T> T write(Work<T> work) {
         try {
             connection.setAutoCommit(false);
             try {
@@ -459,7 +340,8 @@ public final class SqliteSessionStore implements SessionStore {
         }
     }
 
-    private synchronized <T> T read(Work<T> work) {
+    @Override
+    protected synchronized <T> T read(Work<T> work) {
         try {
             return work.run(connection);
         } catch (SQLException e) {

@@ -2,7 +2,7 @@ package io.sandboxfactory.store.postgres;
 
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.JournalEntry;
+import io.sandboxfactory.core.store.JdbcSessionStore;
 import io.sandboxfactory.core.store.FencedOutException;
 import io.sandboxfactory.core.store.LeaseAttempt;
 import io.sandboxfactory.core.store.LeaseOwner;
@@ -18,12 +18,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A {@link SessionStore} in PostgreSQL, shared by factories on many hosts (design §5.15). Every
@@ -34,17 +30,16 @@ import java.util.Set;
  * between the token check and the write. Nothing locks a table. Expiry is judged by the server's
  * {@code clock_timestamp()}, never a host's clock.
  */
-public final class PostgresSessionStore implements SessionStore {
+public final class PostgresSessionStore extends JdbcSessionStore {
 
     private final StoreConnections pool;
     private final String description;
-    private final SessionRows rows;
     private final PostgresLeases leases;
 
     private PostgresSessionStore(StoreConnections pool, String description) {
+        super(new SessionRows(description));
         this.pool = pool;
         this.description = description;
-        this.rows = new SessionRows(description);
         this.leases = new PostgresLeases();
     }
 
@@ -100,22 +95,6 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     @Override
-    public Optional<SessionRecord> find(String sessionId) {
-        return tx(c -> rows.find(c, sessionId));
-    }
-
-
-    @Override
-    public List<SessionRecord> list() {
-        return tx(rows::list);
-    }
-
-    @Override
-    public void recordBaseBranch(String sessionId, String baseBranch) {
-        update("UPDATE sessions SET base_branch = ? WHERE session_id = ?", baseBranch, sessionId);
-    }
-
-    @Override
     public void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
         tx(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
@@ -138,52 +117,9 @@ public final class PostgresSessionStore implements SessionStore {
         update("UPDATE sessions SET busy_until = GREATEST(COALESCE(busy_until, 0), ?) WHERE session_id = ?", until.toEpochMilli(), sessionId);
     }
 
-    @Override
-    public void recordSetupStates(String sessionId, Map<String, String> states, Fence fence) {
-        tx(c -> {
-            checkFence(c, sessionId, fence, "recording the setup states");
-            SessionRows.recordSetupStates(c, sessionId, states);
-            return null;
-        });
-    }
-
-    @Override
-    public void recordStopped(String sessionId, Instant at) {
-        update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);
-    }
-
-    @Override
-    public void recordFreshness(String sessionId, String freshness) {
-        update("UPDATE sessions SET freshness = ? WHERE session_id = ?", freshness, sessionId);
-    }
-
-    @Override
-    public void recordStart(String sessionId, Optional<String> sandboxId, String workdir, Instant materializedAt, Fence fence) {
-        tx(c -> {
-            checkFence(c, sessionId, fence, "recording the start (sandbox " + sandboxId.orElse("?") + ")");
-            SessionRows.recordStart(c, sessionId, sandboxId, workdir, materializedAt);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean delete(String sessionId, Fence fence) {
-        return tx(c -> {
-            checkFence(c, sessionId, fence, "deleting the session record");
-            return SessionRows.delete(c, sessionId);
-        });
-    }
-
-    @Override
-    public void requireFence(String sessionId, Fence fence) {
-        tx(c -> {
-            checkFence(c, sessionId, fence, "a write");
-            return null;
-        });
-    }
-
     /** Holds the session's lease row (shared) until the transaction ends, so no acquisition comes between. */
-    private static void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
+    @Override
+    protected void checkFence(Connection c, String sessionId, Fence fence, String what) throws SQLException {
         if (!fence.fenced()) {
             return;
         }
@@ -196,51 +132,6 @@ public final class PostgresSessionStore implements SessionStore {
                 }
             }
         }
-    }
-
-    @Override
-    public void appendJournal(JournalEntry entry, int keep) {
-        tx(c -> {
-            SessionRows.appendJournal(c, entry, keep);
-            return null;
-        });
-    }
-
-    @Override
-    public List<JournalEntry> journal(String sessionId, int limit) {
-        return tx(c -> SessionRows.journal(c, sessionId, limit));
-    }
-
-    @Override
-    public long generation(String sessionId) {
-        return tx(c -> SessionRows.generation(c, sessionId));
-    }
-
-    @Override
-    public long bumpGeneration(String sessionId) {
-        return tx(c -> SessionRows.bumpGeneration(c, sessionId));
-    }
-
-    @Override
-    public Set<String> failedSetupCommands(String sessionId) {
-        return tx(c -> SessionRows.failedSetupCommands(c, sessionId));
-    }
-
-    @Override
-    public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
-        tx(c -> {
-            checkFence(c, sessionId, fence, "recording a failed setup command");
-            SessionRows.recordFailedSetupCommand(c, sessionId, command);
-            return null;
-        });
-    }
-
-    @Override
-    public void clearFailedSetupCommands(String sessionId) {
-        tx(c -> {
-            SessionRows.clearFailedSetupCommands(c, sessionId);
-            return null;
-        });
     }
 
     @Override
@@ -273,16 +164,15 @@ public final class PostgresSessionStore implements SessionStore {
 
     // ---- plumbing -------------------------------------------------------------------------------
 
-    @FunctionalInterface
-    interface Work<T> {
-        T run(Connection connection) throws SQLException;
+    /** Every read is a transaction too, on a pooled connection. */
+    @Override
+    protected <T> T read(Work<T> work) {
+        return tx(work);
     }
 
-    private void update(String sql, Object value, String sessionId) {
-        tx(c -> {
-            SessionRows.update(c, sql, value, sessionId);
-            return null;
-        });
+    @Override
+    protected <T> T write(Work<T> work) {
+        return tx(work);
     }
 
     /** Runs {@code work} as one transaction: it commits whole or not at all (a connection lost midway rolls it back). */
