@@ -1,123 +1,59 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.config.ResolvedConfig;
-import io.sandboxfactory.core.git.RetryPolicy;
+import io.sandboxfactory.core.git.ObjectCache;
+import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.CommandActivity;
-import io.sandboxfactory.core.session.CommandJournal;
-import io.sandboxfactory.core.session.InFlightStarts;
-import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
-import io.sandboxfactory.core.session.SessionListener;
-import io.sandboxfactory.core.session.SessionMemo;
 import io.sandboxfactory.core.session.SessionOpener;
-import io.sandboxfactory.core.session.SessionServices;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.session.SessionTimeouts;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionLeases;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.git.ObjectCache;
-import io.sandboxfactory.core.template.AutoBuilds;
 import io.sandboxfactory.core.template.TemplateBuilder;
 import io.sandboxfactory.core.template.TemplateRequest;
-import io.sandboxfactory.core.template.TemplateSettings;
+import jakarta.inject.Inject;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
- * The session machinery of one {@link SandboxFactory}: store, leases, opener and retirement
- * coordinator, all owned by that factory. Made after the state directory exists, because the
- * default store is a file in it.
+ * The session machinery of one {@link SandboxFactory}: store, opener, retirements, templates and
+ * the object cache, all owned by that factory and made by its {@link io.sandboxfactory.core.wiring.SessionModule}
+ * (which also closes them, through the factory's {@link io.sandboxfactory.core.wiring.OwnedResources}).
  */
-final class FactorySessions implements AutoCloseable {
-
-    /** How often running starts check whether another process retired their session. */
-    private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
-    private static final String LOCAL_PROVIDER = "local";
+final class FactorySessions {
 
     private final SessionStore store;
-    private final boolean ownsStore;
-    private final SessionLeases leases;
-    private final InFlightStarts inFlight;
     private final CommandActivity activity;
     private final SessionOpener opener;
     private final SessionRetirementCoordinator coordinator;
     private final Retirements retirements;
     private final TemplateBuilder templates;
-    private final Optional<AutoBuilds> autoBuilds;
+    private final OrphanSweeper sweeper;
     private final Optional<ObjectCache> objectCache;
     private final Duration cacheMaxIdle;
 
-    private FactorySessions(SessionStore store, boolean ownsStore, SessionLeases leases, InFlightStarts inFlight,
-                            CommandActivity activity, SessionOpener opener,
-                            SessionRetirementCoordinator coordinator, Retirements retirements, TemplateBuilder templates,
-                            Optional<AutoBuilds> autoBuilds, Optional<ObjectCache> objectCache, Duration cacheMaxIdle) {
-        this.objectCache = objectCache;
-        this.cacheMaxIdle = cacheMaxIdle;
-        this.templates = templates;
-        this.autoBuilds = autoBuilds;
+    @Inject
+    FactorySessions(SessionStore store, CommandActivity activity, SessionOpener opener, SessionRetirementCoordinator coordinator,
+                    Retirements retirements, TemplateBuilder templates, OrphanSweeper sweeper, Optional<ObjectCache> objectCache,
+                    ResolvedConfig config) {
         this.store = store;
-        this.ownsStore = ownsStore;
-        this.leases = leases;
-        this.inFlight = inFlight;
         this.activity = activity;
         this.opener = opener;
         this.coordinator = coordinator;
         this.retirements = retirements;
-    }
-
-    /**
-     * @param store the configured store, or the host's own
-     * @param ownsStore whether the factory opened it (and closes it)
-     */
-    static FactorySessions open(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, SessionStore store,
-                                SessionListener listener, Optional<Supplier<String>> token, boolean ownsStore,
-                                String commandOrigin, int journalSize) {
-        Duration ttl = config.store().leaseTtl();
-        SessionLeases leases = new SessionLeases(store, LeaseOwner.forThisProcess(), ttl,
-                Duration.ofMillis(Math.min(200, Math.max(20, ttl.toMillis() / 10))));
-        SessionTimeouts timeouts = new SessionTimeouts(Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(5),
-                config.timeouts().setup(), Duration.ofMinutes(5));
-        SessionDefaults defaults = new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(),
-                config.repository().teardown(), config.repository().locator(), token, timeouts,
-                RetryPolicy.defaults());
-        InFlightStarts inFlight = new InFlightStarts();
-        // Cut a start here short soon after another process retires its session.
-        inFlight.watchRetirements(store, RETIREMENT_WATCH);
-        CommandActivity activity = new CommandActivity(store, Clock.systemUTC());
-        SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity,
-                new CommandJournal(store, commandOrigin, journalSize, Clock.systemUTC()));
-        TemplateSettings templateSettings = new TemplateSettings(true, config.repository().templateInputs());
-        SessionOpener opener = new SessionOpener(provider, memo, services, templateSettings);
-        SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
-        Retirements retirements = new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(),
-                Clock.systemUTC());
-        TemplateBuilder templates = new TemplateBuilder(provider, opener, store, defaults, templateSettings,
-                id -> retirements.retire(id, RetireMode.DESTROY), Clock.systemUTC());
-        Optional<AutoBuilds> autoBuilds = Optional.empty();
-        if (config.templates().autoBuild()) {
-            AutoBuilds builds = new AutoBuilds(templates, config.timeouts().setup().plus(Duration.ofMinutes(5)));
-            opener.autoBuildWith(builds);
-            autoBuilds = Optional.of(builds);
-        }
-        // Only the local provider's sandboxes see the host's files, where the mirrors live.
-        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
-                ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
-        objectCache.ifPresent(opener::useObjectCache);
-        return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds,
-                objectCache, config.cache().maxIdle());
+        this.templates = templates;
+        this.sweeper = sweeper;
+        this.objectCache = objectCache;
+        this.cacheMaxIdle = config.cache().maxIdle();
     }
 
     SessionHandle open(SessionSpec spec) {
@@ -173,16 +109,7 @@ final class FactorySessions implements AutoCloseable {
         return store;
     }
 
-    @Override
-    public void close() {
-        // Builds in flight use the opener and the store: they finish (bounded) first.
-        autoBuilds.ifPresent(AutoBuilds::close);
-        opener.close();
-        activity.close();
-        inFlight.close();
-        leases.close();
-        if (ownsStore) {
-            store.close();
-        }
+    List<SandboxListing> sweep() {
+        return sweeper.sweep();
     }
 }

@@ -3,6 +3,7 @@ package io.sandboxfactory.core;
 import com.google.inject.CreationException;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.Scopes;
 import com.google.inject.Stage;
 import com.google.inject.spi.Message;
 import org.slf4j.Logger;
@@ -25,7 +26,6 @@ import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.discovery.ProviderDiscovery;
 import io.sandboxfactory.core.files.PeekFilesystem;
-import io.sandboxfactory.core.retire.OrphanSweeper;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.CommandJournal;
@@ -45,6 +45,10 @@ import io.sandboxfactory.core.store.StoreContext;
 import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.wiring.FactoryModule;
 import io.sandboxfactory.core.wiring.HostObjects;
+import io.sandboxfactory.core.wiring.OwnedResources;
+import io.sandboxfactory.core.wiring.SelectedProvider;
+import io.sandboxfactory.core.wiring.SessionModule;
+import io.sandboxfactory.core.wiring.SessionModule.SessionHostSettings;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,19 +79,26 @@ public final class SandboxFactory implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxFactory.class);
 
     private final Injector injector;
+    private final OwnedResources resources;
     private final DiscoveredProviders providers;
     private final ResolvedConfig config;
     private final FactorySandbox factorySandbox;
     private final SessionMemo memo;
+    private final FactorySessions sessions;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile FactorySessions sessions;
 
-    private SandboxFactory(Injector injector) {
+    /**
+     * @param injector the session injector (a child of the factory's, so it sees every binding)
+     * @param resources everything this factory opened, closed by {@link #close()}
+     */
+    private SandboxFactory(Injector injector, OwnedResources resources) {
         this.injector = injector;
+        this.resources = resources;
         this.providers = injector.getInstance(DiscoveredProviders.class);
         this.config = injector.getInstance(ResolvedConfig.class);
         this.factorySandbox = injector.getInstance(FactorySandbox.class);
         this.memo = injector.getInstance(SessionMemo.class);
+        this.sessions = injector.getInstance(FactorySessions.class);
     }
 
     public static Builder builder() {
@@ -242,7 +253,7 @@ public final class SandboxFactory implements AutoCloseable {
      */
     public List<SandboxListing> sweep() {
         requireOpen();
-        List<SandboxListing> removed = new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        List<SandboxListing> removed = sessions.sweep();
         sessions.pruneObjectCache();
         return removed;
     }
@@ -317,17 +328,14 @@ public final class SandboxFactory implements AutoCloseable {
         return injector;
     }
 
-    /** Closes the session machinery and the opened provider (once); sandboxes are left as they are. */
+    /**
+     * Closes (once) everything this factory opened, newest first: the session machinery, then the
+     * store it opened (never a store the host gave it), then the provider. Sandboxes are left as they are.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            try {
-                if (sessions != null) {
-                    sessions.close();
-                }
-            } finally {
-                factorySandbox.close();
-            }
+            resources.close();
         }
     }
 
@@ -505,23 +513,21 @@ public final class SandboxFactory implements AutoCloseable {
             Optional<SessionStoreProvider> storeProvider = sessionStore != null ? Optional.empty()
                     : Optional.of(SessionStores.discover(loader()).require(resolved.store()));
 
-            SandboxFactory factory = new SandboxFactory(createInjector(new FactoryModule(discovered, resolved,
-                    hostObjects.build(), hostEnvironment)));
+            Injector injector = Guice.createInjector(Stage.PRODUCTION, new FactoryModule(discovered, resolved, hostObjects.build(),
+                    hostEnvironment));
+            OwnedResources resources = new OwnedResources();
+            SandboxFactory factory;
             try {
-                Files.createDirectories(resolved.stateDirectory());
-            } catch (IOException e) {
-                factory.close();
-                throw new FactoryConfigurationException("STATE_DIRECTORY_FAILED", "State directory " + resolved.stateDirectory()
-                        + " could not be created: " + e.getMessage() + ".", e);
-            }
-            try {
+                FactorySandbox opened = resources.own(injector.getInstance(SelectedProvider.class).open());
+                createStateDirectory(resolved.stateDirectory());
                 SessionStore store = sessionStore != null ? sessionStore
-                        : storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(), hostEnvironment));
-                factory.sessions = FactorySessions.open(resolved, factory.factorySandbox, factory.memo, store, sessionListener,
-                        Optional.ofNullable(repositoryToken), sessionStore == null, commandOrigin,
-                        journalSize != null ? journalSize : resolved.journal().maxEntries());
+                        : resources.own(storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(),
+                                hostEnvironment)));
+                SessionHostSettings settings = new SessionHostSettings(sessionListener, Optional.ofNullable(repositoryToken), commandOrigin,
+                        Optional.ofNullable(journalSize));
+                factory = new SandboxFactory(childInjector(injector, new SessionModule(opened, store, settings, resources)), resources);
             } catch (RuntimeException e) {
-                factory.close();
+                closeAfterFailure(resources, e);
                 throw e;
             }
             LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
@@ -537,19 +543,34 @@ public final class SandboxFactory implements AutoCloseable {
             return context != null ? context : SandboxFactory.class.getClassLoader();
         }
 
-        private static Injector createInjector(FactoryModule module) {
+        private static void createStateDirectory(Path directory) {
             try {
-                return Guice.createInjector(Stage.PRODUCTION, module);
+                Files.createDirectories(directory);
+            } catch (IOException e) {
+                throw new FactoryConfigurationException("STATE_DIRECTORY_FAILED", "State directory " + directory
+                        + " could not be created: " + e.getMessage() + ".", e);
+            }
+        }
+
+        private static Injector childInjector(Injector parent, SessionModule module) {
+            try {
+                return parent.createChildInjector(module, binder -> binder.bind(FactorySessions.class).in(Scopes.SINGLETON));
             } catch (CreationException e) {
-                // Opening the provider runs while the injector is created: surface its own sentence.
+                // A part of the session machinery failed to start (say, a store query): its own error, not Guice's report.
                 for (Message message : e.getErrorMessages()) {
-                    for (Throwable cause = message.getCause(); cause != null; cause = cause.getCause()) {
-                        if (cause instanceof FactoryConfigurationException configuration) {
-                            throw configuration;
-                        }
+                    if (message.getCause() instanceof RuntimeException cause) {
+                        throw cause;
                     }
                 }
                 throw e;
+            }
+        }
+
+        private static void closeAfterFailure(OwnedResources resources, RuntimeException failure) {
+            try {
+                resources.close();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
             }
         }
     }

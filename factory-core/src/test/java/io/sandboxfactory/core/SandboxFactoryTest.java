@@ -3,6 +3,7 @@ package io.sandboxfactory.core;
 import com.google.inject.ConfigurationException;
 import com.google.inject.Injector;
 import com.google.inject.Key;
+import com.google.inject.Scopes;
 import com.google.inject.Stage;
 import com.google.inject.TypeLiteral;
 import io.sandboxfactory.api.CommandOptions;
@@ -12,6 +13,13 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionOpener;
+import io.sandboxfactory.core.session.SessionTimeouts;
+import io.sandboxfactory.core.store.SessionLeases;
+import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.store.SqliteSessionStore;
+import io.sandboxfactory.core.template.AutoBuilds;
+import io.sandboxfactory.core.wiring.OwnedResources;
 import io.sandboxfactory.core.testing.MemorySandbox;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;
 import org.junit.jupiter.api.Test;
@@ -20,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -196,8 +205,10 @@ class SandboxFactoryTest {
         assertThatThrownBy(() -> memoryFactory()
                 .environment(Map.of("FACTORY_PROVIDERS_TEST_MEMORY_FAIL_OPEN", "true"))
                 .build())
-                .isInstanceOf(FactoryConfigurationException.class)
-                .hasMessage("Sandbox provider 'test-memory' could not be opened: the memory pool is unavailable");
+                // Opened after the injector exists: our own error, not a Guice CreationException around it.
+                .isExactlyInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Sandbox provider 'test-memory' could not be opened: the memory pool is unavailable")
+                .satisfies(e -> assertThat(e.getStackTrace()).noneMatch(frame -> frame.getClassName().startsWith("com.google.inject")));
         assertThat(tmp.resolve("state")).doesNotExist();
     }
 
@@ -216,6 +227,69 @@ class SandboxFactoryTest {
                 .hasMessageStartingWith("Unknown sandbox provider 'nope'; available: [")
                 .hasMessageContaining("custom, ")
                 .hasMessageContaining("test-memory, test-noexec");
+    }
+
+    @Test
+    void theFactoryOwnsEveryCloseableItsInjectorMadeAndClosesThemNewestFirstTheStoreAndProviderLast() {
+        SandboxFactory factory = memoryFactory().build();
+        Injector injector = factory.injector();
+        List<Object> owned = injector.getInstance(OwnedResources.class).owned();
+        List<Object> closeables = injector.getAllBindings().values().stream()
+                .filter(Scopes::isSingleton)
+                .map(binding -> (Object) binding.getProvider().get())
+                .filter(instance -> instance instanceof AutoCloseable && !(instance instanceof OwnedResources))
+                .toList();
+        MemorySandboxProvider.Factory provider = (MemorySandboxProvider.Factory) factory.factorySandbox();
+
+        assertThat(closeables).contains(injector.getInstance(SessionLeases.class), injector.getInstance(SessionOpener.class),
+                injector.getInstance(AutoBuilds.class));
+        assertThat(owned.subList(0, 2)).containsExactly(provider, factory.sessionStore());
+        assertThat(owned.subList(2, owned.size())).containsExactlyInAnyOrderElementsOf(closeables);
+        // Template builds open sessions through the opener: they finish before it closes.
+        assertThat(owned.indexOf(injector.getInstance(AutoBuilds.class))).isGreaterThan(owned.indexOf(injector.getInstance(SessionOpener.class)));
+        assertThat(owned.indexOf(injector.getInstance(SessionOpener.class))).isGreaterThan(owned.indexOf(injector.getInstance(SessionLeases.class)));
+
+        factory.close();
+
+        assertThat(provider.isClosed()).isTrue();
+        assertThatThrownBy(() -> ((SessionStore) owned.get(1)).find("s")).isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void theSessionTimeoutsComeFromTheConfigsTimeoutsSection() throws IOException {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"),
+                "timeouts:\n  setup: 2m\n  probe: 20s\n  network: 3m\n  checkout: 40s\n  teardown: 50s\n");
+
+        try (SandboxFactory factory = memoryFactory().config(config).build()) {
+            assertThat(factory.injector().getInstance(SessionTimeouts.class)).isEqualTo(new SessionTimeouts(Duration.ofSeconds(20),
+                    Duration.ofMinutes(3), Duration.ofSeconds(40), Duration.ofMinutes(2), Duration.ofSeconds(50)));
+        }
+        try (SandboxFactory factory = memoryFactory().build()) {
+            assertThat(factory.injector().getInstance(SessionTimeouts.class)).isEqualTo(SessionTimeouts.defaults());
+        }
+    }
+
+    @Test
+    void aNonPositiveTimeoutIsRefusedNamingItsKey() throws IOException {
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "timeouts:\n  network: 0s\n");
+
+        assertThatThrownBy(() -> memoryFactory().config(config).build())
+                .hasMessageContaining("timeouts.network")
+                .hasMessageContaining("it must be positive");
+        assertThat(tmp.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void aStoreTheHostGaveIsUsedButNeverClosed() {
+        try (SqliteSessionStore hostStore = SqliteSessionStore.open(tmp.resolve("host.db"))) {
+            SandboxFactory factory = memoryFactory().sessionStore(hostStore).build();
+            assertThat(factory.sessionStore()).isSameAs(hostStore);
+            assertThat(factory.injector().getInstance(OwnedResources.class).owned()).doesNotContain(hostStore);
+
+            factory.close();
+
+            assertThat(hostStore.find("s")).isEmpty();
+        }
     }
 
     @Test

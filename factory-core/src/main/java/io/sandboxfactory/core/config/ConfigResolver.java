@@ -193,13 +193,12 @@ public final class ConfigResolver {
         Timeouts result = fromFile;
         Optional<String> setup = env.get(EnvironmentOverrides.SETUP_TIMEOUT);
         if (setup.isPresent()) {
-            result = fromEnv(EnvironmentOverrides.SETUP_TIMEOUT, () -> new Timeouts(DurationFormat.parse(setup.get()), fromFile.command()));
+            result = fromEnv(EnvironmentOverrides.SETUP_TIMEOUT, () -> fromFile.withSetup(DurationFormat.parse(setup.get())));
         }
         Optional<String> command = env.get(EnvironmentOverrides.COMMAND_TIMEOUT);
         if (command.isPresent()) {
             Timeouts current = result;
-            result = fromEnv(EnvironmentOverrides.COMMAND_TIMEOUT, () -> new Timeouts(current.setup(),
-                    Optional.of(DurationFormat.parse(command.get()))));
+            result = fromEnv(EnvironmentOverrides.COMMAND_TIMEOUT, () -> current.withCommand(DurationFormat.parse(command.get())));
         }
         return result;
     }

@@ -8,16 +8,46 @@ import java.util.Optional;
  *
  * @param setup how long the setup command may run; default 15 minutes
  * @param command default timeout of session commands; none unless configured
+ * @param probe the batched workspace probe of a start; default 1 minute
+ * @param network one clone or fetch of a session's repository; default 10 minutes
+ * @param checkout switching to the session branch (may fetch the base); default 5 minutes
+ * @param teardown the teardown commands of a retirement; default 5 minutes
  */
-public record Timeouts(Duration setup, Optional<Duration> command) {
+public record Timeouts(Duration setup, Optional<Duration> command, Duration probe, Duration network, Duration checkout,
+                       Duration teardown) {
 
     public static final Duration DEFAULT_SETUP = Duration.ofMinutes(15);
+    public static final Duration DEFAULT_PROBE = Duration.ofMinutes(1);
+    public static final Duration DEFAULT_NETWORK = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_CHECKOUT = Duration.ofMinutes(5);
+    public static final Duration DEFAULT_TEARDOWN = Duration.ofMinutes(5);
 
     public Timeouts {
         setup = setup == null ? DEFAULT_SETUP : setup;
         command = command == null ? Optional.empty() : command;
+        probe = probe == null ? DEFAULT_PROBE : probe;
+        network = network == null ? DEFAULT_NETWORK : network;
+        checkout = checkout == null ? DEFAULT_CHECKOUT : checkout;
+        teardown = teardown == null ? DEFAULT_TEARDOWN : teardown;
         requirePositive("timeouts.setup", setup);
         command.ifPresent(c -> requirePositive("timeouts.command", c));
+        requirePositive("timeouts.probe", probe);
+        requirePositive("timeouts.network", network);
+        requirePositive("timeouts.checkout", checkout);
+        requirePositive("timeouts.teardown", teardown);
+    }
+
+    /** Setup and command as given, the other timeouts their defaults. */
+    public Timeouts(Duration setup, Optional<Duration> command) {
+        this(setup, command, null, null, null, null);
+    }
+
+    public Timeouts withSetup(Duration value) {
+        return new Timeouts(value, command, probe, network, checkout, teardown);
+    }
+
+    public Timeouts withCommand(Duration value) {
+        return new Timeouts(setup, Optional.of(value), probe, network, checkout, teardown);
     }
 
     private static void requirePositive(String key, Duration value) {
@@ -26,7 +56,7 @@ public record Timeouts(Duration setup, Optional<Duration> command) {
         }
     }
 
-    /** Setup 15 minutes, no command timeout. */
+    /** Setup 15 minutes, no command timeout, probe 1 minute, clone/fetch 10, checkout 5, teardown 5. */
     public static Timeouts defaults() {
         return new Timeouts(null, null);
     }

@@ -24,6 +24,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,16 +59,24 @@ public final class SessionOpener implements AutoCloseable {
     private final Map<MastraSandbox<?>, TemplateUse> templated = Collections.synchronizedMap(new WeakHashMap<>());
     private final TemplateSettings templates;
     private final TemplateSelector selector;
-    /** Where {@code templates.autoBuild} sends builds; empty when it is off. */
-    private volatile Optional<AutoBuilds> autoBuilds = Optional.empty();
+    /** Where {@code templates.autoBuild} sends builds (looked up when needed: the builds open sessions through this opener). */
+    private final Supplier<AutoBuilds> autoBuilds;
     /** The host's git object cache, when the provider's sandboxes see the host's files. */
-    private volatile Optional<ObjectCache> objectCache = Optional.empty();
+    private final Optional<ObjectCache> objectCache;
 
+    /** Without templates, object cache or automatic template builds. */
     public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
-        this(provider, memo, services, TemplateSettings.disabled());
+        this(provider, memo, services, TemplateSettings.disabled(), Optional.empty(), noAutoBuilds());
     }
 
-    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates) {
+    /**
+     * @param objectCache the cache clones of new checkouts borrow objects from (the provider's sandboxes must see the host's files)
+     * @param autoBuilds where an eager open whose setup is done and that no template matches asks for one ({@code templates.autoBuild})
+     */
+    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates,
+                         Optional<ObjectCache> objectCache, Supplier<AutoBuilds> autoBuilds) {
+        this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
+        this.autoBuilds = Objects.requireNonNull(autoBuilds, "autoBuilds");
         this.templates = Objects.requireNonNull(templates, "templates");
         this.selector = new TemplateSelector(provider);
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -82,14 +91,9 @@ public final class SessionOpener implements AutoCloseable {
         this.starts = new GuardedStart(services);
     }
 
-    /** Turns on {@code templates.autoBuild}: an eager open whose setup is done and that no template matches asks {@code builds} for one. */
-    public void autoBuildWith(AutoBuilds builds) {
-        this.autoBuilds = Optional.of(builds);
-    }
-
-    /** Clones of new checkouts borrow objects from {@code cache} (the provider's sandboxes must see the host's files). */
-    public void useObjectCache(ObjectCache cache) {
-        this.objectCache = Optional.of(cache);
+    private static Supplier<AutoBuilds> noAutoBuilds() {
+        AutoBuilds none = AutoBuilds.disabled();
+        return () -> none;
     }
 
     /** Opens {@code spec}'s session and starts it as its start mode says. */
@@ -129,7 +133,7 @@ public final class SessionOpener implements AutoCloseable {
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
                 }
-                autoBuilds.ifPresent(builds -> requestTemplate(builds, entry, spec, plan));
+                requestTemplate(autoBuilds.get(), entry, spec, plan);
             }
             case BACKGROUND -> background.execute(() -> {
                 try {
@@ -194,7 +198,7 @@ public final class SessionOpener implements AutoCloseable {
     }
 
     private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
-        if (!spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
+        if (!builds.enabled() || !spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
             return;
         }
         SessionPlan.Repository own = plan.repositories().get(0);

@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +22,7 @@ public final class AutoBuilds implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AutoBuilds.class);
 
     private final TemplateBuilder builder;
+    private final boolean enabled;
     private final Duration closeWait;
     private final Set<TemplateKey> building = ConcurrentHashMap.newKeySet();
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
@@ -29,14 +31,29 @@ public final class AutoBuilds implements AutoCloseable {
         return t;
     });
 
-    public AutoBuilds(TemplateBuilder builder, Duration closeWait) {
-        this.builder = builder;
-        this.closeWait = closeWait;
+    /**
+     * @param enabled {@code templates.autoBuild}; when false, {@link #request} builds nothing
+     * @param closeWait how long {@link #close} waits for a build in flight
+     */
+    public AutoBuilds(TemplateBuilder builder, boolean enabled, Duration closeWait) {
+        this.builder = enabled ? Objects.requireNonNull(builder, "builder") : builder;
+        this.enabled = enabled;
+        this.closeWait = Objects.requireNonNull(closeWait, "closeWait");
+    }
+
+    /** Builds nothing: {@code templates.autoBuild} off. */
+    public static AutoBuilds disabled() {
+        return new AutoBuilds(null, false, Duration.ZERO);
+    }
+
+    /** Whether {@code templates.autoBuild} is on. */
+    public boolean enabled() {
+        return enabled;
     }
 
     /** Builds {@code request}'s template in the background unless one for {@code key} is being built here already. */
     public void request(TemplateKey key, TemplateRequest request) {
-        if (!building.add(key)) {
+        if (!enabled || !building.add(key)) {
             return;
         }
         try {

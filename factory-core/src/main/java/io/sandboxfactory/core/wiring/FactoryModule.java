@@ -1,13 +1,10 @@
 package io.sandboxfactory.core.wiring;
 
 import com.google.inject.AbstractModule;
-import com.google.inject.Provides;
 import com.google.inject.Scopes;
-import com.google.inject.Singleton;
 import com.google.inject.TypeLiteral;
 import com.google.inject.multibindings.MapBinder;
 import com.google.inject.util.Providers;
-import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.config.ResolvedConfig;
@@ -21,10 +18,10 @@ import java.util.Objects;
 /**
  * The bindings of one factory. Explicit bindings only, no circular proxies, no I/O: everything it
  * binds was discovered and resolved before. Discovered providers feed a {@code MapBinder<String,
- * SandboxProvider<?>>}; the {@link FactorySandbox} is selected from that map by the configured name
- * and opened by injection, so selecting a provider is just asking the injector for a
- * {@code FactorySandbox}. Meant for {@code Stage.PRODUCTION}, where singletons (the opened provider,
- * the memo) are made when the injector is.
+ * SandboxProvider<?>>}; {@link SelectedProvider} picks from that map by the configured name, so
+ * selecting a provider is injection. The provider is opened after this injector exists, and the
+ * session machinery lives in a child injector ({@link SessionModule}). Meant for {@code
+ * Stage.PRODUCTION}, where singletons are made when the injector is.
  */
 public final class FactoryModule extends AbstractModule {
 
@@ -53,6 +50,7 @@ public final class FactoryModule extends AbstractModule {
         bind(FactoryProviderContext.class).in(Scopes.SINGLETON);
         bind(ProviderContext.class).to(FactoryProviderContext.class);
         bind(SessionMemo.class).in(Scopes.SINGLETON);
+        bind(SelectedProvider.class).in(Scopes.SINGLETON);
 
         MapBinder<String, SandboxProvider<?>> byName = MapBinder.newMapBinder(binder(),
                 new TypeLiteral<String>() { }, new TypeLiteral<SandboxProvider<?>>() { });
@@ -60,17 +58,5 @@ public final class FactoryModule extends AbstractModule {
             // Through a provider, not toInstance: Guice must not inject into third-party objects.
             byName.addBinding(provider.name()).toProvider(Providers.of(provider.provider()));
         }
-    }
-
-    @Provides
-    @Singleton
-    FactorySandbox selectedFactorySandbox(Map<String, SandboxProvider<?>> byName, DiscoveredProviders discovered,
-                                          ResolvedConfig resolved, ProviderContext context) {
-        String name = resolved.provider();
-        SandboxProvider<?> provider = byName.get(name);
-        if (provider == null) {
-            discovered.require(name);
-        }
-        return ProviderOpener.open(name, provider, resolved.providerConfig(), context);
     }
 }

@@ -1,0 +1,48 @@
+package io.sandboxfactory.core.wiring;
+
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import jakarta.inject.Inject;
+
+import java.util.Map;
+
+/**
+ * The provider the config selects, picked from the injector's provider map. Opening it is I/O
+ * that may fail (a Docker engine down, a cluster unreachable), so it is not done by the injector:
+ * the factory calls {@link #open()} once the injector exists, and a failure is a {@code
+ * FactoryConfigurationException} naming the provider rather than an injection error.
+ */
+public final class SelectedProvider {
+
+    private final Map<String, SandboxProvider<?>> byName;
+    private final DiscoveredProviders discovered;
+    private final ResolvedConfig config;
+    private final ProviderContext context;
+
+    @Inject
+    SelectedProvider(Map<String, SandboxProvider<?>> byName, DiscoveredProviders discovered, ResolvedConfig config,
+                     ProviderContext context) {
+        this.byName = byName;
+        this.discovered = discovered;
+        this.config = config;
+        this.context = context;
+    }
+
+    /** The configured provider's name. */
+    public String name() {
+        return config.provider();
+    }
+
+    /** Opens the selected provider with its bound config and checks what it returned; the caller owns the result. */
+    public FactorySandbox open() {
+        String name = config.provider();
+        SandboxProvider<?> provider = byName.get(name);
+        if (provider == null) {
+            discovered.require(name);
+        }
+        return ProviderOpener.open(name, provider, config.providerConfig(), context);
+    }
+}
