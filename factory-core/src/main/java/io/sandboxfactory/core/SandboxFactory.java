@@ -130,8 +130,8 @@ public final class SandboxFactory implements AutoCloseable {
         return config.stateDirectory();
     }
 
-    /** This factory's session memo. */
-    public SessionMemo memo() {
+    /** This factory's session memo, for tests in this package; hosts use {@link #session} and {@link #peekFiles}. */
+    SessionMemo memo() {
         return memo;
     }
 

@@ -77,7 +77,7 @@ class CallbackProviderWiringTest {
             assertThatThrownBy(() -> factory.sandbox(FactorySandboxContext.of("s-1")))
                     .hasMessage("The host's sandbox callback returned a sandbox with id 'someone-else' for session 's-1';"
                             + " its id must equal the session id.");
-            assertThat(factory.memo().peek("s-1")).isEmpty();
+            assertThat(factory.session("s-1")).isEmpty();
         }
     }
 

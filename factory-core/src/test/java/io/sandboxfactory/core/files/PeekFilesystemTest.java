@@ -63,9 +63,9 @@ class PeekFilesystemTest {
     @Test
     void aSessionThisProcessDoesNotHoldReadsAsNotMaterializedAndNothingIsCreated() {
         try (SandboxFactory factory = factory()) {
-            PeekFilesystem peek = new PeekFilesystem(factory.memo(), "never-opened");
+            PeekFilesystem peek = factory.peekFiles("never-opened");
             assertNotMaterialized(peek);
-            assertThat(factory.memo().peek("never-opened")).isEmpty();
+            assertThat(factory.session("never-opened")).isEmpty();
             assertThat(state.resolve("sessions/never-opened")).doesNotExist();
         }
     }
@@ -74,7 +74,7 @@ class PeekFilesystemTest {
     void aLazySessionThatNeverStartedStaysUnstarted() {
         try (SandboxFactory factory = factory()) {
             SessionHandle handle = factory.openSession(spec("lazy", StartMode.LAZY));
-            PeekFilesystem peek = new PeekFilesystem(factory.memo(), "lazy");
+            PeekFilesystem peek = factory.peekFiles("lazy");
             assertNotMaterialized(peek);
             assertThat(handle.sandbox().status()).isEqualTo(SandboxStatus.PENDING);
             assertThat(state.resolve("sessions/lazy")).doesNotExist();
@@ -85,7 +85,7 @@ class PeekFilesystemTest {
     void readsARunningSessionsCheckout() {
         try (SandboxFactory factory = factory()) {
             SessionHandle handle = factory.openSession(spec("live", StartMode.EAGER));
-            PeekFilesystem peek = new PeekFilesystem(factory.memo(), "live");
+            PeekFilesystem peek = factory.peekFiles("live");
             assertThat(peek.materialized()).isTrue();
             assertThat(peek.readText("README.md")).isEqualTo("# fixture\n");
             assertThat(peek.list("")).extracting(FileInfo::name).contains("README.md", ".git");
@@ -103,7 +103,7 @@ class PeekFilesystemTest {
         try (SandboxFactory factory = factory()) {
             SessionHandle handle = factory.openSession(spec("stopped", StartMode.EAGER));
             handle.sandbox().stop();
-            PeekFilesystem peek = new PeekFilesystem(factory.memo(), "stopped");
+            PeekFilesystem peek = factory.peekFiles("stopped");
             assertNotMaterialized(peek);
             assertThat(handle.sandbox().status()).isEqualTo(SandboxStatus.STOPPED);
         }
@@ -114,7 +114,7 @@ class PeekFilesystemTest {
         try (SandboxFactory factory = factory()) {
             factory.openSession(spec("retired", StartMode.EAGER));
             factory.retire("retired", RetireMode.STOP);
-            assertNotMaterialized(new PeekFilesystem(factory.memo(), "retired"));
+            assertNotMaterialized(factory.peekFiles("retired"));
             assertThat(state.resolve("sessions/retired/site/README.md")).exists();
         }
     }
@@ -122,7 +122,7 @@ class PeekFilesystemTest {
     @Test
     void pathsAreCheckedEvenWhenNotMaterialized() {
         try (SandboxFactory factory = factory()) {
-            PeekFilesystem peek = new PeekFilesystem(factory.memo(), "any");
+            PeekFilesystem peek = factory.peekFiles("any");
             assertThatThrownBy(() -> peek.list("../other-session"))
                     .isInstanceOf(PathOutsideRootException.class)
                     .hasMessageContaining("'../other-session'");
