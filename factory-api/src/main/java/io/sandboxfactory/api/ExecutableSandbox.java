@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
+
 /**
  * A sandbox that can run commands. The framework needs this to run git and filesystem operations
  * in a session; obtain one from a {@link WorkspaceSandbox} with {@link Sandboxes#requireExec}.

@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,7 +137,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     }
 
     /** Whether this sandbox can run commands; a provider without exec overrides this to return false. */
-    protected boolean supportsExec() {
+    public boolean supportsExec() {
         return true;
     }
 

@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
+
 /**
  * Capabilities a {@link FactorySandbox} declares. The framework checks them against the
  * configuration at wiring time; the TCK checks them against behaviour.

@@ -114,7 +114,7 @@ final class FakeSandbox extends MastraSandbox<String> {
     }
 
     @Override
-    protected boolean supportsExec() {
+    public boolean supportsExec() {
         return exec;
     }
 

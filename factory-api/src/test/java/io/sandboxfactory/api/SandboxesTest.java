@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -5,7 +5,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

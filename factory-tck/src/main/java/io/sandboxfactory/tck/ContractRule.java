@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck;
 
+import io.sandboxfactory.api.SandboxProvider;
 import org.opentest4j.AssertionFailedError;
 
 import java.util.Objects;

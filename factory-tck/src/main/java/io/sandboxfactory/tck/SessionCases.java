@@ -1,7 +1,7 @@
 package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SessionIds;
+import io.sandboxfactory.api.support.SessionIds;
 
 import java.nio.file.Path;
 import java.util.EnumSet;

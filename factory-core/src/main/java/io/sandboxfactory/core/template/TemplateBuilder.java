@@ -5,7 +5,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.TemplateBuild;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;

@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.callback;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 

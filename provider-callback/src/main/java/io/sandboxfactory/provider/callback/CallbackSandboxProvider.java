@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.callback;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 

@@ -5,7 +5,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;

@@ -7,7 +7,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxInventory;

@@ -1,5 +1,9 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
+import io.sandboxfactory.api.ExecutableSandbox;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.WorkspaceSandbox;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -26,7 +30,7 @@ public final class Sandboxes {
         throw execUnsupported(sandbox.provider());
     }
 
-    static SandboxException execUnsupported(String provider) {
+    public static SandboxException execUnsupported(String provider) {
         return new SandboxException("EXEC_UNSUPPORTED", "Sandbox provider '" + provider
                 + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
     }
