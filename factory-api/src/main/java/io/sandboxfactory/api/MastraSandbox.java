@@ -136,11 +136,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         return String.valueOf(handle);
     }
 
-    /** Whether this sandbox can run commands; a provider without exec overrides this to return false. */
-    public boolean supportsExec() {
-        return true;
-    }
-
     /** The current handle on the physical sandbox, once acquired. */
     protected final Optional<H> handle() {
         return Optional.ofNullable(handle);
@@ -497,9 +492,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(options, "options");
-        if (!supportsExec()) {
-            throw Sandboxes.execUnsupported(provider);
-        }
         ActiveHook hook = activeHook;
         if (hook != null && hook.onCurrentThread()) {
             if (!hook.canExec()) {
@@ -532,9 +524,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     }
 
     private CommandResult executeDuringStart(String command, List<String> args, CommandOptions options) {
-        if (!supportsExec()) {
-            throw Sandboxes.execUnsupported(provider);
-        }
         return doExecute(request(command, args, options));
     }
 

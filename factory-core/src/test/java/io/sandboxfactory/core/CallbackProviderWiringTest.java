@@ -42,7 +42,7 @@ class CallbackProviderWiringTest {
 
             assertThat(factory.providerName()).isEqualTo("custom");
             assertThat(factory.factorySandbox().capabilities())
-                    .containsExactlyInAnyOrder(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP);
+                    .containsExactlyInAnyOrder(SandboxCapability.FILES_SURVIVE_STOP);
             assertThat(sandbox).isInstanceOf(MemorySandbox.class);
             assertThat(sandbox.provider()).isEqualTo("host-made");
             assertThat(seen).containsExactly(ctx);

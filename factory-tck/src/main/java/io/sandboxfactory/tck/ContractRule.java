@@ -64,8 +64,6 @@ enum ContractRule {
             "Remove the physical sandbox and everything in it in doDestroy(), tolerate one that is already gone, so a later instance for the session starts from scratch (outcome CREATED)."),
     VANISHED_SANDBOX("a vanished sandbox surfaces as SandboxDestroyedException",
             "In doExecute(), when the physical sandbox is gone (directory deleted, container removed), throw SandboxDestroyedException instead of running the command somewhere else."),
-    CAPABILITY_EXEC("EXEC is declared exactly when sandboxes run commands",
-            "Declare SandboxCapability.EXEC when the sandboxes run commands, otherwise leave it out and override supportsExec() to return false."),
     CAPABILITY_INVENTORY("INVENTORY is declared exactly when the factory lists its sandboxes",
             "Declare SandboxCapability.INVENTORY exactly when the FactorySandbox implements SandboxInventory."),
     INVENTORY_LISTING("inventory lists and removes what the provider made",

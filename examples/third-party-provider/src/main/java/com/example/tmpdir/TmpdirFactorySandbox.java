@@ -43,6 +43,6 @@ final class TmpdirFactorySandbox implements FactorySandbox {
     /** Directories keep their files when stopped, and any process finds them again by session id. */
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES);
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES);
     }
 }

@@ -1,38 +1,14 @@
 package io.sandboxfactory.api.support;
 
-import io.sandboxfactory.api.ExecutableSandbox;
-import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.WorkspaceSandbox;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Static helpers of the contract: narrowing to {@link ExecutableSandbox} and shell quoting. */
+/** Shell quoting of command arguments, as {@link io.sandboxfactory.api.CommandExecutor} specifies it. */
 public final class Sandboxes {
 
     private static final Pattern BARE = Pattern.compile("[A-Za-z0-9._\\-/=:@]+");
 
     private Sandboxes() {
-    }
-
-    /**
-     * Narrows {@code sandbox} to an {@link ExecutableSandbox}, or fails with {@code Sandbox provider
-     * '<p>' does not support executeCommand, which is required to run git and filesystem operations
-     * in a session.}
-     */
-    public static ExecutableSandbox requireExec(WorkspaceSandbox sandbox) {
-        if (sandbox instanceof MastraSandbox<?> mastra && !mastra.supportsExec()) {
-            throw execUnsupported(sandbox.provider());
-        }
-        if (sandbox instanceof ExecutableSandbox executable) {
-            return executable;
-        }
-        throw execUnsupported(sandbox.provider());
-    }
-
-    public static SandboxException execUnsupported(String provider) {
-        return new SandboxException("EXEC_UNSUPPORTED", "Sandbox provider '" + provider
-                + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
     }
 
     /**

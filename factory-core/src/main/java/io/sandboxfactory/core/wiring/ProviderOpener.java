@@ -56,10 +56,10 @@ final class ProviderOpener {
                     + "'; it must be '" + name + "'.");
         }
         Set<SandboxCapability> capabilities = opened.capabilities();
-        if (capabilities == null || !capabilities.contains(SandboxCapability.EXEC)) {
-            // Same sentence as Sandboxes.requireExec, raised before any session exists.
-            throw new FactoryConfigurationException("CAPABILITY_MISSING", "Sandbox provider '" + name
-                    + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
+        if (capabilities == null) {
+            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+                    + provider.getClass().getName() + ") returned null from capabilities(); it must return a set, empty when it"
+                    + " declares none.");
         }
     }
 

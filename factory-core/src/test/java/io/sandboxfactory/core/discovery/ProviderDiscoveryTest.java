@@ -33,7 +33,7 @@ class ProviderDiscoveryTest {
     void findsTheProvidersOnTheTestClassPathWithTheirOrigin() {
         DiscoveredProviders found = new ProviderDiscovery().discover(testLoader);
 
-        assertThat(found.names()).contains("custom", "test-memory", "test-noexec").isSorted();
+        assertThat(found.names()).contains("custom", "test-memory").isSorted();
         DiscoveredProvider memory = found.require("test-memory");
         assertThat(memory.providerClass()).isEqualTo(MemorySandboxProvider.class);
         assertThat(memory.configType()).isEqualTo(MemoryConfig.class);

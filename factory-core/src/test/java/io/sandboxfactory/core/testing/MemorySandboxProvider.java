@@ -83,7 +83,7 @@ public final class MemorySandboxProvider implements SandboxProvider<MemoryConfig
 
         @Override
         public Set<SandboxCapability> capabilities() {
-            return Set.of(SandboxCapability.EXEC);
+            return Set.of();
         }
 
         @Override

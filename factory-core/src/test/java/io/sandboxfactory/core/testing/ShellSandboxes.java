@@ -42,7 +42,7 @@ public final class ShellSandboxes implements FactorySandbox {
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP);
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP);
     }
 
     static final class ShellSandbox extends MastraSandbox<Path> {

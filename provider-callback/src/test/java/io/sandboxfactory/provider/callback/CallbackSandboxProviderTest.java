@@ -107,9 +107,9 @@ class CallbackSandboxProviderTest {
                 .with(SandboxCallback.class, callback)
                 .with(CallbackCapabilities.class, CallbackCapabilities.of(SandboxCapability.FILES_SURVIVE_STOP)));
 
-        assertThat(plain.capabilities()).containsExactly(SandboxCapability.EXEC);
+        assertThat(plain.capabilities()).isEmpty();
         assertThat(declared.capabilities())
-                .containsExactlyInAnyOrder(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP);
+                .containsExactlyInAnyOrder(SandboxCapability.FILES_SURVIVE_STOP);
     }
 
     @Test

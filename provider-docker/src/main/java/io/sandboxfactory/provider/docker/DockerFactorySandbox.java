@@ -106,7 +106,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
                 SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
         if (config.networkIsolated()) {

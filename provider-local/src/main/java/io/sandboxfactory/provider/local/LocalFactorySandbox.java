@@ -92,7 +92,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
                 SandboxCapability.TEMPLATES);
     }
