@@ -21,9 +21,6 @@ public interface ExecutableSandbox extends CommandExecutor {
     /** A human-readable name, for logs and listings. */
     String name();
 
-    /** The name of the provider that made this sandbox, e.g. {@code local} or {@code docker}. */
-    String provider();
-
     /** The current lifecycle status as seen by this process. */
     SandboxStatus status();
 

@@ -79,7 +79,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     private final String id;
     private final String name;
-    private final String provider;
 
     private final Object lock = new Object();
     private volatile SandboxStatus status = SandboxStatus.PENDING;
@@ -94,10 +93,13 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     private volatile SandboxLifecycleHook onDestroy;
     private final AtomicReference<Map<String, String>> envOverlay = new AtomicReference<>(Map.of());
 
-    protected MastraSandbox(String id, String name, String provider) {
+    /**
+     * @param id the session id ({@link FactorySandboxContext#sessionId()})
+     * @param name a human-readable name, for logs and listings
+     */
+    protected MastraSandbox(String id, String name) {
         this.id = requireText(id, "id");
         this.name = requireText(name, "name");
-        this.provider = requireText(provider, "provider");
     }
 
     private static String requireText(String value, String what) {
@@ -151,11 +153,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     @Override
     public final String name() {
         return name;
-    }
-
-    @Override
-    public final String provider() {
-        return provider;
     }
 
     @Override
@@ -536,6 +533,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[id=" + id + ", provider=" + provider + ", status=" + status + "]";
+        return getClass().getSimpleName() + "[id=" + id + ", status=" + status + "]";
     }
 }

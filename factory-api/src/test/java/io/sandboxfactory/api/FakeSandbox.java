@@ -43,7 +43,7 @@ final class FakeSandbox extends MastraSandbox<String> {
     final AtomicReference<Throwable> nextDestroyFailure = new AtomicReference<>();
 
     FakeSandbox(String id) {
-        super(id, "fake " + id, "fake");
+        super(id, "fake " + id);
     }
 
     /** Adds an entry to the event log; hooks written by tests use it too, so order is one list. */

@@ -100,11 +100,11 @@ final class FactorySessions implements AutoCloseable {
         SessionServices services = new SessionServices(store, leases, inFlight, listener, defaults, activity,
                 new CommandJournal(store, commandOrigin, journalSize, Clock.systemUTC()));
         TemplateSettings templateSettings = new TemplateSettings(true, config.repository().templateInputs());
-        SessionOpener opener = new SessionOpener(provider, memo, services, templateSettings);
+        SessionOpener opener = new SessionOpener(config.provider(), provider, memo, services, templateSettings);
         SessionRetirementCoordinator coordinator = new SessionRetirementCoordinator(memo, provider, services);
-        Retirements retirements = new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(),
+        Retirements retirements = new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(),
                 Clock.systemUTC());
-        TemplateBuilder templates = new TemplateBuilder(provider, opener, store, defaults, templateSettings,
+        TemplateBuilder templates = new TemplateBuilder(config.provider(), provider, opener, store, defaults, templateSettings,
                 id -> retirements.retire(id, RetireMode.DESTROY), Clock.systemUTC());
         Optional<AutoBuilds> autoBuilds = Optional.empty();
         if (config.templates().autoBuild()) {
@@ -113,7 +113,7 @@ final class FactorySessions implements AutoCloseable {
             autoBuilds = Optional.of(builds);
         }
         // Only the local provider's sandboxes see the host's files, where the mirrors live.
-        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
+        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(config.provider())
                 ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
         objectCache.ifPresent(opener::useObjectCache);
         return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds,

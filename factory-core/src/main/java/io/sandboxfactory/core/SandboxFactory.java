@@ -242,7 +242,7 @@ public final class SandboxFactory implements AutoCloseable {
      */
     public List<SandboxListing> sweep() {
         requireOpen();
-        List<SandboxListing> removed = new OrphanSweeper(factorySandbox, sessions.store(), memo).sweep();
+        List<SandboxListing> removed = new OrphanSweeper(providerName(), factorySandbox, sessions.store(), memo).sweep();
         sessions.pruneObjectCache();
         return removed;
     }

@@ -44,7 +44,6 @@ class CallbackProviderWiringTest {
             assertThat(factory.factorySandbox().capabilities())
                     .containsExactlyInAnyOrder(SandboxCapability.FILES_SURVIVE_STOP);
             assertThat(sandbox).isInstanceOf(MemorySandbox.class);
-            assertThat(sandbox.provider()).isEqualTo("host-made");
             assertThat(seen).containsExactly(ctx);
             assertThat(sandbox.executeCommand("ls", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("host:ls");
             assertThat(factory.sandbox(ctx)).isSameAs(sandbox);

@@ -68,7 +68,6 @@ class SandboxFactoryTest {
                     factory.providers().stream().map(p -> p.name()).toList());
             assertThat(injector.getInstance(FactorySandbox.class)).isSameAs(factory.factorySandbox());
             assertThat(factory.providerName()).isEqualTo("test-memory");
-            assertThat(factory.factorySandbox().provider()).isEqualTo("test-memory");
         }
     }
 
@@ -180,7 +179,6 @@ class SandboxFactoryTest {
             assertThat(fromBuilder.providerName()).isEqualTo("custom");
         }
     }
-
 
     @Test
     void aProviderThatRefusesToOpenIsReportedByNameBeforeTheStateDirectoryExists() {

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 enum ContractRule {
 
     PROVIDER_NAME("provider name",
-            "Return a name matching [a-z][a-z0-9-]* from SandboxProvider.name() and the same name from FactorySandbox.provider()."),
+            "Return a name matching [a-z][a-z0-9-]* from SandboxProvider.name()."),
     DISCOVERABLE("discoverable through ServiceLoader",
             "List the provider class in src/main/resources/META-INF/services/io.sandboxfactory.api.SandboxProvider and give it a public no-argument constructor."),
     SANDBOX_ID_IS_SESSION_ID("sandbox id is the session id",

@@ -27,11 +27,6 @@ final class TmpdirFactorySandbox implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return "tmpdir";
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         // The framework's own rule: an id it accepts is one file name (no '/', no leading '.'), so it resolves under root.
         SessionIds.problem(ctx.sessionId()).ifPresent(problem -> {

@@ -34,7 +34,7 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
     private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
     TmpdirSandbox(String sessionId, Path directory, Map<String, String> baseEnv) {
-        super(sessionId, "tmpdir-" + sessionId, "tmpdir");
+        super(sessionId, "tmpdir-" + sessionId);
         this.directory = directory;
         this.baseEnv = baseEnv;
     }

@@ -50,11 +50,6 @@ final class ProviderOpener {
     }
 
     private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
-        if (!name.equals(opened.provider())) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
-                    + provider.getClass().getName() + ") opened a FactorySandbox whose provider() is '" + opened.provider()
-                    + "'; it must be '" + name + "'.");
-        }
         Set<SandboxCapability> capabilities = opened.capabilities();
         if (capabilities == null) {
             throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("

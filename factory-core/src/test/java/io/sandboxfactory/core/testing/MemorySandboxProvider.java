@@ -72,11 +72,6 @@ public final class MemorySandboxProvider implements SandboxProvider<MemoryConfig
         }
 
         @Override
-        public String provider() {
-            return name;
-        }
-
-        @Override
         public MastraSandbox<?> create(FactorySandboxContext ctx) {
             return new MemorySandbox(ctx.sessionId(), name, config.label());
         }

@@ -162,7 +162,6 @@ public final class ProviderJars {
 
                     public FactorySandbox open(Config config, ProviderContext context) {
                         return new FactorySandbox() {
-                            public String provider() { return "%3$s"; }
                             public MastraSandbox<?> create(FactorySandboxContext ctx) { return new Box(ctx.sessionId(), config.greeting()); }
                             public Set<SandboxCapability> capabilities() { return Set.of(); }
                         };
@@ -170,7 +169,7 @@ public final class ProviderJars {
 
                     static final class Box extends MastraSandbox<String> {
                         private final String greeting;
-                        Box(String id, String greeting) { super(id, id, "%3$s"); this.greeting = greeting; }
+                        Box(String id, String greeting) { super(id, id); this.greeting = greeting; }
                         protected Optional<String> find() { return Optional.empty(); }
                         protected void connect(String handle) { }
                         protected String create() { return "box-" + id(); }

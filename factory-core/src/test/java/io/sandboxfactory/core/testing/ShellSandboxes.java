@@ -31,11 +31,6 @@ public final class ShellSandboxes implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return "shell";
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         return new ShellSandbox(ctx.sessionId(), root.resolve(ctx.sessionId()));
     }
@@ -49,7 +44,7 @@ public final class ShellSandboxes implements FactorySandbox {
         private final Path home;
 
         ShellSandbox(String id, Path home) {
-            super(id, "shell-" + id, "shell");
+            super(id, "shell-" + id);
             this.home = home;
         }
 

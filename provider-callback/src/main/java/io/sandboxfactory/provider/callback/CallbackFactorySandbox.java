@@ -26,11 +26,6 @@ final class CallbackFactorySandbox implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return CallbackSandboxProvider.NAME;
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         MastraSandbox<?> sandbox = callback.apply(ctx);
         if (sandbox == null) {

@@ -66,7 +66,6 @@ class CallbackSandboxProviderTest {
 
         MastraSandbox<?> sandbox = factory.create(FactorySandboxContext.of("s-1"));
 
-        assertThat(factory.provider()).isEqualTo("custom");
         assertThat(sandbox).isInstanceOf(RecordingSandbox.class);
         assertThat(sandbox.id()).isEqualTo("s-1");
         assertThat(sandbox.executeCommand("echo", List.of("hi there"), CommandOptions.defaults()).stdout())

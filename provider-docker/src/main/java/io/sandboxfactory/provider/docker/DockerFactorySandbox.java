@@ -55,11 +55,6 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
         this.templates = new DockerTemplates(connection, owner);
     }
 
-    @Override
-    public String provider() {
-        return DockerSandboxProvider.NAME;
-    }
-
     /** The owner this instance labels its containers with. */
     public String owner() {
         return owner;

@@ -42,11 +42,6 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
         this.connection = connection;
     }
 
-    @Override
-    public String provider() {
-        return KubernetesSandboxProvider.NAME;
-    }
-
     /** The client, for hosts and tests that need the cluster directly. */
     public KubernetesClient client() {
         return connection.client();

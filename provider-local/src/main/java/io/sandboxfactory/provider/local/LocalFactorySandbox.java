@@ -30,7 +30,6 @@ import java.util.stream.Stream;
  */
 public final class LocalFactorySandbox implements FactorySandbox, SandboxInventory {
 
-
     private final Path root;
     private final Map<String, String> baseEnv;
     private final HostProcess host = HostProcess.current();
@@ -49,11 +48,6 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     /** The directory holding every session directory. */
     public Path root() {
         return root;
-    }
-
-    @Override
-    public String provider() {
-        return LocalSandboxProvider.NAME;
     }
 
     @Override

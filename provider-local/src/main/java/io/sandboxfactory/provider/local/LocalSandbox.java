@@ -49,7 +49,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
 
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, Launcher launcher, HostProcess host,
                  Executor recorder, Optional<TemplateCopy> template) {
-        super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
+        super(sessionId, "local-" + sessionId);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
         this.running = new RunningCommands(directory, host, recorder);
