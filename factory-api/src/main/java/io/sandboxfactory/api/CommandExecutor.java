@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
 import java.util.List;
 
 /**

@@ -9,12 +9,10 @@ import java.util.Set;
  * <p>Guarantees every implementation must keep (the TCK checks them): {@link #create} is cheap and
  * side-effect free, nothing is provisioned before {@code start()}; sandboxes created for the same
  * session id reach the same physical sandbox (id-keyed get-or-create); {@link #capabilities()}
- * tells the truth.
+ * tells the truth. Its name is the one {@link SandboxProvider#name()} declares; the framework
+ * keeps it, so neither this instance nor its sandboxes repeat it.
  */
 public interface FactorySandbox extends AutoCloseable {
-
-    /** The provider name, as selected in config. */
-    String provider();
 
     /** A new, unstarted sandbox instance for the session in {@code ctx}. */
     MastraSandbox<?> create(FactorySandboxContext ctx);
@@ -28,7 +26,7 @@ public interface FactorySandbox extends AutoCloseable {
      * files, setup markers included; it is listed only once complete.
      */
     default SandboxTemplate buildTemplate(TemplateBuild build) {
-        throw new UnsupportedOperationException("Sandbox provider '" + provider() + "' does not support templates.");
+        throw new UnsupportedOperationException("This sandbox provider does not support templates.");
     }
 
     /** Every complete template this provider instance holds, in no particular order. */
@@ -38,7 +36,7 @@ public interface FactorySandbox extends AutoCloseable {
 
     /** Removes the template named {@code name}; idempotent. The name must obey {@link SandboxTemplate#requireValidName}. */
     default void removeTemplate(String name) {
-        throw new UnsupportedOperationException("Sandbox provider '" + provider() + "' does not support templates.");
+        throw new UnsupportedOperationException("This sandbox provider does not support templates.");
     }
 
     /** Releases clients and threads held by this instance. Does not touch any sandbox. */

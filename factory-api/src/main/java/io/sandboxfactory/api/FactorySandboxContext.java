@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.api.support.SessionIds;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.SandboxPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

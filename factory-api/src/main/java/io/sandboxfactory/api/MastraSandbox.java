@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     private final String id;
     private final String name;
-    private final String provider;
 
     private final Object lock = new Object();
     private volatile SandboxStatus status = SandboxStatus.PENDING;
@@ -93,10 +93,13 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     private volatile SandboxLifecycleHook onDestroy;
     private final AtomicReference<Map<String, String>> envOverlay = new AtomicReference<>(Map.of());
 
-    protected MastraSandbox(String id, String name, String provider) {
+    /**
+     * @param id the session id ({@link FactorySandboxContext#sessionId()})
+     * @param name a human-readable name, for logs and listings
+     */
+    protected MastraSandbox(String id, String name) {
         this.id = requireText(id, "id");
         this.name = requireText(name, "name");
-        this.provider = requireText(provider, "provider");
     }
 
     private static String requireText(String value, String what) {
@@ -135,11 +138,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         return String.valueOf(handle);
     }
 
-    /** Whether this sandbox can run commands; a provider without exec overrides this to return false. */
-    protected boolean supportsExec() {
-        return true;
-    }
-
     /** The current handle on the physical sandbox, once acquired. */
     protected final Optional<H> handle() {
         return Optional.ofNullable(handle);
@@ -155,11 +153,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     @Override
     public final String name() {
         return name;
-    }
-
-    @Override
-    public final String provider() {
-        return provider;
     }
 
     @Override
@@ -496,9 +489,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(options, "options");
-        if (!supportsExec()) {
-            throw Sandboxes.execUnsupported(provider);
-        }
         ActiveHook hook = activeHook;
         if (hook != null && hook.onCurrentThread()) {
             if (!hook.canExec()) {
@@ -531,9 +521,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
     }
 
     private CommandResult executeDuringStart(String command, List<String> args, CommandOptions options) {
-        if (!supportsExec()) {
-            throw Sandboxes.execUnsupported(provider);
-        }
         return doExecute(request(command, args, options));
     }
 
@@ -546,6 +533,6 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[id=" + id + ", provider=" + provider + ", status=" + status + "]";
+        return getClass().getSimpleName() + "[id=" + id + ", status=" + status + "]";
     }
 }

@@ -1,12 +1,12 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
+
 /**
- * Capabilities a {@link FactorySandbox} declares. The framework checks them against the
- * configuration at wiring time; the TCK checks them against behaviour.
+ * Capabilities a {@link FactorySandbox} declares beyond running commands, which every sandbox
+ * does ({@link ExecutableSandbox#executeCommand}). The TCK checks them against behaviour.
  */
 public enum SandboxCapability {
-    /** Commands can run inside the sandbox ({@link ExecutableSandbox#executeCommand}). */
-    EXEC,
     /** Files written before {@code stop()} are still there after the next {@code start()}. */
     FILES_SURVIVE_STOP,
     /** A fresh instance for the same session id, in another process, reaches the same physical sandbox. */

@@ -7,5 +7,5 @@ package io.sandboxfactory.api;
 @FunctionalInterface
 public interface SandboxLifecycleHook {
 
-    void run(WorkspaceSandbox sandbox) throws Exception;
+    void run(ExecutableSandbox sandbox) throws Exception;
 }

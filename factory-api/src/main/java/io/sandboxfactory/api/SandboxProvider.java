@@ -22,7 +22,11 @@ package io.sandboxfactory.api;
  */
 public interface SandboxProvider<C> {
 
-    /** The name users select in config; must match {@code [a-z][a-z0-9-]*} and be unique. */
+    /**
+     * The name users select in config; must match {@code [a-z][a-z0-9-]*} and be unique. The one
+     * place the name is declared: the framework names the opened {@link FactorySandbox} and its
+     * sandboxes with it.
+     */
     String name();
 
     /** The type the {@code providers.<name>} config section binds to. */

@@ -42,15 +42,8 @@ final class FakeSandbox extends MastraSandbox<String> {
     final AtomicReference<Throwable> nextStopFailure = new AtomicReference<>();
     final AtomicReference<Throwable> nextDestroyFailure = new AtomicReference<>();
 
-    private final boolean exec;
-
     FakeSandbox(String id) {
-        this(id, true);
-    }
-
-    FakeSandbox(String id, boolean exec) {
-        super(id, "fake " + id, "fake");
-        this.exec = exec;
+        super(id, "fake " + id);
     }
 
     /** Adds an entry to the event log; hooks written by tests use it too, so order is one list. */
@@ -111,11 +104,6 @@ final class FakeSandbox extends MastraSandbox<String> {
             throw new SandboxExecTransportException("interrupted", false, e);
         }
         return new CommandResult(0, request.commandLine(), "", Duration.ZERO, false, false, false, request.commandLine());
-    }
-
-    @Override
-    protected boolean supportsExec() {
-        return exec;
     }
 
     @Override

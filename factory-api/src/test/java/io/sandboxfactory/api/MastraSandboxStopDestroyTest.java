@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -270,7 +271,7 @@ class MastraSandboxStopDestroyTest {
     void onStopHookCanRunATeardownCommandInTheRunningSandbox() {
         FakeSandbox sandbox = new FakeSandbox("s-teardown");
         sandbox.start();
-        sandbox.setOnStop(s -> Sandboxes.requireExec(s).executeCommand("make", List.of("teardown")));
+        sandbox.setOnStop(s -> s.executeCommand("make", List.of("teardown")));
 
         assertTimeoutPreemptively(DEADLOCK_GUARD, sandbox::stop);
 
@@ -307,7 +308,7 @@ class MastraSandboxStopDestroyTest {
         FakeSandbox sandbox = new FakeSandbox("s-cold");
         sandbox.physical.set("phys-cold");
         List<Throwable> refusals = new CopyOnWriteArrayList<>();
-        sandbox.setOnDestroy(s -> refusals.add(catchThrowable(() -> Sandboxes.requireExec(s).executeCommand("ls"))));
+        sandbox.setOnDestroy(s -> refusals.add(catchThrowable(() -> s.executeCommand("ls"))));
 
         assertTimeoutPreemptively(DEADLOCK_GUARD, sandbox::destroy);
 

@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.Sandboxes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,11 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Shell quoting, checked against a real shell, and narrowing to {@link ExecutableSandbox}. */
+/** Shell quoting, checked against a real shell. */
 class SandboxesTest {
-
-    private static final String EXEC_UNSUPPORTED = "Sandbox provider 'fake' does not support executeCommand,"
-            + " which is required to run git and filesystem operations in a session.";
 
     @ParameterizedTest
     @ValueSource(strings = {"abc", "ABC_123", "a-b_c.d/e=f:g@h", "--flag=value", "/usr/bin/env", "v1.2.3", "user@host:path"})
@@ -65,34 +64,6 @@ class SandboxesTest {
         List<String> received = runPrintf(dir, args);
 
         assertThat(received).containsExactlyElementsOf(args);
-    }
-
-    @Test
-    void requireExecNarrowsAnExecutableSandbox() {
-        FakeSandbox sandbox = new FakeSandbox("s-exec");
-
-        assertThat(Sandboxes.requireExec(sandbox)).isSameAs(sandbox);
-    }
-
-    @Test
-    void requireExecRejectsAMastraSandboxThatCannotExecute() {
-        FakeSandbox sandbox = new FakeSandbox("s-no-exec", false);
-
-        assertThatThrownBy(() -> Sandboxes.requireExec(sandbox))
-                .isInstanceOf(SandboxException.class)
-                .hasMessage(EXEC_UNSUPPORTED)
-                .extracting(e -> ((SandboxException) e).code()).isEqualTo("EXEC_UNSUPPORTED");
-        assertThatThrownBy(() -> sandbox.executeCommand("ls")).hasMessage(EXEC_UNSUPPORTED);
-        assertThat(sandbox.events).isEmpty();
-    }
-
-    @Test
-    void requireExecRejectsAWorkspaceSandboxWithoutExecution() {
-        WorkspaceSandbox filesOnly = new FilesOnlySandbox();
-
-        assertThatThrownBy(() -> Sandboxes.requireExec(filesOnly))
-                .isInstanceOf(SandboxException.class)
-                .hasMessage(EXEC_UNSUPPORTED);
     }
 
     /**
@@ -140,45 +111,5 @@ class SandboxesTest {
         }
         assertThat(part.size()).as("output after the last NUL: %s", Arrays.toString(part.toByteArray())).isZero();
         return parts;
-    }
-
-    /** A sandbox that holds files but cannot run commands. */
-    private static final class FilesOnlySandbox implements WorkspaceSandbox {
-        @Override
-        public String id() {
-            return "s-files";
-        }
-
-        @Override
-        public String name() {
-            return "files only";
-        }
-
-        @Override
-        public String provider() {
-            return "fake";
-        }
-
-        @Override
-        public SandboxStatus status() {
-            return SandboxStatus.PENDING;
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void stop() {
-        }
-
-        @Override
-        public void destroy() {
-        }
-
-        @Override
-        public Optional<String> workingDirectory() {
-            return Optional.empty();
-        }
     }
 }

@@ -2,7 +2,7 @@ package io.sandboxfactory.cli;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.session.SessionHandle;

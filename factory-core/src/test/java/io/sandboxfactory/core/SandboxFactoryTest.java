@@ -72,12 +72,11 @@ class SandboxFactoryTest {
             Map<String, SandboxProvider<?>> byName = injector.getInstance(
                     Key.get(new TypeLiteral<Map<String, SandboxProvider<?>>>() { }));
 
-            assertThat(byName.keySet()).containsAll(List.of("custom", "test-memory", "test-noexec"));
+            assertThat(byName.keySet()).containsAll(List.of("custom", "test-memory"));
             assertThat(byName.keySet()).containsExactlyInAnyOrderElementsOf(
                     factory.providers().stream().map(p -> p.name()).toList());
             assertThat(injector.getInstance(FactorySandbox.class)).isSameAs(factory.factorySandbox());
             assertThat(factory.providerName()).isEqualTo("test-memory");
-            assertThat(factory.factorySandbox().provider()).isEqualTo("test-memory");
         }
     }
 
@@ -175,29 +174,19 @@ class SandboxFactoryTest {
 
     @Test
     void providerSelectionPrecedenceIsBuilderOverEnvironmentOverFile() throws IOException {
-        Path config = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-noexec\n");
+        Path config = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-absent\n");
         SandboxFactory.Builder builder = SandboxFactory.builder()
                 .config(config)
                 .stateDirectory(tmp.resolve("state"))
                 .callback(ctx -> new MemorySandbox(ctx.sessionId(), "host", "host"));
 
-        assertThatThrownBy(() -> builder.environment(Map.of()).build()).hasMessageContaining("'test-noexec'");
+        assertThatThrownBy(() -> builder.environment(Map.of()).build()).hasMessageContaining("'test-absent'");
         try (SandboxFactory fromEnv = builder.environment(Map.of("FACTORY_PROVIDER", "test-memory")).build()) {
             assertThat(fromEnv.providerName()).isEqualTo("test-memory");
         }
         try (SandboxFactory fromBuilder = builder.provider("custom").build()) {
             assertThat(fromBuilder.providerName()).isEqualTo("custom");
         }
-    }
-
-    @Test
-    void aProviderWithoutExecIsRefusedBeforeTheStateDirectoryExists() {
-        assertThatThrownBy(() -> memoryFactory().provider("test-noexec").build())
-                .isInstanceOf(FactoryConfigurationException.class)
-                .hasMessage("Sandbox provider 'test-noexec' does not support executeCommand, which is required to run git and"
-                        + " filesystem operations in a session.")
-                .extracting(e -> ((FactoryConfigurationException) e).code()).isEqualTo("CAPABILITY_MISSING");
-        assertThat(tmp.resolve("state")).doesNotExist();
     }
 
     @Test
@@ -226,7 +215,7 @@ class SandboxFactoryTest {
         assertThatThrownBy(() -> memoryFactory().provider("nope").build())
                 .hasMessageStartingWith("Unknown sandbox provider 'nope'; available: [")
                 .hasMessageContaining("custom, ")
-                .hasMessageContaining("test-memory, test-noexec");
+                .hasMessageContaining("test-memory");
     }
 
     @Test

@@ -5,46 +5,22 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.api.SandboxCapability.INVENTORY;
-import static io.sandboxfactory.tck.ContractRule.CAPABILITY_EXEC;
 import static io.sandboxfactory.tck.ContractRule.CAPABILITY_INVENTORY;
 import static io.sandboxfactory.tck.ContractRule.INVENTORY_LISTING;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Declared capabilities match behaviour: EXEC, INVENTORY (and its listing). */
+/** Declared capabilities match behaviour: INVENTORY (and its listing). */
 abstract class CapabilityCases {
 
     abstract ContractBench bench();
-
-    @Test
-    @DisplayName("EXEC is declared exactly when sandboxes run commands; without it commands fail with EXEC_UNSUPPORTED")
-    void execMatchesDeclaration() {
-        MastraSandbox<?> sandbox = bench().create(bench().newSessionId("caps"));
-        if (bench().declares(EXEC)) {
-            CAPABILITY_EXEC.perform("Sandboxes.requireExec on a sandbox of a provider that declares EXEC",
-                    () -> Sandboxes.requireExec(sandbox));
-            return;
-        }
-        RuntimeException failure;
-        try {
-            sandbox.executeCommand("true");
-            failure = null;
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        RuntimeException thrown = failure;
-        CAPABILITY_EXEC.require(thrown instanceof SandboxException se && se.code().equals("EXEC_UNSUPPORTED"), () -> "the provider "
-                + "does not declare EXEC, but executeCommand " + (thrown == null ? "ran a command"
-                : "threw " + thrown.getClass().getName() + ": " + thrown.getMessage()) + " instead of failing with code EXEC_UNSUPPORTED");
-    }
 
     @Test
     @DisplayName("INVENTORY is declared exactly when the factory implements SandboxInventory")

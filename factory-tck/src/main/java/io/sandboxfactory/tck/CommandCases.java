@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.PROBE_TIMEOUT;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.ARGUMENT_QUOTING;
@@ -42,8 +41,6 @@ abstract class CommandCases {
 
     @BeforeEach
     void startSandbox() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: executeCommand is not checked.");
         sandbox = bench().create(bench().newSessionId("exec"));
     }
 

@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck;
 
+import io.sandboxfactory.api.SandboxProvider;
 import org.opentest4j.AssertionFailedError;
 
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
 enum ContractRule {
 
     PROVIDER_NAME("provider name",
-            "Return a name matching [a-z][a-z0-9-]* from SandboxProvider.name() and the same name from FactorySandbox.provider()."),
+            "Return a name matching [a-z][a-z0-9-]* from SandboxProvider.name()."),
     DISCOVERABLE("discoverable through ServiceLoader",
             "List the provider class in src/main/resources/META-INF/services/io.sandboxfactory.api.SandboxProvider and give it a public no-argument constructor."),
     SANDBOX_ID_IS_SESSION_ID("sandbox id is the session id",
@@ -63,8 +64,6 @@ enum ContractRule {
             "Remove the physical sandbox and everything in it in doDestroy(), tolerate one that is already gone, so a later instance for the session starts from scratch (outcome CREATED)."),
     VANISHED_SANDBOX("a vanished sandbox surfaces as SandboxDestroyedException",
             "In doExecute(), when the physical sandbox is gone (directory deleted, container removed), throw SandboxDestroyedException instead of running the command somewhere else."),
-    CAPABILITY_EXEC("EXEC is declared exactly when sandboxes run commands",
-            "Declare SandboxCapability.EXEC when the sandboxes run commands, otherwise leave it out and override supportsExec() to return false."),
     CAPABILITY_INVENTORY("INVENTORY is declared exactly when the factory lists its sandboxes",
             "Declare SandboxCapability.INVENTORY exactly when the FactorySandbox implements SandboxInventory."),
     INVENTORY_LISTING("inventory lists and removes what the provider made",

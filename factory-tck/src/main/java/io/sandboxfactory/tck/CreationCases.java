@@ -28,12 +28,11 @@ abstract class CreationCases {
 
     @Test
     @Order(1)
-    @DisplayName("the provider's name is valid and the opened factory reports it")
+    @DisplayName("the provider's name is valid")
     void providerName() {
         String name = bench().providerName();
         PROVIDER_NAME.require(name != null && NAME.matcher(name).matches(),
                 () -> "SandboxProvider.name() returned '" + name + "', which does not match [a-z][a-z0-9-]*");
-        PROVIDER_NAME.requireEquals(name, bench().factory().provider(), "FactorySandbox.provider()");
         PROVIDER_NAME.require(bench().provider().configType() != null, () -> "SandboxProvider.configType() returned null");
         PROVIDER_NAME.require(bench().capabilities() != null, () -> "FactorySandbox.capabilities() returned null");
     }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import java.util.List;
 import java.util.Map;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.PROBE_TIMEOUT;
 import static io.sandboxfactory.tck.ContractRule.ENV_PER_CALL;
 import static io.sandboxfactory.tck.ContractRule.ENV_PRECEDENCE;
@@ -32,8 +31,6 @@ abstract class EnvironmentCases {
 
     @BeforeEach
     void createSandbox() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: command environments are not checked.");
         sandbox = bench().create(bench().newSessionId("env"));
     }
 

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.FILES_KEPT;
 import static io.sandboxfactory.tck.ContractRule.ID_KEYED;
@@ -40,13 +39,11 @@ abstract class IdKeyedCases {
         requireSameSandbox(ID_KEYED, session, a, b);
         ID_KEYED.requireEquals(StartOutcome.CONNECTED, b.lastStartOutcome().orElse(null),
                 "the start outcome of a second instance of session '" + session + "' whose sandbox was already running");
-        if (bench().declares(EXEC)) {
-            String token = "shared-" + session;
-            probe(ID_KEYED, a, "printf %s " + token + " > tck-shared.txt");
-            String seen = probe(ID_KEYED, b, "cat tck-shared.txt 2>/dev/null || printf missing");
-            ID_KEYED.require(seen.equals(token), () -> "a file written through one instance of session '" + session
-                    + "' reads '" + seen + "' through the other, expected '" + token + "'");
-        }
+        String token = "shared-" + session;
+        probe(ID_KEYED, a, "printf %s " + token + " > tck-shared.txt");
+        String seen = probe(ID_KEYED, b, "cat tck-shared.txt 2>/dev/null || printf missing");
+        ID_KEYED.require(seen.equals(token), () -> "a file written through one instance of session '" + session
+                + "' reads '" + seen + "' through the other, expected '" + token + "'");
     }
 
     @Test
@@ -62,12 +59,10 @@ abstract class IdKeyedCases {
 
         SESSION_ISOLATION.require(!a.sandboxId().equals(b.sandboxId()), () -> "sessions '" + one + "' and '" + two
                 + "' reached the same physical sandbox '" + a.sandboxId().orElse("?") + "'");
-        if (bench().declares(EXEC)) {
-            probe(SESSION_ISOLATION, a, "printf %s mine > tck-isolated.txt");
-            String seen = probe(SESSION_ISOLATION, b, "cat tck-isolated.txt 2>/dev/null || printf absent");
-            SESSION_ISOLATION.require(seen.equals("absent"), () -> "a file written in session '" + one
-                    + "' is visible in session '" + two + "'");
-        }
+        probe(SESSION_ISOLATION, a, "printf %s mine > tck-isolated.txt");
+        String seen = probe(SESSION_ISOLATION, b, "cat tck-isolated.txt 2>/dev/null || printf absent");
+        SESSION_ISOLATION.require(seen.equals("absent"), () -> "a file written in session '" + one
+                + "' is visible in session '" + two + "'");
     }
 
     @Test
@@ -95,8 +90,8 @@ abstract class IdKeyedCases {
     @Order(3)
     @DisplayName("files survive stop() and the next start() of the same instance")
     void filesSurviveStop() {
-        assumeTrue(bench().declares(SandboxCapability.FILES_SURVIVE_STOP) && bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare both FILES_SURVIVE_STOP and EXEC: files across stop() are not checked.");
+        assumeTrue(bench().declares(SandboxCapability.FILES_SURVIVE_STOP), () -> "Provider '" + bench().providerName()
+                + "' does not declare FILES_SURVIVE_STOP: files across stop() are not checked.");
         String session = bench().newSessionId("keep");
         MastraSandbox<?> sandbox = bench().create(session);
         FILES_KEPT.perform("starting session '" + session + "'", sandbox::start);
@@ -143,15 +138,10 @@ abstract class IdKeyedCases {
     }
 
     private void writeMarker(ContractRule rule, MastraSandbox<?> sandbox) {
-        if (bench().declares(EXEC)) {
-            probe(rule, sandbox, "printf %s " + marker(sandbox) + " > tck-marker.txt");
-        }
+        probe(rule, sandbox, "printf %s " + marker(sandbox) + " > tck-marker.txt");
     }
 
     private void requireMarker(ContractRule rule, MastraSandbox<?> sandbox, String when) {
-        if (!bench().declares(EXEC)) {
-            return;
-        }
         String expected = marker(sandbox);
         String seen = probe(rule, sandbox, "cat tck-marker.txt 2>/dev/null || printf missing");
         rule.require(seen.equals(expected), () -> "a file written in session '" + sandbox.id() + "' reads '" + seen + "' "

@@ -29,9 +29,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Every test opens the provider afresh with its own temporary directory and unique session ids,
  * and destroys every sandbox it made when it ends. The cases are grouped by rule; each failure
  * says which rule was broken and what to fix. Cases that need a capability the provider does not
- * declare ({@code EXEC}, {@code FILES_SURVIVE_STOP}, {@code RECONNECT_ACROSS_PROCESSES}, {@code
- * INVENTORY}) are skipped with a message; a provider without {@code EXEC} is checked to refuse
- * commands. The {@code Sessions} group runs whole sessions through {@code
+ * declare ({@code FILES_SURVIVE_STOP}, {@code RECONNECT_ACROSS_PROCESSES}, {@code INVENTORY}) are
+ * skipped with a message. The {@code Sessions} group runs whole sessions through {@code
  * SandboxFactory.openSession} (clone, branch, setup once, warm restart) on the provider; it needs
  * {@code git} in the sandbox and a provider registered in {@code META-INF/services}.
  *

@@ -1,7 +1,7 @@
 package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;
@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.api.SandboxCapability.FILES_SURVIVE_STOP;
 import static io.sandboxfactory.api.SandboxCapability.RECONNECT_ACROSS_PROCESSES;
 import static io.sandboxfactory.tck.ContractBench.probe;
@@ -36,12 +35,6 @@ abstract class SessionCases {
     abstract ContractBench bench();
 
     abstract SessionBench sessions();
-
-    @BeforeEach
-    void requireExec() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: sessions need commands to run git, so they are not checked.");
-    }
 
     @Test
     @DisplayName("openSession clones the repository, checks out the session branch and runs setup once")

@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractRule.HOOK_FAILURE;
 import static io.sandboxfactory.tck.ContractRule.START_HOOKS;
 import static io.sandboxfactory.tck.ContractRule.START_SINGLE_FLIGHT;
@@ -214,7 +213,5 @@ abstract class StartCases {
     }
 
     private void assumeExec() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: start hooks that run commands are not checked.");
     }
 }

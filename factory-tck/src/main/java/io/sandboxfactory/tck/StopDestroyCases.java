@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.describe;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.DESTROY;
@@ -52,10 +51,7 @@ abstract class StopDestroyCases {
         String session = bench().newSessionId("destroy");
         MastraSandbox<?> sandbox = bench().create(session);
         DESTROY.perform("starting session '" + session + "'", sandbox::start);
-        boolean exec = bench().declares(EXEC);
-        if (exec) {
-            probe(DESTROY, sandbox, "printf %s doomed > tck-doomed.txt");
-        }
+        probe(DESTROY, sandbox, "printf %s doomed > tck-doomed.txt");
 
         DESTROY.perform("the first destroy() of session '" + session + "'", sandbox::destroy);
         DESTROY.perform("a second destroy() of session '" + session + "'", sandbox::destroy);
@@ -63,22 +59,18 @@ abstract class StopDestroyCases {
         RuntimeException restart = failureOf(sandbox::start);
         DESTROY.require(restart instanceof SandboxDestroyedException, () -> "start() after destroy() "
                 + describe(restart) + ", expected SandboxDestroyedException");
-        if (exec) {
-            RuntimeException command = failureOf(() -> sandbox.executeCommand("true"));
-            DESTROY.require(command instanceof SandboxDestroyedException || command instanceof SandboxNotReadyException,
-                    () -> "executeCommand after destroy() " + describe(command)
-                            + ", expected SandboxDestroyedException or SandboxNotReadyException");
-        }
+        RuntimeException command = failureOf(() -> sandbox.executeCommand("true"));
+        DESTROY.require(command instanceof SandboxDestroyedException || command instanceof SandboxNotReadyException,
+                () -> "executeCommand after destroy() " + describe(command)
+                        + ", expected SandboxDestroyedException or SandboxNotReadyException");
         INVENTORY_LISTING.require(bench().listingsOf(session).isEmpty(), () -> "listSandboxes() still lists session '" + session + "' after destroy()");
 
         MastraSandbox<?> fresh = bench().create(session);
         DESTROY.perform("starting a new instance of the destroyed session '" + session + "'", fresh::start);
         DESTROY.requireEquals(StartOutcome.CREATED, fresh.lastStartOutcome().orElse(null),
                 "the outcome of starting a new instance of a destroyed session");
-        if (exec) {
-            String seen = probe(DESTROY, fresh, "cat tck-doomed.txt 2>/dev/null || printf gone");
-            DESTROY.requireEquals("gone", seen, "a file written before destroy(), read in the session's new sandbox");
-        }
+        String seen = probe(DESTROY, fresh, "cat tck-doomed.txt 2>/dev/null || printf gone");
+        DESTROY.requireEquals("gone", seen, "a file written before destroy(), read in the session's new sandbox");
     }
 
     @Test
@@ -105,8 +97,6 @@ abstract class StopDestroyCases {
     @Order(4)
     @DisplayName("a command on a sandbox removed from outside fails with SandboxDestroyedException")
     void aVanishedSandboxSaysSo() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: commands on a vanished sandbox are not checked.");
         String session = bench().newSessionId("vanish");
         MastraSandbox<?> sandbox = bench().create(session);
         VANISHED_SANDBOX.perform("starting session '" + session + "'", sandbox::start);

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.sandboxfactory.api.SandboxCapability.EXEC;
 import static io.sandboxfactory.tck.ContractBench.PROBE_TIMEOUT;
 import static io.sandboxfactory.tck.ContractBench.probe;
 import static io.sandboxfactory.tck.ContractRule.TIMEOUT;
@@ -38,8 +37,6 @@ abstract class TimeoutCases {
 
     @BeforeEach
     void createSandbox() {
-        assumeTrue(bench().declares(EXEC), () -> "Provider '" + bench().providerName()
-                + "' does not declare EXEC: command timeouts are not checked.");
         sandbox = bench().create(bench().newSessionId("timeout"));
         sandbox.start();
     }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.FactorySandbox;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.provider.callback.CallbackCapabilities;

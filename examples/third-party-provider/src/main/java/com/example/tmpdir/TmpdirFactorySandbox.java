@@ -4,7 +4,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SessionIds;
+import io.sandboxfactory.api.support.SessionIds;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -27,11 +27,6 @@ final class TmpdirFactorySandbox implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return "tmpdir";
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         // The framework's own rule: an id it accepts is one file name (no '/', no leading '.'), so it resolves under root.
         SessionIds.problem(ctx.sessionId()).ifPresent(problem -> {
@@ -43,6 +38,6 @@ final class TmpdirFactorySandbox implements FactorySandbox {
     /** Directories keep their files when stopped, and any process finds them again by session id. */
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES);
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES);
     }
 }

@@ -3,7 +3,7 @@ package com.example.tmpdir;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -34,7 +34,7 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
     private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
     TmpdirSandbox(String sessionId, Path directory, Map<String, String> baseEnv) {
-        super(sessionId, "tmpdir-" + sessionId, "tmpdir");
+        super(sessionId, "tmpdir-" + sessionId);
         this.directory = directory;
         this.baseEnv = baseEnv;
     }

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 
 import java.util.List;
 

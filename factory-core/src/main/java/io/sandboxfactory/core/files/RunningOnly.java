@@ -74,11 +74,6 @@ final class RunningOnly implements ExecutableSandbox {
     }
 
     @Override
-    public String provider() {
-        return sandbox.provider();
-    }
-
-    @Override
     public SandboxStatus status() {
         return sandbox.status();
     }

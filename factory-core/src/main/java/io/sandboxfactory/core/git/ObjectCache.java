@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.git;
 
-import io.sandboxfactory.api.RepositoryAccess;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.support.Sandboxes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,9 +3,9 @@ package io.sandboxfactory.core.git;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -38,12 +38,14 @@ public final class OrphanSweeper {
     private static final Logger LOG = LoggerFactory.getLogger(OrphanSweeper.class);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
+    private final String providerName;
     private final FactorySandbox factorySandbox;
     private final SessionStore store;
     private final SessionMemo memo;
     private final LeaseOwner owner = LeaseOwner.forThisProcess();
 
-    public OrphanSweeper(FactorySandbox factorySandbox, SessionStore store, SessionMemo memo) {
+    public OrphanSweeper(String providerName, FactorySandbox factorySandbox, SessionStore store, SessionMemo memo) {
+        this.providerName = providerName;
         this.factorySandbox = factorySandbox;
         this.store = store;
         this.memo = memo;
@@ -52,7 +54,7 @@ public final class OrphanSweeper {
     /** Removes every orphan and returns what was removed. */
     public List<SandboxListing> sweep() {
         if (!(factorySandbox instanceof SandboxInventory inventory)) {
-            throw new SandboxException("SWEEP_UNSUPPORTED", "Sandbox provider '" + factorySandbox.provider()
+            throw new SandboxException("SWEEP_UNSUPPORTED", "Sandbox provider '" + providerName
                     + "' cannot list its sandboxes, so it cannot be swept.");
         }
         List<SandboxListing> removed = new ArrayList<>();
@@ -101,6 +103,6 @@ public final class OrphanSweeper {
     }
 
     private Optional<SessionRecord> ownRecord(String sessionId) {
-        return store.find(sessionId).filter(r -> r.definition().provider().map(factorySandbox.provider()::equals).orElse(true));
+        return store.find(sessionId).filter(r -> r.definition().provider().map(providerName::equals).orElse(true));
     }
 }

@@ -47,6 +47,7 @@ public final class Retirements {
     private final SessionRetirementCoordinator coordinator;
     private final SessionStore store;
     private final SessionMemo memo;
+    private final String providerName;
     private final FactorySandbox provider;
     private final Function<SessionSpec, SessionHandle> open;
     private final CommandActivity activity;
@@ -58,11 +59,12 @@ public final class Retirements {
      * @param activity the sessions running commands in this factory (never idle)
      * @param lifecycle the idle policies {@link #applyIdlePolicies} applies
      */
-    public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, FactorySandbox provider,
-                       Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock) {
+    public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, String providerName,
+                       FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.store = Objects.requireNonNull(store, "store");
         this.memo = Objects.requireNonNull(memo, "memo");
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.open = Objects.requireNonNull(open, "open");
         this.activity = Objects.requireNonNull(activity, "activity");
@@ -85,10 +87,10 @@ public final class Retirements {
             LOG.info("No session '{}' to retire: neither the session store nor this factory knows it.", sessionId);
             return new RetireResult(sessionId, RetireResult.Outcome.UNKNOWN, List.of());
         }
-        Optional<String> otherProvider = record.flatMap(r -> r.definition().provider()).filter(p -> !p.equals(provider.provider()));
+        Optional<String> otherProvider = record.flatMap(r -> r.definition().provider()).filter(p -> !p.equals(providerName));
         if (otherProvider.isPresent()) {
             return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of("it runs on provider '" + otherProvider.get()
-                    + "', not '" + provider.provider() + "'; retire it with that provider"));
+                    + "', not '" + providerName + "'; retire it with that provider"));
         }
         if (!heldHere) {
             startForTeardown(record.get(), listed);

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;
 import io.sandboxfactory.core.setup.SetupCommands;

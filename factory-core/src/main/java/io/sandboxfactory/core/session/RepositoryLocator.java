@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.RepositoryAccess;
-import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.input.InputText;
 
 import java.io.IOException;

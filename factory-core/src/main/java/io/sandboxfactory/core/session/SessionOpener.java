@@ -47,6 +47,7 @@ public final class SessionOpener implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionOpener.class);
 
+    private final String providerName;
     private final FactorySandbox provider;
     private final SessionMemo memo;
     private final SessionServices services;
@@ -65,20 +66,22 @@ public final class SessionOpener implements AutoCloseable {
     private final Optional<ObjectCache> objectCache;
 
     /** Without templates, object cache or automatic template builds. */
-    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services) {
-        this(provider, memo, services, TemplateSettings.disabled(), Optional.empty(), noAutoBuilds());
+    public SessionOpener(String providerName, FactorySandbox provider, SessionMemo memo, SessionServices services) {
+        this(providerName, provider, memo, services, TemplateSettings.disabled(), Optional.empty(), noAutoBuilds());
     }
 
     /**
+     * @param providerName the name the provider was selected by ({@code SandboxProvider.name()})
      * @param objectCache the cache clones of new checkouts borrow objects from (the provider's sandboxes must see the host's files)
      * @param autoBuilds where an eager open whose setup is done and that no template matches asks for one ({@code templates.autoBuild})
      */
-    public SessionOpener(FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates,
-                         Optional<ObjectCache> objectCache, Supplier<AutoBuilds> autoBuilds) {
+    public SessionOpener(String providerName, FactorySandbox provider, SessionMemo memo, SessionServices services,
+                         TemplateSettings templates, Optional<ObjectCache> objectCache, Supplier<AutoBuilds> autoBuilds) {
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
         this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
         this.autoBuilds = Objects.requireNonNull(autoBuilds, "autoBuilds");
         this.templates = Objects.requireNonNull(templates, "templates");
-        this.selector = new TemplateSelector(provider);
+        this.selector = new TemplateSelector(providerName, provider);
         this.provider = Objects.requireNonNull(provider, "provider");
         this.memo = Objects.requireNonNull(memo, "memo");
         this.services = Objects.requireNonNull(services, "services");
@@ -108,7 +111,7 @@ public final class SessionOpener implements AutoCloseable {
         SessionPlan plan = SessionPlan.of(spec, services.defaults())
                 .withStoredBase(existing.flatMap(record -> record.definition().baseBranch()));
         existing.ifPresent(record -> requireSameRepository(record, plan));
-        services.store().register(plan.definition(Optional.of(provider.provider())));
+        services.store().register(plan.definition(Optional.of(providerName)));
 
         long generation = services.store().generation(id);
         SessionEntry entry = currentEntry(spec, plan, generation, existing, mayUseTemplate);
@@ -205,7 +208,7 @@ public final class SessionOpener implements AutoCloseable {
         if (own.setup().isEmpty()) {
             return; // nothing a template would save but the clone
         }
-        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
         if (selector.newest(key).isEmpty()) {
             builds.request(key, new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
         }
@@ -217,7 +220,7 @@ public final class SessionOpener implements AutoCloseable {
             return Optional.empty();
         }
         SessionPlan.Repository own = plan.repositories().get(0);
-        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
         return selector.newest(key).map(template -> new TemplateUse(template, templates.inputs()));
     }
 
@@ -260,7 +263,7 @@ public final class SessionOpener implements AutoCloseable {
         template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());
         if (sandbox == null || !spec.sessionId().equals(sandbox.id())) {
-            throw new SandboxException("PROVIDER_CONTRACT", "Sandbox provider '" + provider.provider() + "' returned "
+            throw new SandboxException("PROVIDER_CONTRACT", "Sandbox provider '" + providerName + "' returned "
                     + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
                     + spec.sessionId() + "'; it must return one whose id is the session id.");
         }
@@ -276,7 +279,7 @@ public final class SessionOpener implements AutoCloseable {
             if (hooks.containsKey(sandbox)) {
                 return false;
             }
-            SessionStartHook hook = new SessionStartHook(plan, services, generation,
+            SessionStartHook hook = new SessionStartHook(providerName, plan, services, generation,
                     () -> memo.peek(spec.sessionId()).filter(e -> e.sandbox() == sandbox), spec.workingDirectory(), template,
                     objectCache);
             hooks.put(sandbox, hook);
@@ -295,7 +298,7 @@ public final class SessionOpener implements AutoCloseable {
                         throw new SessionRetiredException(id);
                     }
                 })) {
-            services.phase(id, SessionPhase.START, entry.sandbox().provider());
+            services.phase(id, SessionPhase.START, providerName);
             starts.startHoldingLease(entry);
             SessionStartHook hook = hooks.get(entry.sandbox());
             if (hook != null && !hook.preparedFor(plan)) {

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.setup.SetupCommands;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.SessionDefinition;

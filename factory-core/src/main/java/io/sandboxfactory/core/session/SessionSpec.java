@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.SessionIds;
+import io.sandboxfactory.api.support.SessionIds;
 
-import io.sandboxfactory.api.RepositoryAccessSource;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;

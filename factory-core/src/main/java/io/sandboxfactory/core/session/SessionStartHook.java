@@ -5,13 +5,13 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStartEvent;
 import io.sandboxfactory.api.SandboxStartHook;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.git.Freshness;
@@ -73,6 +73,7 @@ public final class SessionStartHook implements SandboxStartHook {
     public static final String SETUP_DONE = "done";
     public static final String SETUP_FAILED = "failed";
 
+    private final String providerName;
     private final SessionPlan initialPlan;
     private final SessionServices services;
     private final long generation;
@@ -104,17 +105,15 @@ public final class SessionStartHook implements SandboxStartHook {
      *     empty once the entry was evicted
      * @param requestedWorkdir the session root to use when the sandbox reports none (else {@code pwd})
      */
-    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
-                            Optional<String> requestedWorkdir) {
-        this(plan, services, generation, entry, requestedWorkdir, Optional.empty(), Optional.empty());
-    }
-
     /**
+     * @param providerName the name the provider was selected by, recorded with the session
      * @param template the template in the context this sandbox instance was made with
      * @param objectCache the host's git object cache, when the sandbox sees the host's files
      */
-    public SessionStartHook(SessionPlan plan, SessionServices services, long generation, Supplier<Optional<SessionEntry>> entry,
-                            Optional<String> requestedWorkdir, Optional<TemplateUse> template, Optional<ObjectCache> objectCache) {
+    public SessionStartHook(String providerName, SessionPlan plan, SessionServices services, long generation,
+                            Supplier<Optional<SessionEntry>> entry, Optional<String> requestedWorkdir, Optional<TemplateUse> template,
+                            Optional<ObjectCache> objectCache) {
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
         this.template = Objects.requireNonNull(template, "template");
         this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
         this.initialPlan = Objects.requireNonNull(plan, "plan");
@@ -180,7 +179,7 @@ public final class SessionStartHook implements SandboxStartHook {
                 if (services.store().find(id()).isEmpty()) {
                     // A retirement deleted the record after this open registered it and read the new
                     // generation, then gave the lease up: this open comes after it and needs its record.
-                    services.store().register(plan.definition(Optional.of(sandbox.provider())));
+                    services.store().register(plan.definition(Optional.of(providerName)));
                 }
                 reportSandbox(sandbox, outcome);
                 Optional<TemplateUse> madeFrom = outcome == StartOutcome.CREATED ? template : Optional.empty();

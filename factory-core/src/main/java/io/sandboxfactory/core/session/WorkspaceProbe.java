@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.git.CheckoutState;
 import io.sandboxfactory.core.setup.SetupMarkers;
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.setup;
 
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.input.InputText;
 
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.store;
 
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -5,7 +5,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.TemplateBuild;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -33,6 +33,7 @@ public final class TemplateBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(TemplateBuilder.class);
     static final String BUILD_BRANCH = "sandbox-factory-template";
 
+    private final String providerName;
     private final FactorySandbox provider;
     private final SessionOpener opener;
     private final SessionStore store;
@@ -41,8 +42,9 @@ public final class TemplateBuilder {
     private final Consumer<String> destroySession;
     private final Clock clock;
 
-    public TemplateBuilder(FactorySandbox provider, SessionOpener opener, SessionStore store, SessionDefaults defaults,
-                           TemplateSettings settings, Consumer<String> destroySession, Clock clock) {
+    public TemplateBuilder(String providerName, FactorySandbox provider, SessionOpener opener, SessionStore store,
+                           SessionDefaults defaults, TemplateSettings settings, Consumer<String> destroySession, Clock clock) {
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.opener = Objects.requireNonNull(opener, "opener");
         this.store = Objects.requireNonNull(store, "store");
@@ -53,14 +55,14 @@ public final class TemplateBuilder {
     }
 
     public SandboxTemplate build(TemplateRequest request) {
-        if (!new TemplateSelector(provider).supported()) {
-            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + provider.provider()
+        if (!new TemplateSelector(providerName, provider).supported()) {
+            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + providerName
                     + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
         }
         Instant now = clock.instant();
         // The key comes from the plan a session of this repository and setup would have, defaults applied.
         SessionPlan.Repository own = SessionPlan.of(spec("template-key", request), defaults).repositories().get(0);
-        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
         String name = key.newName(now);
         String sessionId = "template-build-" + name;
         SessionSpec build = spec(sessionId, request);
@@ -72,7 +74,7 @@ public final class TemplateBuilder {
             String inputsHash = TemplateInputs.hash(session, checkout, base, settings.inputs(), defaults.timeouts().probe());
             String baseCommit = run(session, checkout, "git rev-parse --verify -q " + Sandboxes.quote(base + "^{commit}")).strip();
             run(session, checkout, "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH);
-            SandboxTemplate template = new SandboxTemplate(name, provider.provider(), key.subject(), key.setupHash(), inputsHash,
+            SandboxTemplate template = new SandboxTemplate(name, providerName, key.subject(), key.setupHash(), inputsHash,
                     baseCommit, now);
             return provider.buildTemplate(new TemplateBuild(template, session.sandbox()));
         } finally {

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.template;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.input.InputText;
 
 import java.nio.charset.StandardCharsets;

@@ -14,9 +14,11 @@ public final class TemplateSelector {
 
     private static final Logger LOG = LoggerFactory.getLogger(TemplateSelector.class);
 
+    private final String providerName;
     private final FactorySandbox provider;
 
-    public TemplateSelector(FactorySandbox provider) {
+    public TemplateSelector(String providerName, FactorySandbox provider) {
+        this.providerName = providerName;
         this.provider = provider;
     }
 
@@ -31,7 +33,7 @@ public final class TemplateSelector {
         try {
             return provider.listTemplates().stream().filter(key::matches).max(Comparator.comparing(SandboxTemplate::createdAt));
         } catch (RuntimeException e) {
-            LOG.warn("Listing the templates of provider '{}' failed, so this open makes its sandbox without one: {}", provider.provider(),
+            LOG.warn("Listing the templates of provider '{}' failed, so this open makes its sandbox without one: {}", providerName,
                     e.getMessage());
             return Optional.empty();
         }

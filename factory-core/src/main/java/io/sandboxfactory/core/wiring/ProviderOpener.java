@@ -50,16 +50,11 @@ final class ProviderOpener {
     }
 
     private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
-        if (!name.equals(opened.provider())) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
-                    + provider.getClass().getName() + ") opened a FactorySandbox whose provider() is '" + opened.provider()
-                    + "'; it must be '" + name + "'.");
-        }
         Set<SandboxCapability> capabilities = opened.capabilities();
-        if (capabilities == null || !capabilities.contains(SandboxCapability.EXEC)) {
-            // Same sentence as Sandboxes.requireExec, raised before any session exists.
-            throw new FactoryConfigurationException("CAPABILITY_MISSING", "Sandbox provider '" + name
-                    + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
+        if (capabilities == null) {
+            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+                    + provider.getClass().getName() + ") returned null from capabilities(); it must return a set, empty when it"
+                    + " declares none.");
         }
     }
 

@@ -154,15 +154,15 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     Optional<ObjectCache> objectCache(ResolvedConfig config, SessionTimeouts timeouts) {
         // Only the local provider's sandboxes see the host's files, where the mirrors live.
-        return config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
+        return config.cache().enabled() && LOCAL_PROVIDER.equals(config.provider())
                 ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
     }
 
     @Provides
     @Singleton
-    SessionOpener opener(FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates,
+    SessionOpener opener(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates,
                          Optional<ObjectCache> objectCache, Provider<AutoBuilds> autoBuilds) {
-        return new SessionOpener(provider, memo, services, templates, objectCache, autoBuilds::get);
+        return new SessionOpener(config.provider(), provider, memo, services, templates, objectCache, autoBuilds::get);
     }
 
     @Provides
@@ -175,14 +175,14 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     Retirements retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, FactorySandbox provider,
                             SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock) {
-        return new Retirements(coordinator, store, memo, provider, opener::open, activity, config.lifecycle(), clock);
+        return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock);
     }
 
     @Provides
     @Singleton
-    TemplateBuilder templates(FactorySandbox provider, SessionOpener opener, SessionStore store, SessionDefaults defaults,
-                              TemplateSettings settings, Retirements retirements, Clock clock) {
-        return new TemplateBuilder(provider, opener, store, defaults, settings, id -> retirements.retire(id, RetireMode.DESTROY), clock);
+    TemplateBuilder templates(ResolvedConfig config, FactorySandbox provider, SessionOpener opener, SessionStore store,
+                              SessionDefaults defaults, TemplateSettings settings, Retirements retirements, Clock clock) {
+        return new TemplateBuilder(config.provider(), provider, opener, store, defaults, settings, id -> retirements.retire(id, RetireMode.DESTROY), clock);
     }
 
     @Provides
@@ -194,8 +194,8 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
-    OrphanSweeper sweeper(FactorySandbox provider, SessionStore store, SessionMemo memo) {
-        return new OrphanSweeper(provider, store, memo);
+    OrphanSweeper sweeper(ResolvedConfig config, FactorySandbox provider, SessionStore store, SessionMemo memo) {
+        return new OrphanSweeper(config.provider(), provider, store, memo);
     }
 
     /**

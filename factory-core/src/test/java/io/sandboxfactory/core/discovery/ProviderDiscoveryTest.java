@@ -33,7 +33,7 @@ class ProviderDiscoveryTest {
     void findsTheProvidersOnTheTestClassPathWithTheirOrigin() {
         DiscoveredProviders found = new ProviderDiscovery().discover(testLoader);
 
-        assertThat(found.names()).contains("custom", "test-memory", "test-noexec").isSorted();
+        assertThat(found.names()).contains("custom", "test-memory").isSorted();
         DiscoveredProvider memory = found.require("test-memory");
         assertThat(memory.providerClass()).isEqualTo(MemorySandboxProvider.class);
         assertThat(memory.configType()).isEqualTo(MemoryConfig.class);
@@ -68,7 +68,6 @@ class ProviderDiscoveryTest {
             MastraSandbox<?> sandbox = factory.sandbox(FactorySandboxContext.of("session-1"));
 
             assertThat(sandbox.id()).isEqualTo("session-1");
-            assertThat(sandbox.provider()).isEqualTo("acme");
             assertThat(sandbox.executeCommand("echo", List.of("hi"), CommandOptions.defaults()).stdout())
                     .isEqualTo("howdy echo hi");
         }

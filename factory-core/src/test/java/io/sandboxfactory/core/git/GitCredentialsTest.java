@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.git;
 
-import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccess;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;

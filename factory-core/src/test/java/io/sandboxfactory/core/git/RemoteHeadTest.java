@@ -2,7 +2,7 @@ package io.sandboxfactory.core.git;
 
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.testing.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.input;
 
-import io.sandboxfactory.api.RepositoryAccess;
+import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.git.RetryPolicy;

@@ -53,11 +53,6 @@ public final class FaultySandboxes implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return real.provider();
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         created.incrementAndGet();
         return new FaultySandbox(ctx.sessionId(), real.create(ctx));
@@ -72,7 +67,7 @@ public final class FaultySandboxes implements FactorySandbox {
         private final MastraSandbox<?> inner;
 
         FaultySandbox(String id, MastraSandbox<?> inner) {
-            super(id, "faulty-" + id, inner.provider());
+            super(id, "faulty-" + id);
             this.inner = inner;
         }
 

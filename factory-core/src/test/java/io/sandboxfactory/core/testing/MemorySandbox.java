@@ -13,7 +13,7 @@ public final class MemorySandbox extends MastraSandbox<String> {
     private final String prefix;
 
     public MemorySandbox(String id, String provider, String prefix) {
-        super(id, provider + "-" + id, provider);
+        super(id, provider + "-" + id);
         this.prefix = prefix;
     }
 

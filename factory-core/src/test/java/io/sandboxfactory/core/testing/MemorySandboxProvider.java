@@ -72,18 +72,13 @@ public final class MemorySandboxProvider implements SandboxProvider<MemoryConfig
         }
 
         @Override
-        public String provider() {
-            return name;
-        }
-
-        @Override
         public MastraSandbox<?> create(FactorySandboxContext ctx) {
             return new MemorySandbox(ctx.sessionId(), name, config.label());
         }
 
         @Override
         public Set<SandboxCapability> capabilities() {
-            return Set.of(SandboxCapability.EXEC);
+            return Set.of();
         }
 
         @Override

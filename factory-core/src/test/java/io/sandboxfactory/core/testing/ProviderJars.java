@@ -137,7 +137,7 @@ public final class ProviderJars {
 
     /**
      * The source of a complete provider {@code pkg.cls} named {@code name}: config record {@code
-     * Config(String greeting)}, EXEC capability, in-memory sandboxes whose commands print
+     * Config(String greeting)}, no capabilities, in-memory sandboxes whose commands print
      * {@code <greeting> <command line>}.
      */
     public static String providerSource(String pkg, String cls, String name) {
@@ -162,15 +162,14 @@ public final class ProviderJars {
 
                     public FactorySandbox open(Config config, ProviderContext context) {
                         return new FactorySandbox() {
-                            public String provider() { return "%3$s"; }
                             public MastraSandbox<?> create(FactorySandboxContext ctx) { return new Box(ctx.sessionId(), config.greeting()); }
-                            public Set<SandboxCapability> capabilities() { return Set.of(SandboxCapability.EXEC); }
+                            public Set<SandboxCapability> capabilities() { return Set.of(); }
                         };
                     }
 
                     static final class Box extends MastraSandbox<String> {
                         private final String greeting;
-                        Box(String id, String greeting) { super(id, id, "%3$s"); this.greeting = greeting; }
+                        Box(String id, String greeting) { super(id, id); this.greeting = greeting; }
                         protected Optional<String> find() { return Optional.empty(); }
                         protected void connect(String handle) { }
                         protected String create() { return "box-" + id(); }

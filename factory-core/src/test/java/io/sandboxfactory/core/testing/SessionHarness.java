@@ -60,7 +60,7 @@ public final class SessionHarness implements AutoCloseable {
         FactorySandbox provider = wrapProvider.apply(local);
         this.activity = new CommandActivity(store, java.time.Clock.systemUTC());
         this.services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
-        this.opener = new SessionOpener(provider, memo, services);
+        this.opener = new SessionOpener("local", provider, memo, services);
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
     }
 

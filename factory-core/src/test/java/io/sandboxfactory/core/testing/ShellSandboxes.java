@@ -31,25 +31,20 @@ public final class ShellSandboxes implements FactorySandbox {
     }
 
     @Override
-    public String provider() {
-        return "shell";
-    }
-
-    @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         return new ShellSandbox(ctx.sessionId(), root.resolve(ctx.sessionId()));
     }
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP);
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP);
     }
 
     static final class ShellSandbox extends MastraSandbox<Path> {
         private final Path home;
 
         ShellSandbox(String id, Path home) {
-            super(id, "shell-" + id, "shell");
+            super(id, "shell-" + id);
             this.home = home;
         }
 

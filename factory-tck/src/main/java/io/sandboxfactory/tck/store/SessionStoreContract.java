@@ -1,6 +1,6 @@
 package io.sandboxfactory.tck.store;
 
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.FencedOutException;

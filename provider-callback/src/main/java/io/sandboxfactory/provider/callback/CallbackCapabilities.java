@@ -9,11 +9,10 @@ import java.util.Set;
  * Capabilities a host declares for the sandboxes its callback returns, registered as a host object
  * ({@code SandboxFactory.builder().hostObject(CallbackCapabilities.class, CallbackCapabilities.of(...))}).
  *
- * <p>The {@code custom} provider always declares {@link SandboxCapability#EXEC} (sessions need it)
- * and adds the ones declared here. {@link SandboxCapability#INVENTORY} cannot be declared: the
+ * <p>The {@code custom} provider declares the ones declared here. {@link SandboxCapability#INVENTORY} cannot be declared: the
  * callback factory cannot list or remove the host's sandboxes.
  *
- * @param declared what the host's sandboxes can do beyond {@code EXEC}
+ * @param declared what the host's sandboxes can do beyond running commands
  */
 public record CallbackCapabilities(Set<SandboxCapability> declared) {
 
@@ -25,15 +24,10 @@ public record CallbackCapabilities(Set<SandboxCapability> declared) {
         }
     }
 
-    /** Declares {@code capabilities} in addition to {@code EXEC}. */
+    /** Declares {@code capabilities}. */
     public static CallbackCapabilities of(SandboxCapability... capabilities) {
         return new CallbackCapabilities(Set.of(capabilities));
     }
 
-    /** {@code EXEC} plus the declared capabilities. */
-    Set<SandboxCapability> withExec() {
-        EnumSet<SandboxCapability> all = EnumSet.of(SandboxCapability.EXEC);
-        all.addAll(declared);
-        return Set.copyOf(all);
-    }
+
 }

@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.callback;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 
@@ -23,11 +23,6 @@ final class CallbackFactorySandbox implements FactorySandbox {
     CallbackFactorySandbox(SandboxCallback callback, Set<SandboxCapability> capabilities) {
         this.callback = Objects.requireNonNull(callback, "callback");
         this.capabilities = Set.copyOf(capabilities);
-    }
-
-    @Override
-    public String provider() {
-        return CallbackSandboxProvider.NAME;
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.callback;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.SandboxCallback;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -10,7 +10,7 @@ import io.sandboxfactory.api.SandboxProvider;
  * The {@code custom} provider: sessions run on sandboxes the host builds itself, through a {@link
  * SandboxCallback} registered with {@code SandboxFactory.builder().callback(ctx -> ...)}.
  *
- * <p>Capabilities: always {@code EXEC}, plus whatever the host declares with an optional {@link
+ * <p>Capabilities: whatever the host declares with an optional {@link
  * CallbackCapabilities} host object. Opening without a registered callback fails with a sentence
  * telling the host how to register one.
  */
@@ -35,7 +35,7 @@ public final class CallbackSandboxProvider implements SandboxProvider<CallbackCo
                 "CALLBACK_MISSING", "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
                         + " registered; register one with SandboxFactory.builder().callback(ctx -> ...)."));
         CallbackCapabilities declared = context.lookup(CallbackCapabilities.class).orElse(CallbackCapabilities.of());
-        return new CallbackFactorySandbox(callback, declared.withExec());
+        return new CallbackFactorySandbox(callback, declared.declared());
     }
 
     @Override

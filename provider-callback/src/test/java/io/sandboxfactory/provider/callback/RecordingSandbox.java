@@ -11,7 +11,7 @@ import java.util.Optional;
 final class RecordingSandbox extends MastraSandbox<String> {
 
     RecordingSandbox(String id) {
-        super(id, "host-" + id, "host");
+        super(id, "host-" + id);
     }
 
     @Override

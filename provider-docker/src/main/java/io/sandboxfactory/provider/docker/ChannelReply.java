@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

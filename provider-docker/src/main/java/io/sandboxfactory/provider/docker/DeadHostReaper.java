@@ -2,8 +2,8 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.HostProcess;
-import io.sandboxfactory.api.Sandboxes;
+import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Sandboxes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

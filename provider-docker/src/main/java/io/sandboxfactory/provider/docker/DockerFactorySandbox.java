@@ -5,7 +5,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -55,11 +55,6 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
         this.templates = new DockerTemplates(connection, owner);
     }
 
-    @Override
-    public String provider() {
-        return DockerSandboxProvider.NAME;
-    }
-
     /** The owner this instance labels its containers with. */
     public String owner() {
         return owner;
@@ -106,7 +101,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
                 SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
         if (config.networkIsolated()) {

@@ -7,7 +7,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.SandboxPaths;
+import io.sandboxfactory.api.support.SandboxPaths;
 import io.sandboxfactory.provider.support.TarEntries;
 import io.sandboxfactory.provider.support.TarStream;
 

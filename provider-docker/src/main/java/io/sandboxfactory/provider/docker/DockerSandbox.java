@@ -7,7 +7,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -61,7 +61,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
                   DockerConnection connection, Map<String, String> baseEnv, boolean execChannel, HostProcess host) {
-        super(sessionId, spec.name(), DockerSandboxProvider.NAME);
+        super(sessionId, spec.name());
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");

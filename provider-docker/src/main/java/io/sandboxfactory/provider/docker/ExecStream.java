@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

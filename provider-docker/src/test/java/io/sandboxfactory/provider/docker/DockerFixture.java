@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

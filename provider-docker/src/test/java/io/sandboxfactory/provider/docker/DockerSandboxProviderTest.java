@@ -37,10 +37,8 @@ class DockerSandboxProviderTest {
             DockerSandbox sandbox = factory.create(FactorySandboxContext.builder("owner/repo#1").workingDirectory("/src").build());
             assertThat(sandbox.status()).isEqualTo(SandboxStatus.PENDING);
             assertThat(sandbox.id()).isEqualTo("owner/repo#1");
-            assertThat(sandbox.provider()).isEqualTo("docker");
             assertThat(sandbox.name()).isEqualTo(sandbox.containerName()).isEqualTo(ContainerNames.forSession("owner/repo#1"));
             assertThat(sandbox.workingDirectory()).contains("/src");
-            assertThat(factory.provider()).isEqualTo("docker");
             assertThat(factory.owner()).isEqualTo("tests");
         }
     }
@@ -49,11 +47,11 @@ class DockerSandboxProviderTest {
     void declaresNetworkIsolationOnlyWithoutANetwork() {
         try (DockerFactorySandbox isolated = open(DockerProviderConfig.defaults());
              DockerFactorySandbox hostNet = open(DockerProviderConfig.builder().networkMode("host").build())) {
-            assertThat(isolated.capabilities()).containsExactlyInAnyOrder(SandboxCapability.EXEC,
+            assertThat(isolated.capabilities()).containsExactlyInAnyOrder(
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
                     SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
                     SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
-            assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION).contains(SandboxCapability.EXEC);
+            assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
         }
     }
 

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

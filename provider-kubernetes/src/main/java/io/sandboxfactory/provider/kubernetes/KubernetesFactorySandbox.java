@@ -42,11 +42,6 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
         this.connection = connection;
     }
 
-    @Override
-    public String provider() {
-        return KubernetesSandboxProvider.NAME;
-    }
-
     /** The client, for hosts and tests that need the cluster directly. */
     public KubernetesClient client() {
         return connection.client();
@@ -66,7 +61,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
                 SandboxCapability.FILE_TRANSFER);
         if (config.denyAllNetwork()) {

@@ -48,7 +48,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
                       Map<String, String> baseEnv, boolean denyAll, Duration readyTimeout) {
-        super(sessionId, objects.name(), KubernetesSandboxProvider.NAME);
+        super(sessionId, objects.name());
         this.connection = connection;
         this.objects = objects;
         this.owner = owner;

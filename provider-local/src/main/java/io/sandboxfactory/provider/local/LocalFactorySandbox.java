@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxInventory;
@@ -30,7 +30,6 @@ import java.util.stream.Stream;
  */
 public final class LocalFactorySandbox implements FactorySandbox, SandboxInventory {
 
-
     private final Path root;
     private final Map<String, String> baseEnv;
     private final HostProcess host = HostProcess.current();
@@ -49,11 +48,6 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     /** The directory holding every session directory. */
     public Path root() {
         return root;
-    }
-
-    @Override
-    public String provider() {
-        return LocalSandboxProvider.NAME;
     }
 
     @Override
@@ -92,7 +86,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
 
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.EXEC, SandboxCapability.FILES_SURVIVE_STOP,
+        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
                 SandboxCapability.TEMPLATES);
     }

@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.local;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.SandboxPaths;
+import io.sandboxfactory.api.support.SandboxPaths;
 import io.sandboxfactory.api.TransferEntry;
 
 import java.io.IOException;

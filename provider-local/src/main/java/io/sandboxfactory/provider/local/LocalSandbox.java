@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.local;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -49,7 +49,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
 
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, Launcher launcher, HostProcess host,
                  Executor recorder, Optional<TemplateCopy> template) {
-        super(sessionId, "local-" + sessionId, LocalSandboxProvider.NAME);
+        super(sessionId, "local-" + sessionId);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
         this.running = new RunningCommands(directory, host, recorder);

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.OutputCollector;
+import io.sandboxfactory.api.support.OutputCollector;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.HostProcess;
+import io.sandboxfactory.api.support.HostProcess;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -35,7 +35,7 @@ class LocalInventoryTest {
 
     @Test
     void declaresInventoryAmongItsCapabilities() {
-        assertThat(bed.factory().capabilities()).contains(SandboxCapability.EXEC, SandboxCapability.INVENTORY,
+        assertThat(bed.factory().capabilities()).contains(SandboxCapability.INVENTORY,
                 SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES);
     }
 

@@ -57,7 +57,6 @@ class LocalLifecycleTest {
         assertThat(sandbox.status()).isEqualTo(SandboxStatus.RUNNING);
         assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CREATED);
         assertThat(sandbox.sandboxId()).contains(sandbox.directory().toString());
-        assertThat(sandbox.provider()).isEqualTo("local");
         assertThat(sandbox.id()).isEqualTo("s1");
     }
 

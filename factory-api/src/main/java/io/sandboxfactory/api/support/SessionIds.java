@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

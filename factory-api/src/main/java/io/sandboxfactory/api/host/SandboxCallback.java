@@ -1,5 +1,8 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.host;
 
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.MastraSandbox;
 import java.util.function.Function;
 
 /**

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
+import io.sandboxfactory.api.FileTransferSandbox;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.host;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.host;
 
 /**
  * Mints {@link RepositoryAccess} on demand, so every start gets a fresh token. Called from the

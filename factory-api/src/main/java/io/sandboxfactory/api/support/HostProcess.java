@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,5 +1,6 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.support;
 
+import io.sandboxfactory.api.FileTransferSandbox;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
