@@ -145,6 +145,21 @@ final class HardeningRig {
                 .map(Long::parseLong).toList() : List.of();
     }
 
+    /**
+     * Waits until the local provider's record of command {@code pid} of session {@code sessionId}
+     * is on disk: from then on the command outlives its host's death, for the next start to reap.
+     */
+    void awaitRecorded(String sessionId, long pid) throws InterruptedException {
+        Path record = sessionDirectory(sessionId).resolveSibling(".sandbox-factory-running").resolve(sessionId).resolve(Long.toString(pid));
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (!Files.exists(record)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Command " + pid + " of session " + sessionId + " was never recorded at " + record);
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** Waits until {@code count} sandbox shells are parked at a gate. */
     void awaitParked(int count, ChildProcess child) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 180_000_000_000L;

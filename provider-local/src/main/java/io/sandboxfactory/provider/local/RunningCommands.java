@@ -31,10 +31,11 @@ import java.util.stream.Stream;
  * host, and processes a finished command left in the background on purpose, are never touched by
  * it; {@link #killAll()} (stop, destroy, sweep) ends every recorded command whoever started it.
  *
- * <p>Recording is best effort: a host killed between starting a command and recording it leaves
- * that command unrecorded. Records are written by a recorder thread right after the start, not by
- * the command's thread, so that window is that thread's latency (well under the time a shell takes
- * to start); a command that already returned by then is not recorded at all.
+ * <p>Records are written by a recorder thread right after the start, not by the command's thread,
+ * so a command does not wait for the file system; a command that already returned by then is not
+ * recorded at all. A host killed in between leaves a command no record names: the launcher is told
+ * when each record is on disk ({@link Launcher.Launch#recorded()}), and the fork server ends, when
+ * its host dies, the commands that were never recorded, so no command of a dead host escapes both.
  */
 final class RunningCommands {
 
@@ -64,7 +65,7 @@ final class RunningCommands {
      * finished before the recorder got to it is never written at all.
      */
     Recording started(Launcher.Launch command) {
-        Recording recording = new Recording(command.pid(), command.leader());
+        Recording recording = new Recording(command);
         recorder.execute(recording::write);
         return recording;
     }
@@ -78,14 +79,16 @@ final class RunningCommands {
 
     /** One command's record: not yet written, written, or finished (then never written). */
     final class Recording {
+        private final Launcher.Launch command;
         private final long pid;
         private final Optional<ProcessHandle> leader;
         private boolean written;
         private boolean finished;
 
-        private Recording(long pid, Optional<ProcessHandle> leader) {
-            this.pid = pid;
-            this.leader = leader;
+        private Recording(Launcher.Launch command) {
+            this.command = command;
+            this.pid = command.pid();
+            this.leader = command.leader();
         }
 
         private synchronized void write() {
@@ -108,6 +111,7 @@ final class RunningCommands {
                     Files.move(partial, records.resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE,
                             StandardCopyOption.REPLACE_EXISTING);
                     written = true;
+                    command.recorded();
                     return;
                 } catch (IOException e) {
                     // Once more: a reaper may have removed the (then empty) directory in between. After

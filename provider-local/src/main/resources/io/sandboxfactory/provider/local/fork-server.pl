@@ -3,11 +3,12 @@
 # two FIFOs per command, <id>.o and <id>.e, that the command's stdout and stderr are opened on; the
 # JVM reads them directly and removes them once open. Frames both ways are
 # type (1 byte), id (u32), length (u32), payload.
-#   in:  S id "cwd\0command\0NAME=value\0..."  start
+#   in:  S id "cwd\0command\0NAME=value\0..."  start | R id ""  the JVM recorded the command on disk
 #   out: P id pid | F id message (not started) | X id "<exit code> <1 if its group still has members, else 0>"
 #        (exit code 128 + signal when a signal ended the shell)
-# It exits when its stdin ends (the JVM is gone), removing the FIFO directory; commands keep
-# running, as they would had the JVM forked them itself.
+# It exits when its stdin ends (the JVM is gone), removing the FIFO directory. Recorded commands
+# keep running, for the next start to reap from their records; commands the JVM had not recorded
+# yet could never be found after it, so they end with it: SIGTERM to their groups, SIGKILL after 2 s.
 use strict;
 use warnings;
 use POSIX ();
@@ -22,6 +23,8 @@ nonblocking($wake_w);
 $SIG{CHLD} = sub { syswrite($wake_w, 'x') };
 
 my %id_of_pid;
+my %running;     # id => 1 while its shell runs
+my %recorded;    # ids of running commands whose record the JVM wrote
 my $in = '';
 
 sub nonblocking {
@@ -32,6 +35,14 @@ sub nonblocking {
 
 # The FIFO directory goes with the server: a JVM that died cannot remove it.
 sub leave {
+    my @unrecorded = grep { !$recorded{$id_of_pid{$_}} } keys %id_of_pid;
+    kill 'TERM', -$_ for @unrecorded;
+    for (1 .. 40) {
+        1 while waitpid(-1, POSIX::WNOHANG()) > 0;    # a zombie leader would keep its group "alive"
+        last unless grep { kill 0, -$_ } @unrecorded;
+        select(undef, undef, undef, 0.05);
+    }
+    kill 'KILL', -$_ for grep { kill 0, -$_ } @unrecorded;
     unlink glob("$fifos/*");
     rmdir $fifos;
     POSIX::_exit(0);
@@ -109,6 +120,7 @@ sub start {
         POSIX::_exit(127);
     }
     $id_of_pid{$pid} = $id;
+    $running{$id} = 1;
     send_frame('P', $id, $pid);
 }
 
@@ -117,6 +129,8 @@ sub reap {
         my $status = $?;
         my $id = delete $id_of_pid{$pid};
         next unless defined $id;
+        delete $running{$id};
+        delete $recorded{$id};
         my $code = ($status & 127) ? 128 + ($status & 127) : $status >> 8;
         # An empty group can never fill again: the JVM then forgets it without reading /proc.
         my $members = kill(0, -$pid) ? 1 : 0;
@@ -131,6 +145,7 @@ sub requests {
         my $payload = substr($in, 9, $length);
         substr($in, 0, 9 + $length) = '';
         start($id, $payload) if $type eq 'S';
+        $recorded{$id} = 1 if $type eq 'R' && $running{$id};
     }
 }
 
