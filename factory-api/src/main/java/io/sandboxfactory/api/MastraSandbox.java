@@ -43,6 +43,7 @@ import java.util.function.UnaryOperator;
  * </ul>
  *
  * @param <H> the provider's handle on its physical sandbox (a path, a container id, ...)
+ * @since 0.1.0
  */
 public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
