@@ -9,6 +9,8 @@ import java.util.List;
  *
  * <p>A non-zero exit code is a {@link CommandResult}, not an exception. Exceptions mean the
  * command could not be run or its outcome is unknown (see {@link SandboxException} subclasses).
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface CommandExecutor {

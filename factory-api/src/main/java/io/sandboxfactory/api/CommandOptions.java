@@ -15,6 +15,8 @@ import java.util.function.Consumer;
  * MastraSandbox#setEnv}) &lt; {@link #env()}. A timeout kills the whole process tree and reports
  * exit code 124 with {@code timedOut=true}. Output beyond {@link #maxRetainedBytes()} keeps the
  * newest bytes and sets the truncation flag; callbacks still see every chunk.
+ *
+ * @since 0.1.0
  */
 public final class CommandOptions {
 

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
  *     default directory. When the directory does not exist the command does not run: throw {@link
  *     SandboxException} with code {@code CWD_MISSING} (what the local and docker providers do), not
  *     a result with a non-zero exit
+ * @since 0.1.0
  */
 public record CommandRequest(
         String commandLine,

@@ -9,6 +9,7 @@ import java.util.Objects;
  * output was dropped. A timed-out command has {@code exitCode 124} and {@code timedOut=true}.
  *
  * @param command the full command line that ran, arguments quoted
+ * @since 0.1.0
  */
 public record CommandResult(
         int exitCode,

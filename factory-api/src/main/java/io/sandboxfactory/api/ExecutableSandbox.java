@@ -12,6 +12,8 @@ import java.util.Optional;
  * idempotent; {@code executeCommand} starts the sandbox lazily when it is not running, and waits
  * for an in-flight start (including its start hooks) before it runs anything. Implementations are
  * thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface ExecutableSandbox extends CommandExecutor {
 

@@ -11,6 +11,8 @@ import java.util.Set;
  * session id reach the same physical sandbox (id-keyed get-or-create); {@link #capabilities()}
  * tells the truth. Its name is the one {@link SandboxProvider#name()} declares; the framework
  * keeps it, so neither this instance nor its sandboxes repeat it.
+ *
+ * @since 0.1.0
  */
 public interface FactorySandbox extends AutoCloseable {
 

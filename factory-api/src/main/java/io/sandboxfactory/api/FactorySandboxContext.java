@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param workingDirectory a working directory inside the sandbox requested by the host
  * @param template the template a new physical sandbox is made from (providers declaring {@link
  *     SandboxCapability#TEMPLATES}); ignored when the session's sandbox already exists
+ * @since 0.1.0
  */
 public record FactorySandboxContext(
         String sessionId,

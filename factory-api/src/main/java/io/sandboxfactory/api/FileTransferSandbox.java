@@ -27,6 +27,8 @@ import java.util.Optional;
  * <p>Failures: a missing path is a {@link SandboxFileException} ({@link SandboxFileException#NOT_FOUND});
  * other sandbox-side failures are {@link SandboxException}s; an {@link IOException} thrown by the
  * caller's {@link Source} or {@link Sink} is rethrown wrapped in an {@link java.io.UncheckedIOException}.
+ *
+ * @since 0.1.0
  */
 public interface FileTransferSandbox {
 

@@ -43,6 +43,7 @@ import java.util.function.UnaryOperator;
  * </ul>
  *
  * @param <H> the provider's handle on its physical sandbox (a path, a container id, ...)
+ * @since 0.1.0
  */
 public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
@@ -265,6 +266,17 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         if (status != SandboxStatus.RUNNING) {
             start();
         }
+    }
+
+    /**
+     * Starts the sandbox unless it is running and returns the handle on its physical sandbox. Every
+     * access that bypasses {@link #executeCommand} (a {@link FileTransferSandbox} method, for one)
+     * goes through here, so it starts the sandbox lazily exactly as a command does.
+     */
+    protected final H runningHandle() {
+        ensureRunning();
+        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id
+                + "' has no physical sandbox; it was stopped while this call began."));
     }
 
     private void runStart(Transition transition) {
@@ -501,20 +513,33 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         try {
             return doExecute(request(command, args, options));
         } catch (SandboxDestroyedException gone) {
-            forgetVanishedSandbox();
+            forgetVanishedSandbox(gone);
             throw gone;
         }
     }
 
     /**
      * The physical sandbox vanished under a running instance (a container removed from outside, a
-     * deleted session directory): the instance stops counting as running, so the next command or
-     * {@code start()} acquires a fresh one through the start hooks instead of failing forever.
+     * deleted session directory, a deleted pod). A running instance would otherwise stay {@code
+     * RUNNING} on a dead handle and every later command would fail the same way; it is stopped here
+     * (the provider releases what it holds on the handle: exec channels, running commands) and the
+     * handle dropped, so the next command or {@code start()} acquires a fresh one through the start
+     * hooks. The instance is then {@link SandboxStatus#STOPPED}; a failed stop is added to {@code
+     * gone} and leaves it {@link SandboxStatus#ERROR}. During a transition the transition itself ends the running state.
      */
-    private void forgetVanishedSandbox() {
+    private void forgetVanishedSandbox(SandboxDestroyedException gone) {
         synchronized (lock) {
-            if (status == SandboxStatus.RUNNING && transition == null) {
-                status = SandboxStatus.ERROR;
+            if (status != SandboxStatus.RUNNING || transition != null) {
+                return;
+            }
+        }
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            gone.addSuppressed(e);
+        }
+        synchronized (lock) {
+            if (transition == null && (status == SandboxStatus.STOPPED || status == SandboxStatus.ERROR)) {
                 handle = null;
             }
         }

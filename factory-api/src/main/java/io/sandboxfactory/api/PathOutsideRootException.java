@@ -4,6 +4,8 @@ package io.sandboxfactory.api;
  * A path given to a confined file operation leaves the root it is confined to: it is absolute,
  * holds a {@code ..} component, or resolves (through symbolic links, inside the sandbox) to a place
  * outside the root. Nothing was read or written. Code {@code PATH_OUTSIDE_ROOT}.
+ *
+ * @since 0.1.0
  */
 public class PathOutsideRootException extends SandboxFileException {
     private static final long serialVersionUID = 1L;

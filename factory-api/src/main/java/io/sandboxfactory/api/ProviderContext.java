@@ -8,6 +8,8 @@ import java.util.Optional;
  * What the framework offers a provider when it opens it: objects the host registered by type
  * (how the callback provider receives the host's function), the state directory and an owner
  * name to label resources with.
+ *
+ * @since 0.1.0
  */
 public interface ProviderContext {
 

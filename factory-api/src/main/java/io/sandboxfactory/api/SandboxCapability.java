@@ -5,6 +5,8 @@ import io.sandboxfactory.api.support.Sandboxes;
 /**
  * Capabilities a {@link FactorySandbox} declares beyond running commands, which every sandbox
  * does ({@link ExecutableSandbox#executeCommand}). The TCK checks them against behaviour.
+ *
+ * @since 0.1.0
  */
 public enum SandboxCapability {
     /** Files written before {@code stop()} are still there after the next {@code start()}. */

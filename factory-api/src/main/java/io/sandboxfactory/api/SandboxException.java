@@ -4,6 +4,8 @@ package io.sandboxfactory.api;
  * Base of every exception the sandbox contract throws. Unchecked. {@link #code()} is a stable,
  * machine-readable code (e.g. {@code DESTROYED}, {@code GIT_MISSING}) that callers may switch on;
  * the message is one human sentence.
+ *
+ * @since 0.1.0
  */
 public class SandboxException extends RuntimeException {
     private static final long serialVersionUID = 1L;

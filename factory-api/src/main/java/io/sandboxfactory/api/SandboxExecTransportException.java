@@ -4,6 +4,8 @@ package io.sandboxfactory.api;
  * The transport to the sandbox failed while running a command. {@link #opened()} tells whether
  * the command may have started: {@code false} proves it never ran (safe to replay), {@code true}
  * means its effects are unknown (never replay).
+ *
+ * @since 0.1.0
  */
 public class SandboxExecTransportException extends SandboxException {
     private static final long serialVersionUID = 1L;

@@ -4,6 +4,8 @@ package io.sandboxfactory.api;
  * A file operation in a sandbox failed because of the path it was given: the file is missing, is a
  * directory where a file was expected (or the other way round), or the directory is not empty.
  * {@link #path()} is the path as the caller gave it; {@link #code()} says which rule was broken.
+ *
+ * @since 0.1.0
  */
 public class SandboxFileException extends SandboxException {
     private static final long serialVersionUID = 1L;

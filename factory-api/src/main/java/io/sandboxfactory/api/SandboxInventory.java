@@ -12,6 +12,8 @@ import java.util.List;
  * session id it was made for and the same {@code sandboxId} the sandbox reports; a sandbox stops
  * being listed as soon as {@code destroy()} or {@link #removeSandbox} removed it (the kit checks
  * both). It lists nothing it did not make, even with a similar name.
+ *
+ * @since 0.1.0
  */
 public interface SandboxInventory {
 

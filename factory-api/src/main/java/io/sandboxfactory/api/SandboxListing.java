@@ -11,6 +11,7 @@ import java.util.Optional;
  * @param sessionId the session it was made for
  * @param running whether it is running right now
  * @param createdAt when it was made, when known
+ * @since 0.1.0
  */
 public record SandboxListing(String sandboxId, String sessionId, boolean running, Optional<Instant> createdAt) {
 

@@ -1,6 +1,10 @@
 package io.sandboxfactory.api;
 
-/** The sandbox is not in a state that can serve the request (for example it is stopped or stopping). */
+/**
+ * The sandbox is not in a state that can serve the request (for example it is stopped or stopping).
+ *
+ * @since 0.1.0
+ */
 public class SandboxNotReadyException extends SandboxException {
     private static final long serialVersionUID = 1L;
 

@@ -19,6 +19,7 @@ package io.sandboxfactory.api;
  * fooBar} is {@code FACTORY_PROVIDERS_MY_PROV_FOO_BAR}.
  *
  * @param <C> the provider's config type
+ * @since 0.1.0
  */
 public interface SandboxProvider<C> {
 

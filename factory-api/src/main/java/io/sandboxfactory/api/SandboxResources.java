@@ -9,6 +9,7 @@ import java.util.Optional;
  *
  * @param cpus number of CPUs (fractions allowed), when limited
  * @param memoryBytes memory limit in bytes, when limited
+ * @since 0.1.0
  */
 public record SandboxResources(Optional<Double> cpus, Optional<Long> memoryBytes) {
 

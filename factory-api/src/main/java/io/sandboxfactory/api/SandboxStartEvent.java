@@ -9,6 +9,7 @@ import java.util.Objects;
  * @param outcome whether the physical sandbox was created or reconnected
  * @param exec runs commands in the sandbox during the hook; unlike calls from other threads it does
  *     not wait for the start to finish (which would deadlock)
+ * @since 0.1.0
  */
 public record SandboxStartEvent(ExecutableSandbox sandbox, StartOutcome outcome, CommandExecutor exec) {
 

@@ -4,6 +4,8 @@ package io.sandboxfactory.api;
  * A start hook failed, which fails the start: the sandbox goes to {@link SandboxStatus#ERROR}
  * and the message is {@code Sandbox '<id>' onStart hook failed: <cause message>}. The hook's own
  * exception is the cause. The next {@code start()} retries.
+ *
+ * @since 0.1.0
  */
 public class SandboxStartHookException extends SandboxException {
     private static final long serialVersionUID = 1L;

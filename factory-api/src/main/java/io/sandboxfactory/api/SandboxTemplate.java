@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  *     empty when none were declared
  * @param baseCommit the commit of the base branch the template was built at
  * @param createdAt when it was built
+ * @since 0.1.0
  */
 public record SandboxTemplate(String name, String provider, String subject, String setupHash, String inputsHash,
                               String baseCommit, Instant createdAt) {

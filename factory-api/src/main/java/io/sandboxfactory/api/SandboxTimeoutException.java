@@ -3,6 +3,8 @@ package io.sandboxfactory.api;
 /**
  * An operation on the sandbox (not a command: commands report timeouts in {@link
  * CommandResult#timedOut()}) did not finish in time.
+ *
+ * @since 0.1.0
  */
 public class SandboxTimeoutException extends SandboxException {
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,10 @@
 package io.sandboxfactory.api;
 
-/** How a start acquired its physical sandbox. */
+/**
+ * How a start acquired its physical sandbox.
+ *
+ * @since 0.1.0
+ */
 public enum StartOutcome {
     /** A new physical sandbox was provisioned. */
     CREATED,

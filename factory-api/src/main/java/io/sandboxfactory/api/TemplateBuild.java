@@ -7,6 +7,7 @@ import java.util.Objects;
  *
  * @param template the template to make: its name and key as it will be listed
  * @param source the running, set-up sandbox to snapshot; one this provider made
+ * @since 0.1.0
  */
 public record TemplateBuild(SandboxTemplate template, MastraSandbox<?> source) {
 

@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param size bytes of a file's content
  * @param mode permission bits ({@code 0} to {@code 07777})
  * @param linkTarget the target of a symbolic link, else null
+ * @since 0.1.0
  */
 public record TransferEntry(String path, Type type, long size, int mode, String linkTarget) {
 

@@ -103,7 +103,15 @@ final class FakeSandbox extends MastraSandbox<String> {
             Thread.currentThread().interrupt();
             throw new SandboxExecTransportException("interrupted", false, e);
         }
+        if (physical.get() == null || !physical.get().equals(handle().orElse(null))) {
+            throw new SandboxDestroyedException("The physical sandbox of '" + id() + "' is gone.");
+        }
         return new CommandResult(0, request.commandLine(), "", Duration.ZERO, false, false, false, request.commandLine());
+    }
+
+    /** What a file transfer of a provider does first. */
+    String transferHandle() {
+        return runningHandle();
     }
 
     @Override

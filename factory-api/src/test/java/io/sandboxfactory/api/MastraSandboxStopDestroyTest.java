@@ -341,4 +341,44 @@ class MastraSandboxStopDestroyTest {
         }
         return spawned;
     }
+
+    @Test
+    void aCommandThatFindsThePhysicalSandboxGoneStopsTheInstanceAndTheNextCommandStartsAfresh() {
+        FakeSandbox sandbox = new FakeSandbox("s-vanish");
+        sandbox.executeCommand("true");
+        sandbox.physical.set(null);
+
+        assertThatThrownBy(() -> sandbox.executeCommand("ls")).isInstanceOf(SandboxDestroyedException.class);
+
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.STOPPED);
+        assertThat(sandbox.stops).hasValue(1);
+        assertThat(sandbox.executeCommand("pwd").exitCode()).isZero();
+        assertThat(sandbox.creates).hasValue(2);
+        assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CREATED);
+    }
+
+    @Test
+    void aFailedStopOfAVanishedSandboxIsAddedToTheFailureAndLeavesTheInstanceInError() {
+        FakeSandbox sandbox = new FakeSandbox("s-vanish-stuck");
+        sandbox.executeCommand("true");
+        sandbox.physical.set(null);
+        sandbox.nextStopFailure.set(new IOException("engine down"));
+
+        Throwable failure = catchThrowable(() -> sandbox.executeCommand("ls"));
+
+        assertThat(failure).isInstanceOf(SandboxDestroyedException.class);
+        assertThat(failure.getSuppressed()).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("engine down"));
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.ERROR);
+        assertThat(sandbox.executeCommand("pwd").exitCode()).isZero();
+    }
+
+    @Test
+    void aTransferStartsTheSandboxLazilyAndGetsItsHandle() {
+        FakeSandbox sandbox = new FakeSandbox("s-transfer");
+
+        assertThat(sandbox.transferHandle()).isEqualTo("phys-1");
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.RUNNING);
+        assertThat(sandbox.transferHandle()).isEqualTo("phys-1");
+        assertThat(sandbox.creates).hasValue(1);
+    }
 }

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  *
  * @param cloneUrl the URL or path git clones from; must not embed credentials
  * @param authorization the token to present, when the remote needs one
+ * @since 0.1.0
  */
 public record RepositoryAccess(String cloneUrl, Optional<Authorization> authorization) {
 

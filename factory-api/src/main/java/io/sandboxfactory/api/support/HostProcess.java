@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param host the host name
  * @param pid the process id
  * @param startMillis when it started (epoch millis), or -1 when unknown
+ * @since 0.1.0
  */
 public record HostProcess(String host, long pid, long startMillis) {
 

@@ -17,6 +17,8 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe. A listener that throws is dropped (its first failure is kept in {@link
  * #listenerFailure()}) so a faulty callback cannot stall the command.
+ *
+ * @since 0.1.0
  */
 public final class OutputCollector {
 

@@ -14,6 +14,8 @@ import java.util.Optional;
  * {@code lstat}), and follows symbolic links the way the kernel does, dangling ones included. Stops
  * at the first component that does not exist (or is not a directory while more follow) and appends
  * the rest lexically.
+ *
+ * @since 0.1.0
  */
 public final class SandboxPaths {
 

@@ -3,7 +3,11 @@ package io.sandboxfactory.api.support;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Shell quoting of command arguments, as {@link io.sandboxfactory.api.CommandExecutor} specifies it. */
+/**
+ * Shell quoting of command arguments, as {@link io.sandboxfactory.api.CommandExecutor} specifies it.
+ *
+ * @since 0.1.0
+ */
 public final class Sandboxes {
 
     private static final Pattern BARE = Pattern.compile("[A-Za-z0-9._\\-/=:@]+");

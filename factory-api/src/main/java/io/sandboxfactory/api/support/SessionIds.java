@@ -13,6 +13,8 @@ import java.util.Optional;
  * non-ASCII letters), so a provider that puts the id into a shell command quotes it, and one whose
  * backend has a narrower alphabet (container names, DNS labels) derives a name from it, for
  * example by hashing, rather than rejecting ids the framework accepts.
+ *
+ * @since 0.1.0
  */
 public final class SessionIds {
 

@@ -1,16 +1,14 @@
 package io.sandboxfactory.provider.docker;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.sandboxfactory.provider.support.SessionNames;
+
 import java.util.regex.Pattern;
 
 /**
  * The container name of a session, so every process finds the same container for the same
  * session id.
  *
- * <p>Mapping: {@code sf-} followed by the session id in which every character outside {@code
+ * <p>Mapping ({@link SessionNames}): {@code sf-} followed by the session id in which every character outside {@code
  * [a-zA-Z0-9_.-]} is replaced by {@code _}, cut to {@value #MAX_ID_CHARS} characters. When
  * replacing or cutting changed anything, {@code -} and the first {@value #HASH_HEX_DIGITS} hex
  * digits of the SHA-256 of the raw id (UTF-8) are appended, so ids that sanitize alike ({@code
@@ -26,50 +24,24 @@ final class ContainerNames {
 
     static final String PREFIX = "sf-";
     static final int MAX_ID_CHARS = 48;
-    static final int HASH_HEX_DIGITS = 12;
+    static final int HASH_HEX_DIGITS = SessionNames.HASH_HEX_DIGITS;
     static final int MAX_NAME_CHARS = PREFIX.length() + MAX_ID_CHARS + 1 + HASH_HEX_DIGITS;
 
     /** Docker's own rule for container names. */
     static final Pattern DOCKER_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]+");
+
+    private static final SessionNames NAMES = new SessionNames(PREFIX, MAX_ID_CHARS, cp -> isAllowed(cp) ? cp : '_', true);
 
     private ContainerNames() {
     }
 
     /** The container name for {@code sessionId}; see the class comment for the mapping. */
     static String forSession(String sessionId) {
-        StringBuilder sanitized = new StringBuilder(Math.min(sessionId.length(), MAX_ID_CHARS));
-        boolean changed = false;
-        int count = 0;
-        for (int i = 0; i < sessionId.length(); ) {
-            int cp = sessionId.codePointAt(i);
-            i += Character.charCount(cp);
-            if (count == MAX_ID_CHARS) {
-                changed = true;
-                break;
-            }
-            if (isAllowed(cp)) {
-                sanitized.append((char) cp);
-            } else {
-                sanitized.append('_');
-                changed = true;
-            }
-            count++;
-        }
-        String name = PREFIX + sanitized;
-        return changed ? name + "-" + shortHash(sessionId) : name;
+        return NAMES.forSession(sessionId);
     }
 
     private static boolean isAllowed(int cp) {
         return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9')
                 || cp == '_' || cp == '.' || cp == '-';
-    }
-
-    private static String shortHash(String sessionId) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, HASH_HEX_DIGITS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM, which every Java platform must provide.", e);
-        }
     }
 }

@@ -12,7 +12,6 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
-import io.sandboxfactory.api.SandboxStatus;
 
 import java.time.Duration;
 import java.util.List;
@@ -222,48 +221,22 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
 
     @Override
     protected CommandResult doExecute(CommandRequest request) {
-        try {
-            return runner.run(containerId(), request);
-        } catch (SandboxDestroyedException gone) {
-            noteContainerGone(gone);
-            throw gone;
-        }
-    }
-
-    /**
-     * The container was removed or stopped behind this instance's back. A running instance would
-     * otherwise stay {@code RUNNING} on a dead handle, and every later command and start (which
-     * returns at once when running) would fail the same way for the rest of the process; stopping
-     * it here lets the next start find the container again or create a fresh one, with the start
-     * hooks. During a start or stop the transition in progress already ends the running state.
-     */
-    private void noteContainerGone(SandboxDestroyedException gone) {
-        if (status() != SandboxStatus.RUNNING) {
-            return;
-        }
-        try {
-            stop();
-        } catch (RuntimeException e) {
-            gone.addSuppressed(e);
-        }
+        return runner.run(containerId(), request);
     }
 
     @Override
     public Optional<Resolution> resolve(String path) {
-        ensureRunning();
-        return files.resolve(containerId(), path);
+        return files.resolve(runningHandle(), path);
     }
 
     @Override
     public void copyIn(String root, String directory, Source source) {
-        ensureRunning();
-        files.copyIn(containerId(), root, directory, source);
+        files.copyIn(runningHandle(), root, directory, source);
     }
 
     @Override
     public void copyOut(String root, String path, Sink sink) {
-        ensureRunning();
-        files.copyOut(containerId(), root, path, sink);
+        files.copyOut(runningHandle(), root, path, sink);
     }
 
     private String containerId() {

@@ -13,7 +13,6 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
-import io.sandboxfactory.api.SandboxStatus;
 
 import java.time.Duration;
 import java.util.Map;
@@ -192,39 +191,17 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
 
     @Override
     protected CommandResult doExecute(CommandRequest request) {
-        try {
-            return runner.run(podName(), request);
-        } catch (SandboxDestroyedException gone) {
-            noteGone(gone);
-            throw gone;
-        }
-    }
-
-    /**
-     * The pod vanished behind this instance's back; stopping lets the next start make it again on the
-     * same claim instead of failing on a dead handle for the rest of the process.
-     */
-    private void noteGone(SandboxDestroyedException gone) {
-        if (status() != SandboxStatus.RUNNING) {
-            return;
-        }
-        try {
-            stop();
-        } catch (RuntimeException e) {
-            gone.addSuppressed(e);
-        }
+        return runner.run(podName(), request);
     }
 
     @Override
     public void copyIn(String root, String directory, Source source) {
-        ensureRunning();
-        files.copyIn(podName(), root, directory, source);
+        files.copyIn(runningHandle(), root, directory, source);
     }
 
     @Override
     public void copyOut(String root, String path, Sink sink) {
-        ensureRunning();
-        files.copyOut(podName(), root, path, sink);
+        files.copyOut(runningHandle(), root, path, sink);
     }
 
     private String podName() {

@@ -1,16 +1,14 @@
 package io.sandboxfactory.provider.kubernetes;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.sandboxfactory.provider.support.SessionNames;
+
 import java.util.regex.Pattern;
 
 /**
  * The Kubernetes name of a session's pod, claim and network policy, so every replica finds the
  * same objects for the same session id.
  *
- * <p>Mapping: {@code sf-} followed by the session id lower-cased, every character outside {@code
+ * <p>Mapping ({@link SessionNames}): {@code sf-} followed by the session id lower-cased, every character outside {@code
  * [a-z0-9-]} replaced by {@code -}, cut to {@value #MAX_ID_CHARS} characters. When lower-casing,
  * replacing or cutting changed anything, or the id ends in {@code -}, a {@code -} and the first
  * {@value #HASH_HEX_DIGITS} hex digits of the SHA-256 of the raw id (UTF-8) are appended, so ids
@@ -23,52 +21,31 @@ import java.util.regex.Pattern;
 final class ResourceNames {
 
     static final String PREFIX = "sf-";
-    static final int HASH_HEX_DIGITS = 12;
+    static final int HASH_HEX_DIGITS = SessionNames.HASH_HEX_DIGITS;
     static final int MAX_NAME_CHARS = 63;
     static final int MAX_ID_CHARS = MAX_NAME_CHARS - PREFIX.length() - 1 - HASH_HEX_DIGITS;
 
     /** Kubernetes' DNS-1123 label rule, which pod, claim and policy names all satisfy. */
     static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
+    private static final SessionNames NAMES = new SessionNames(PREFIX, MAX_ID_CHARS, ResourceNames::toLabelChar, false);
+
     private ResourceNames() {
     }
 
     /** The object name for {@code sessionId}; see the class comment for the mapping. */
     static String forSession(String sessionId) {
-        StringBuilder sanitized = new StringBuilder(Math.min(sessionId.length(), MAX_ID_CHARS));
-        boolean changed = false;
-        int count = 0;
-        for (int i = 0; i < sessionId.length(); ) {
-            int cp = sessionId.codePointAt(i);
-            i += Character.charCount(cp);
-            if (count == MAX_ID_CHARS) {
-                changed = true;
-                break;
-            }
-            if ((cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || cp == '-') {
-                sanitized.append((char) cp);
-            } else if (cp >= 'A' && cp <= 'Z') {
-                sanitized.append((char) (cp - 'A' + 'a'));
-                changed = true;
-            } else {
-                sanitized.append('-');
-                changed = true;
-            }
-            count++;
+        return NAMES.forSession(sessionId);
+    }
+
+    private static int toLabelChar(int cp) {
+        if ((cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || cp == '-') {
+            return cp;
         }
-        // A name may not end in '-'; the hash suffix ends in a hex digit.
-        if (changed || sanitized.length() == 0 || sanitized.charAt(sanitized.length() - 1) == '-') {
-            return PREFIX + sanitized + "-" + shortHash(sessionId);
-        }
-        return PREFIX + sanitized;
+        return cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : '-';
     }
 
     static String shortHash(String value) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, HASH_HEX_DIGITS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM, which every Java platform must provide.", e);
-        }
+        return SessionNames.shortHash(value);
     }
 }

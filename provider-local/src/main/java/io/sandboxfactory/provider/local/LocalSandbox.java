@@ -150,26 +150,27 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
 
     @Override
     public Optional<Resolution> resolve(String path) {
-        ensureRunning();
-        requireDirectory();
+        requireDirectory(runningHandle());
         return Optional.of(files.resolve(path));
     }
 
     @Override
     public void copyIn(String root, String directory, Source source) {
-        ensureRunning();
-        requireDirectory();
+        requireDirectory(runningHandle());
         files.copyIn(root, directory, source);
     }
 
     @Override
     public void copyOut(String root, String path, Sink sink) {
-        ensureRunning();
-        requireDirectory();
+        requireDirectory(runningHandle());
         files.copyOut(root, path, sink);
     }
 
     private void requireDirectory() {
+        requireDirectory(directory);
+    }
+
+    private void requireDirectory(Path directory) {
         if (!Files.isDirectory(directory)) {
             throw new SandboxDestroyedException("Session directory " + directory + " of sandbox '" + id() + "' no longer exists.");
         }

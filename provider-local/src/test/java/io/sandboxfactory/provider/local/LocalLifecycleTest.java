@@ -160,7 +160,7 @@ class LocalLifecycleTest {
         Directories.deleteRecursively(sandbox.directory());
         assertThatThrownBy(() -> run(sandbox, "true")).isInstanceOf(SandboxDestroyedException.class);
 
-        assertThat(sandbox.status()).isEqualTo(SandboxStatus.ERROR);
+        assertThat(sandbox.status()).isEqualTo(SandboxStatus.STOPPED);
         CommandResult result = run(sandbox, "ls -A");
 
         assertThat(result.stdout()).doesNotContain("file.txt");
