@@ -79,7 +79,7 @@ public final class SessionOpener implements AutoCloseable {
             return t;
         });
         this.revival = new SessionRevival(memo, services, this::open);
-        this.starts = new GuardedStart(services);
+        this.starts = new GuardedStart(services, this::withoutTemplate);
     }
 
     /** Turns on {@code templates.autoBuild}: an eager open whose setup is done and that no template matches asks {@code builds} for one. */
@@ -119,12 +119,9 @@ public final class SessionOpener implements AutoCloseable {
                 try {
                     prepareHoldingLease(entry, plan);
                 } catch (RuntimeException e) {
-                    TemplateUse use = templated.get(entry.sandbox());
-                    if (use == null || !use.isTemplateFailure(e)) {
-                        throw e;
-                    }
-                    skipTemplate(entry, use, e);
-                    return open(spec, false);
+                    // The open without the template is a whole open of its own (auto-build included); this handle follows it.
+                    withoutTemplate(entry, e).orElseThrow(() -> e);
+                    return handle;
                 }
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
@@ -135,6 +132,14 @@ public final class SessionOpener implements AutoCloseable {
                 try {
                     prepareHoldingLease(entry, plan);
                 } catch (RuntimeException e) {
+                    try {
+                        if (withoutTemplate(entry, e).isPresent()) {
+                            return;
+                        }
+                    } catch (RuntimeException again) {
+                        LOG.warn("Background start of session '{}' without its template failed: {}", id, again.getMessage());
+                        return;
+                    }
                     LOG.warn("Background start of session '{}' failed: {}", id, e.getMessage());
                 }
             });
@@ -193,6 +198,31 @@ public final class SessionOpener implements AutoCloseable {
         memo.evict(id, entry);
     }
 
+    /**
+     * When {@code failure} of {@code entry}'s start is its template's fault, skips the template and
+     * opens the session again without one, eagerly (whatever the start mode: this start was asked
+     * for), and makes every handle on {@code entry} follow the new entry; empty otherwise. Callers
+     * that met the same failure at once (a background start and a lazy handle's command) get the
+     * one replacement.
+     */
+    private Optional<SessionEntry> withoutTemplate(SessionEntry entry, RuntimeException failure) {
+        synchronized (entry) {
+            SessionEntry followed = revival.follow(entry);
+            if (followed != entry) {
+                return Optional.of(followed);
+            }
+            TemplateUse use = templated.get(entry.sandbox());
+            Optional<SessionSpec> spec = revival.eagerSpecOf(entry);
+            if (use == null || spec.isEmpty() || !use.isTemplateFailure(failure)) {
+                return Optional.empty();
+            }
+            skipTemplate(entry, use, failure);
+            SessionEntry fresh = open(spec.get(), false).entry();
+            revival.replaced(entry, fresh);
+            return Optional.of(fresh);
+        }
+    }
+
     private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
         if (!spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
             return;
@@ -208,8 +238,7 @@ public final class SessionOpener implements AutoCloseable {
     }
 
     private Optional<TemplateUse> chooseTemplate(SessionSpec spec, SessionPlan plan, boolean mayUseTemplate) {
-        // Only eager opens fall back when a template fails; lazy and background starts make their sandbox the usual way.
-        if (!mayUseTemplate || !templates.enabled() || spec.startMode() != StartMode.EAGER || plan.environment()) {
+        if (!mayUseTemplate || !templates.enabled() || plan.environment()) {
             return Optional.empty();
         }
         SessionPlan.Repository own = plan.repositories().get(0);
