@@ -1,6 +1,7 @@
 package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.git.RetryPolicy;
@@ -30,6 +31,9 @@ import io.sandboxfactory.core.template.TemplateBuilder;
 import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.template.TemplateSettings;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -43,9 +47,10 @@ import java.util.function.Supplier;
  */
 final class FactorySessions implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(FactorySessions.class);
+
     /** How often running starts check whether another process retired their session. */
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
-    private static final String LOCAL_PROVIDER = "local";
 
     private final SessionStore store;
     private final boolean ownsStore;
@@ -112,9 +117,13 @@ final class FactorySessions implements AutoCloseable {
             opener.autoBuildWith(builds);
             autoBuilds = Optional.of(builds);
         }
-        // Only the local provider's sandboxes see the host's files, where the mirrors live.
-        Optional<ObjectCache> objectCache = config.cache().enabled() && LOCAL_PROVIDER.equals(provider.provider())
+        // The mirrors live on the host: only sandboxes that can see host directories can borrow from them.
+        Optional<ObjectCache> objectCache = config.cache().enabled() && provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES)
                 ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
+        if (config.cache().enabled() && objectCache.isEmpty()) {
+            LOG.info("cache.enabled is set, but the sandboxes of provider '{}' cannot see host directories; clones go without the"
+                    + " git object cache.", provider.provider());
+        }
         objectCache.ifPresent(opener::useObjectCache);
         return new FactorySessions(store, ownsStore, leases, inFlight, activity, opener, coordinator, retirements, templates, autoBuilds,
                 objectCache, config.cache().maxIdle());

@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -281,6 +282,7 @@ public final class SessionOpener implements AutoCloseable {
             ctx.setupCommand(plan.repositories().get(0).setup().text());
         }
         spec.workingDirectory().ifPresent(ctx::workingDirectory);
+        objectCache.ifPresent(cache -> ctx.hostDirectories(List.of(cache.directory())));
         Optional<TemplateUse> template = chooseTemplate(spec, plan, mayUseTemplate);
         template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());
