@@ -225,25 +225,28 @@ public final class SessionOpener implements AutoCloseable {
     }
 
     private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
-        if (!spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
+        if (!spec.useTemplates() || entry.template().isPresent() || !selector.supported()) {
             return;
         }
-        SessionPlan.Repository own = plan.repositories().get(0);
-        if (own.setup().isEmpty()) {
+        if (plan.repositories().stream().allMatch(r -> r.setup().isEmpty()) && plan.workspaceSetup().isEmpty()) {
             return; // nothing a template would save but the clone
         }
-        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        TemplateKey key = TemplateKey.of(provider.provider(), plan);
         if (selector.newest(key).isEmpty()) {
-            builds.request(key, new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+            SessionPlan.Repository own = plan.repositories().get(0);
+            TemplateRequest request = spec.environment().map(env -> {
+                TemplateRequest of = TemplateRequest.of(env);
+                return spec.baseBranch().map(of::withBase).orElse(of);
+            }).orElseGet(() -> new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+            builds.request(key, request);
         }
     }
 
     private Optional<TemplateUse> chooseTemplate(SessionSpec spec, SessionPlan plan, boolean mayUseTemplate) {
-        if (!mayUseTemplate || !templates.enabled() || plan.environment()) {
+        if (!mayUseTemplate || !templates.enabled()) {
             return Optional.empty();
         }
-        SessionPlan.Repository own = plan.repositories().get(0);
-        TemplateKey key = new TemplateKey(provider.provider(), own.repository(), own.setup().markerContent());
+        TemplateKey key = TemplateKey.of(provider.provider(), plan);
         return selector.newest(key).map(template -> new TemplateUse(template, templates.inputs()));
     }
 
