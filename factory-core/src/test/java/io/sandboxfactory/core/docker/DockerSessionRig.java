@@ -10,6 +10,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.testing.Git;
@@ -121,6 +122,12 @@ final class DockerSessionRig implements AutoCloseable {
     SandboxFactory factory(SessionListener listener, Map<String, Object> section) {
         return factory(FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", section).build(),
                 SandboxFactory.builder().sessionListener(listener));
+    }
+
+    /** A new factory on the shared state directory with {@code repository} as its {@code repository:} section. */
+    SandboxFactory factory(SessionListener listener, RepositoryDefaults repository) {
+        return factory(FactoryConfig.builder().provider("docker").owner(owner).repository(repository)
+                .providerSection("docker", dockerSection()).build(), SandboxFactory.builder().sessionListener(listener));
     }
 
     /**
