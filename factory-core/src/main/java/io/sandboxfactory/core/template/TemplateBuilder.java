@@ -76,7 +76,9 @@ public final class TemplateBuilder {
             String inputsHash = TemplateInputs.hash(session, checkout, base, settings.inputs(), defaults.timeouts().probe());
             String baseCommit = run(session, checkout, "git rev-parse --verify -q " + Sandboxes.quote(base + "^{commit}")).strip();
             for (SessionLayout.Checkout each : layout.repositories()) {
-                run(session, each.path(), "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH);
+                // The refresh writes an index newer than the files, so copies of it need not re-check them as "racy".
+                run(session, each.path(), "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH
+                        + " && { git update-index -q --refresh >/dev/null || true; }");
             }
             SandboxTemplate template = new SandboxTemplate(name, provider.provider(), key.subject(), key.setupHash(), inputsHash,
                     baseCommit, now);
