@@ -10,10 +10,4 @@
 # class, which prints the load average, the times, the ratios against the goals of issue 21 and
 # where the templated open and the warm reopen spend their time. Takes about a minute.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cp_file="$PWD/factory-core/target/benchmark-classpath.txt"
-# Every module of the reactor writes the file in turn; factory-core comes last.
-./mvnw -B -o -q -pl factory-core -am test-compile dependency:build-classpath \
-    -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null
-exec java -cp "factory-core/target/test-classes:factory-core/target/classes:$(cat "$cp_file")" \
-    io.sandboxfactory.core.template.TemplateBenchmark "$@"
+exec "$(dirname "$0")/benchmark.sh" factory-core io.sandboxfactory.core.template.TemplateBenchmark "$@"
