@@ -2,6 +2,7 @@ package io.sandboxfactory.api;
 
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.support.SessionIds;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +21,9 @@ import java.util.Optional;
  * @param workingDirectory a working directory inside the sandbox requested by the host
  * @param template the template a new physical sandbox is made from (providers declaring {@link
  *     SandboxCapability#TEMPLATES}); ignored when the session's sandbox already exists
+ * @param hostDirectories absolute host directories a new physical sandbox must see read-only at the
+ *     same paths (providers declaring {@link SandboxCapability#HOST_DIRECTORIES}); ignored when the
+ *     session's sandbox already exists
  * @since 0.1.0
  */
 public record FactorySandboxContext(
@@ -30,7 +34,8 @@ public record FactorySandboxContext(
         Optional<RepositoryAccessSource> repositoryAccess,
         SandboxResources resources,
         Optional<String> workingDirectory,
-        Optional<SandboxTemplate> template) {
+        Optional<SandboxTemplate> template,
+        List<String> hostDirectories) {
 
     public FactorySandboxContext {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -41,13 +46,27 @@ public record FactorySandboxContext(
         resources = Objects.requireNonNullElse(resources, SandboxResources.none());
         Objects.requireNonNull(workingDirectory, "workingDirectory");
         template = Objects.requireNonNullElse(template, Optional.empty());
+        hostDirectories = List.copyOf(Objects.requireNonNullElse(hostDirectories, List.of()));
+        for (String directory : hostDirectories) {
+            if (!directory.startsWith("/") || directory.indexOf(':') >= 0 || directory.chars().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException("Host directory '" + directory + "' of session '" + sessionId
+                        + "' is invalid; it must be an absolute path without ':' or control characters.");
+            }
+        }
+    }
+
+    /** A context without host directories (the shape before the object cache reached providers). */
+    public FactorySandboxContext(String sessionId, Optional<String> sandboxId, String repoFullName, Optional<String> setupCommand,
+                                 Optional<RepositoryAccessSource> repositoryAccess, SandboxResources resources,
+                                 Optional<String> workingDirectory, Optional<SandboxTemplate> template) {
+        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, template, List.of());
     }
 
     /** A context without a template (the shape before templates existed). */
     public FactorySandboxContext(String sessionId, Optional<String> sandboxId, String repoFullName, Optional<String> setupCommand,
                                  Optional<RepositoryAccessSource> repositoryAccess, SandboxResources resources,
                                  Optional<String> workingDirectory) {
-        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, Optional.empty());
+        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, Optional.empty(), List.of());
     }
 
     /** A context for {@code sessionId} with everything else empty; refine with {@link #builder(String)}. */
@@ -69,6 +88,7 @@ public record FactorySandboxContext(
         private SandboxResources resources = SandboxResources.none();
         private String workingDirectory;
         private SandboxTemplate template;
+        private List<String> hostDirectories = List.of();
 
         private Builder(String sessionId) {
             this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -109,10 +129,15 @@ public record FactorySandboxContext(
             return this;
         }
 
+        public Builder hostDirectories(List<String> hostDirectories) {
+            this.hostDirectories = hostDirectories;
+            return this;
+        }
+
         public FactorySandboxContext build() {
             return new FactorySandboxContext(sessionId, Optional.ofNullable(sandboxId), repoFullName,
                     Optional.ofNullable(setupCommand), Optional.ofNullable(repositoryAccess), resources,
-                    Optional.ofNullable(workingDirectory), Optional.ofNullable(template));
+                    Optional.ofNullable(workingDirectory), Optional.ofNullable(template), hostDirectories);
         }
     }
 }

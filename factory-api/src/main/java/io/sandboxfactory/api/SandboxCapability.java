@@ -26,5 +26,11 @@ public enum SandboxCapability {
      * {@link FactorySandbox#listTemplates}, {@link FactorySandbox#removeTemplate}) and makes a new
      * sandbox from {@link FactorySandboxContext#template()} when one is given.
      */
-    TEMPLATES
+    TEMPLATES,
+    /**
+     * A new sandbox sees the host directories in {@link FactorySandboxContext#hostDirectories()}
+     * read-only at the same paths (the local provider sees the whole host; the docker provider
+     * bind-mounts them when its engine is on this host). The host's git object cache relies on it.
+     */
+    HOST_DIRECTORIES
 }

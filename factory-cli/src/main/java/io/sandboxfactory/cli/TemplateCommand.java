@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
         subcommands = {TemplateCommand.Build.class, TemplateCommand.ListTemplates.class, TemplateCommand.Remove.class,
                 TemplateCommand.Prune.class},
         footerHeading = "%nExamples:%n",
-        footer = {"  factory template build --repo octo/app --setup 'npm ci'", "  factory template list",
+        footer = {"  factory template build --repo octo/app --setup 'npm ci'", "  factory template build --environment web",
+                "  factory template list",
                 "  factory template rm t0123456789abcdef-m1abc", "  factory template prune --older-than 7d"})
 final class TemplateCommand implements Runnable {
 
@@ -72,8 +73,12 @@ final class TemplateCommand implements Runnable {
         @ParentCommand
         TemplateCommand parent;
 
-        @Option(names = "--repo", paramLabel = "R", required = true, description = "Repository: owner/name, a clone URL or a local path.")
+        @Option(names = "--repo", paramLabel = "R", description = "Repository: owner/name, a clone URL or a local path.")
         String repo;
+
+        @Option(names = "--environment", paramLabel = "NAME", description = "Build a template of the environment 'environments.NAME' of the"
+                + " config instead of one repository (its repositories' and workspace setup).")
+        String environment;
 
         @Option(names = "--setup", paramLabel = "CMD", description = "Setup command (default: repository.setup of the config); repeatable.")
         List<String> setup = new ArrayList<>();
@@ -83,13 +88,13 @@ final class TemplateCommand implements Runnable {
 
         @Override
         public Integer call() {
+            requireOneSubject();
             FactoryCommand root = parent.root;
             PhaseReporter reporter = new PhaseReporter(root.console.err(), root.global.quiet || root.global.json);
             try (FactorySource.Use use = root.console.factories().use(new FactoryLauncher(root.console, root.global),
                     new ProgressListener(reporter))) {
-                TemplateRequest request = new TemplateRequest(SessionOptions.repository(repo, root.console.workingDirectory()),
-                        setup.isEmpty() ? Optional.empty() : Optional.of(setup), Optional.ofNullable(base));
-                reporter.begin("building a template of " + request.repository());
+                TemplateRequest request = request(use.factory());
+                reporter.begin("building a template of " + request.describe());
                 SandboxTemplate template = use.factory().buildTemplate(request);
                 reporter.end();
                 if (root.global.json) {
@@ -99,6 +104,27 @@ final class TemplateCommand implements Runnable {
                 }
                 return ExitCodes.OK;
             }
+        }
+
+        /** Checked before a factory is made. */
+        private void requireOneSubject() {
+            if ((repo == null) == (environment == null)) {
+                throw new BadInputException("Give 'template build' either --repo R or --environment NAME, not " + (repo == null ? "neither" : "both")
+                        + ".");
+            }
+            if (environment != null && !setup.isEmpty()) {
+                throw new BadInputException("--setup does not go with --environment " + environment
+                        + "; the environment's repositories and workspace carry their setup commands.");
+            }
+        }
+
+        private TemplateRequest request(SandboxFactory factory) {
+            if (environment != null) {
+                TemplateRequest of = TemplateRequest.of(factory.environment(environment));
+                return base == null ? of : of.withBase(base);
+            }
+            return new TemplateRequest(SessionOptions.repository(repo, parent.root.console.workingDirectory()),
+                    setup.isEmpty() ? Optional.empty() : Optional.of(setup), Optional.ofNullable(base));
         }
     }
 

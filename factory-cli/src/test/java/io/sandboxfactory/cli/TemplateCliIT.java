@@ -100,4 +100,50 @@ class TemplateCliIT {
         assertThat(rm.exitCode()).as(rm.toString()).isZero();
         assertThat(cli.run("template", "list").stdout()).doesNotContain(name);
     }
+
+    @Test
+    void anEnvironmentTemplateIsBuiltByNameAndServesTheEnvironmentsOpens() throws Exception {
+        Path ui = GitRepos.bareWithMain(temp, "ui");
+        Path config = Files.writeString(temp.resolve("factory.yaml"), """
+                environments:
+                  web:
+                    repos:
+                      - {repo: "%s", dir: api, setup: "%s"}
+                      - {repo: "%s", dir: ui}
+                """.formatted(bare, setup(), ui));
+        CliProcess.Result build = cli.run("--config", config.toString(), "template", "build", "--environment", "web");
+        assertThat(build.exitCode()).as(build.toString()).isZero();
+        String name = build.stdout().strip();
+        assertThat(setupRuns()).containsExactly("ran");
+
+        CliProcess.Result open = cli.run("--config", config.toString(), "--json", "open", "w1", "--environment", "web", "--branch", "work");
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+        assertThat(open.stdout()).contains("\"template\" : \"" + name + "\"");
+        assertThat(setupRuns()).containsExactly("ran");
+        CliProcess.Result exec = cli.run("exec", "w1", "--", "sh", "-c", "cat built.txt; git rev-parse --abbrev-ref HEAD");
+        assertThat(exec.stdout()).as(exec.toString()).isEqualTo("built\nwork\n");
+    }
+
+    @Test
+    void templateBuildWantsExactlyOneOfRepoAndEnvironment() throws Exception {
+        Path config = Files.writeString(temp.resolve("factory.yaml"), """
+                environments:
+                  web:
+                    repos:
+                      - {repo: "%s"}
+                """.formatted(bare));
+        CliProcess.Result neither = cli.run("--config", config.toString(), "template", "build");
+        assertThat(neither.exitCode()).as(neither.toString()).isEqualTo(2);
+        assertThat(neither.stderr()).contains("either --repo R or --environment NAME, not neither");
+        CliProcess.Result both = cli.run("--config", config.toString(), "template", "build", "--repo", bare.toString(), "--environment", "web");
+        assertThat(both.exitCode()).as(both.toString()).isEqualTo(2);
+        assertThat(both.stderr()).contains("not both");
+        CliProcess.Result setup = cli.run("--config", config.toString(), "template", "build", "--environment", "web", "--setup", "true");
+        assertThat(setup.exitCode()).as(setup.toString()).isEqualTo(2);
+        assertThat(setup.stderr()).contains("--setup does not go with --environment web");
+        CliProcess.Result unknown = cli.run("--config", config.toString(), "template", "build", "--environment", "nope");
+        assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(2);
+        assertThat(unknown.stderr()).contains("Unknown environment 'nope'");
+        assertThat(cli.run("--config", config.toString(), "template", "list").stdout()).isBlank();
+    }
 }

@@ -45,6 +45,10 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_JOURNAL_MAX_ENTRIES}</td><td>{@code journal.maxEntries}</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_TEMPLATE_INPUTS}</td><td>{@code repository.templateInputs} (separated by {@code :})</td></tr>
+ *   <tr><td>{@code FACTORY_TEMPLATES_AUTO_BUILD}</td><td>{@code templates.autoBuild} ({@code true} or {@code false})</td></tr>
+ *   <tr><td>{@code FACTORY_CACHE_ENABLED}</td><td>{@code cache.enabled} ({@code true} or {@code false})</td></tr>
+ *   <tr><td>{@code FACTORY_CACHE_MAX_IDLE}</td><td>{@code cache.maxIdle}</td></tr>
  *   <tr><td>{@code FACTORY_STORE_<KEY>} ({@code TYPE}, {@code URL}, {@code USER}, {@code PASSWORD_ENV}, {@code SCHEMA},
  *       {@code POOL_SIZE}, {@code LEASE_TTL}, {@code CONNECT_TIMEOUT})</td><td>{@code store.<key>}</td></tr>
  *   <tr><td>{@code FACTORY_PROVIDERS_<NAME>_<KEY>}</td><td>{@code providers.<name>.<key>}</td></tr>
@@ -129,8 +133,8 @@ public final class ConfigResolver {
 
         return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
                 repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin, store(config.store(), env), config.templates(),
-                config.cache(), journal(config.journal(), env));
+                config.environments(), bound, origin, store(config.store(), env), templates(config.templates(), env),
+                cache(config.cache(), env), journal(config.journal(), env));
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -186,7 +190,43 @@ public final class ConfigResolver {
             result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()));
         }
+        Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
+        if (inputs.isPresent()) {
+            RepositoryDefaults current = result;
+            List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
+            result = fromEnv(EnvironmentOverrides.TEMPLATE_INPUTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list));
+        }
         return result;
+    }
+
+    private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env) {
+        Optional<String> autoBuild = env.get(EnvironmentOverrides.TEMPLATES_AUTO_BUILD);
+        return autoBuild.isEmpty() ? fromFile
+                : fromEnv(EnvironmentOverrides.TEMPLATES_AUTO_BUILD, () -> new TemplatesConfig(flag(autoBuild.get())));
+    }
+
+    private static CacheConfig cache(CacheConfig fromFile, EnvironmentOverrides env) {
+        CacheConfig result = fromFile;
+        Optional<String> enabled = env.get(EnvironmentOverrides.CACHE_ENABLED);
+        if (enabled.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.CACHE_ENABLED, () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()));
+        }
+        Optional<String> maxIdle = env.get(EnvironmentOverrides.CACHE_MAX_IDLE);
+        if (maxIdle.isPresent()) {
+            CacheConfig current = result;
+            result = fromEnv(EnvironmentOverrides.CACHE_MAX_IDLE, () -> new CacheConfig(current.enabled(), DurationFormat.parse(maxIdle.get())));
+        }
+        return result;
+    }
+
+    /** Only the words YAML and JSON write for a boolean: a typo must not silently turn a feature off. */
+    private static boolean flag(String text) {
+        return switch (text.strip()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("'" + text + "' is neither true nor false.");
+        };
     }
 
     private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env) {

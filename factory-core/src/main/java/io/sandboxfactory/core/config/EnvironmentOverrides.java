@@ -31,14 +31,19 @@ final class EnvironmentOverrides {
     static final String STOP_AFTER_IDLE = "FACTORY_LIFECYCLE_STOP_AFTER_IDLE";
     static final String DELETE_AFTER_IDLE = "FACTORY_LIFECYCLE_DELETE_AFTER_IDLE";
     static final String JOURNAL_MAX_ENTRIES = "FACTORY_JOURNAL_MAX_ENTRIES";
+    static final String TEMPLATE_INPUTS = "FACTORY_REPOSITORY_TEMPLATE_INPUTS";
+    static final String TEMPLATES_AUTO_BUILD = "FACTORY_TEMPLATES_AUTO_BUILD";
+    static final String CACHE_ENABLED = "FACTORY_CACHE_ENABLED";
+    static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
 
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
     private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, ALLOWED_FILE_ROOTS, SETUP_TIMEOUT,
-            COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE, JOURNAL_MAX_ENTRIES);
+            COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE, JOURNAL_MAX_ENTRIES, TEMPLATE_INPUTS, TEMPLATES_AUTO_BUILD, CACHE_ENABLED,
+            CACHE_MAX_IDLE);
     private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
-            "FACTORY_STORE_", "FACTORY_JOURNAL_");
+            "FACTORY_STORE_", "FACTORY_JOURNAL_", "FACTORY_TEMPLATES_", "FACTORY_CACHE_");
 
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
     record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {

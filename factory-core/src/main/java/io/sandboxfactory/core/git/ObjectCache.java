@@ -51,12 +51,27 @@ public final class ObjectCache {
         this.timeout = timeout;
     }
 
-    /** The mirror of {@code access}'s repository, brought up to date; empty when it could not be. */
-    public Optional<String> referenceFor(RepositoryAccess access) {
+    /**
+     * The directory holding the mirrors, made if missing: sandboxes that see only what is mounted
+     * into them get it mounted before their first clone asks for a mirror.
+     */
+    public String directory() {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            LOG.warn("The git object cache directory {} could not be made; clones go without it: {}", directory, e.getMessage());
+        }
+        return directory.toString();
+    }
+
+    /**
+     * The mirror of {@code access}'s repository, brought up to date unless another open did so after
+     * {@code asked} (when this open began its clone); empty when it could not be.
+     */
+    public Optional<String> referenceFor(RepositoryAccess access, Instant asked) {
         String url = access.cloneUrl();
         String key = key(url);
         Path mirror = directory.resolve(key + ".git");
-        Instant asked = Instant.now();
         ReentrantLock local = locks.computeIfAbsent(key, k -> new ReentrantLock());
         local.lock();
         try {

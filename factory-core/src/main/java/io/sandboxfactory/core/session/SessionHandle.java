@@ -129,7 +129,7 @@ public final class SessionHandle implements CommandExecutor {
     private CommandResult execute(String command, List<String> args, CommandOptions options) {
         SessionEntry current = entry();
         try {
-            starts.start(current);
+            current = starts.start(current);
         } catch (RuntimeException failure) {
             // A start that failed counts itself: only a start another caller begins after it matters.
             return replayIfGone(current, current.starts(), failure, command, args, options);
@@ -151,8 +151,7 @@ public final class SessionHandle implements CommandExecutor {
     }
 
     private CommandResult run(SessionEntry target, String command, List<String> args, CommandOptions options) {
-        starts.start(target);
-        return target.sandbox().executeCommand(command, args, options);
+        return starts.start(target).sandbox().executeCommand(command, args, options);
     }
 
     /**

@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -91,7 +92,7 @@ public final class SessionOpener implements AutoCloseable {
             return t;
         });
         this.revival = new SessionRevival(memo, services, this::open);
-        this.starts = new GuardedStart(services);
+        this.starts = new GuardedStart(services, this::withoutTemplate);
     }
 
     private static Supplier<AutoBuilds> noAutoBuilds() {
@@ -126,12 +127,9 @@ public final class SessionOpener implements AutoCloseable {
                 try {
                     prepareHoldingLease(entry, plan);
                 } catch (RuntimeException e) {
-                    TemplateUse use = templated.get(entry.sandbox());
-                    if (use == null || !use.isTemplateFailure(e)) {
-                        throw e;
-                    }
-                    skipTemplate(entry, use, e);
-                    return open(spec, false);
+                    // The open without the template is a whole open of its own (auto-build included); this handle follows it.
+                    withoutTemplate(entry, e).orElseThrow(() -> e);
+                    return handle;
                 }
                 if (services.store().generation(id) != generation) {
                     throw new SessionRetiredException(id);
@@ -142,6 +140,14 @@ public final class SessionOpener implements AutoCloseable {
                 try {
                     prepareHoldingLease(entry, plan);
                 } catch (RuntimeException e) {
+                    try {
+                        if (withoutTemplate(entry, e).isPresent()) {
+                            return;
+                        }
+                    } catch (RuntimeException again) {
+                        LOG.warn("Background start of session '{}' without its template failed: {}", id, again.getMessage());
+                        return;
+                    }
                     LOG.warn("Background start of session '{}' failed: {}", id, e.getMessage());
                 }
             });
@@ -200,27 +206,54 @@ public final class SessionOpener implements AutoCloseable {
         memo.evict(id, entry);
     }
 
+    /**
+     * When {@code failure} of {@code entry}'s start is its template's fault, skips the template and
+     * opens the session again without one, eagerly (whatever the start mode: this start was asked
+     * for), and makes every handle on {@code entry} follow the new entry; empty otherwise. Callers
+     * that met the same failure at once (a background start and a lazy handle's command) get the
+     * one replacement.
+     */
+    private Optional<SessionEntry> withoutTemplate(SessionEntry entry, RuntimeException failure) {
+        synchronized (entry) {
+            SessionEntry followed = revival.follow(entry);
+            if (followed != entry) {
+                return Optional.of(followed);
+            }
+            TemplateUse use = templated.get(entry.sandbox());
+            Optional<SessionSpec> spec = revival.eagerSpecOf(entry);
+            if (use == null || spec.isEmpty() || !use.isTemplateFailure(failure)) {
+                return Optional.empty();
+            }
+            skipTemplate(entry, use, failure);
+            SessionEntry fresh = open(spec.get(), false).entry();
+            revival.replaced(entry, fresh);
+            return Optional.of(fresh);
+        }
+    }
+
     private void requestTemplate(AutoBuilds builds, SessionEntry entry, SessionSpec spec, SessionPlan plan) {
-        if (!builds.enabled() || !spec.useTemplates() || plan.environment() || entry.template().isPresent() || !selector.supported()) {
+        if (!builds.enabled() || !spec.useTemplates() || entry.template().isPresent() || !selector.supported()) {
             return;
         }
-        SessionPlan.Repository own = plan.repositories().get(0);
-        if (own.setup().isEmpty()) {
+        if (plan.repositories().stream().allMatch(r -> r.setup().isEmpty()) && plan.workspaceSetup().isEmpty()) {
             return; // nothing a template would save but the clone
         }
-        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
+        TemplateKey key = TemplateKey.of(providerName, plan);
         if (selector.newest(key).isEmpty()) {
-            builds.request(key, new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+            SessionPlan.Repository own = plan.repositories().get(0);
+            TemplateRequest request = spec.environment().map(env -> {
+                TemplateRequest of = TemplateRequest.of(env);
+                return spec.baseBranch().map(of::withBase).orElse(of);
+            }).orElseGet(() -> new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+            builds.request(key, request);
         }
     }
 
     private Optional<TemplateUse> chooseTemplate(SessionSpec spec, SessionPlan plan, boolean mayUseTemplate) {
-        // Only eager opens fall back when a template fails; lazy and background starts make their sandbox the usual way.
-        if (!mayUseTemplate || !templates.enabled() || spec.startMode() != StartMode.EAGER || plan.environment()) {
+        if (!mayUseTemplate || !templates.enabled()) {
             return Optional.empty();
         }
-        SessionPlan.Repository own = plan.repositories().get(0);
-        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
+        TemplateKey key = TemplateKey.of(providerName, plan);
         return selector.newest(key).map(template -> new TemplateUse(template, templates.inputs()));
     }
 
@@ -259,6 +292,7 @@ public final class SessionOpener implements AutoCloseable {
             ctx.setupCommand(plan.repositories().get(0).setup().text());
         }
         spec.workingDirectory().ifPresent(ctx::workingDirectory);
+        objectCache.ifPresent(cache -> ctx.hostDirectories(List.of(cache.directory())));
         Optional<TemplateUse> template = chooseTemplate(spec, plan, mayUseTemplate);
         template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());

@@ -53,6 +53,16 @@ final class SessionRevival {
         opened.put(entry, new Opened(spec, generation));
     }
 
+    /** The spec {@code entry} was last opened with, as an eager open (what a replacement of it is opened with). */
+    Optional<SessionSpec> eagerSpecOf(SessionEntry entry) {
+        return Optional.ofNullable(opened.get(entry)).map(how -> eager(how.spec()));
+    }
+
+    /** From now on handles on {@code old} work on {@code replacement}. */
+    void replaced(SessionEntry old, SessionEntry replacement) {
+        replacements.put(old, replacement);
+    }
+
     /** {@code entry}, or the entry that replaced it after it was found dead (followed to the latest). */
     SessionEntry follow(SessionEntry entry) {
         SessionEntry current = entry;

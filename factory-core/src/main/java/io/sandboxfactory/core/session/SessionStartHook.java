@@ -241,9 +241,11 @@ public final class SessionStartHook implements SandboxStartHook {
             SessionLayout.Checkout checkout = layout.repositories().get(i);
             CheckoutState state = seen.checkouts().get(i);
             boolean fetch = RepositoryMaterializer.keeps(state, access.get(i).cloneUrl());
+            // Taken before the phase is reported: a mirror fetched after this open said it clones is fresh enough for it.
+            Instant cloneAsked = Instant.now();
             phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, access.get(i).cloneUrl());
             RepositoryAccess minted = access.get(i);
-            Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted));
+            Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted, cloneAsked));
             materializer.materialize(exec, checkout.path(), state, minted, reference);
             if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
                 Freshness.Result fresh = state.upstream().isPresent() ? freshness.update(exec, checkout.path()) : Freshness.Result.NO_UPSTREAM;

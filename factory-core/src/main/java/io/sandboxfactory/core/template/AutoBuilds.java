@@ -59,10 +59,10 @@ public final class AutoBuilds implements AutoCloseable {
         try {
             executor.execute(() -> {
                 try {
-                    LOG.info("Building a template of {} in the background (templates.autoBuild).", request.repository());
+                    LOG.info("Building a template of {} in the background (templates.autoBuild).", request.describe());
                     builder.build(request);
                 } catch (RuntimeException e) {
-                    LOG.warn("The background template build of {} failed: {}", request.repository(), e.getMessage());
+                    LOG.warn("The background template build of {} failed: {}", request.describe(), e.getMessage());
                 } finally {
                     building.remove(key);
                 }

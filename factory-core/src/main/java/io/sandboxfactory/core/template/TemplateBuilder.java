@@ -9,6 +9,7 @@ import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.TemplateBuild;
 import io.sandboxfactory.core.session.SessionDefaults;
 import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionOpener;
 import io.sandboxfactory.core.session.SessionPlan;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -23,9 +24,9 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Builds a template (design §5.14): opens a throw-away session of the repository without any
- * template (clone, setup, markers), hashes the declared input files at the base commit, detaches
- * the checkout from the throw-away branch so sessions made from it check out their own, hands the
+ * Builds a template (design §5.14): opens a throw-away session of the repository (or environment)
+ * without any template (clone, setup, markers), hashes the declared input files at the base commit
+ * (of the primary repository), detaches every checkout from the throw-away branch so sessions made from it check out their own, hands the
  * sandbox to the provider to snapshot, and destroys the session whatever happened.
  */
 public final class TemplateBuilder {
@@ -60,20 +61,27 @@ public final class TemplateBuilder {
                     + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
         }
         Instant now = clock.instant();
-        // The key comes from the plan a session of this repository and setup would have, defaults applied.
-        SessionPlan.Repository own = SessionPlan.of(spec("template-key", request), defaults).repositories().get(0);
-        TemplateKey key = new TemplateKey(providerName, own.repository(), own.setup().markerContent());
+        // The key comes from the plan a session of this repository (or environment) and setup would have, defaults applied.
+        SessionPlan plan = SessionPlan.of(spec("template-key", request), defaults);
+        SessionPlan.Repository own = plan.repositories().get(0);
+        TemplateKey key = TemplateKey.of(providerName, plan);
         String name = key.newName(now);
         String sessionId = "template-build-" + name;
         SessionSpec build = spec(sessionId, request);
         try {
             SessionHandle session = opener.open(build);
-            String checkout = session.checkout().orElseThrow(() -> new IllegalStateException("The template build session has no checkout."));
+            SessionLayout layout = session.layout().orElseThrow(() -> new IllegalStateException("The template build session has no checkout."));
+            String checkout = layout.ownRepository().path();
+            // Input files are read in the primary checkout, at its base.
             String base = "origin/" + store.find(sessionId).flatMap(r -> r.definition().baseBranch())
                     .or(() -> own.baseBranch()).orElse("HEAD");
             String inputsHash = TemplateInputs.hash(session, checkout, base, settings.inputs(), defaults.timeouts().probe());
             String baseCommit = run(session, checkout, "git rev-parse --verify -q " + Sandboxes.quote(base + "^{commit}")).strip();
-            run(session, checkout, "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH);
+            for (SessionLayout.Checkout each : layout.repositories()) {
+                // The refresh writes an index newer than the files, so copies of it need not re-check them as "racy".
+                run(session, each.path(), "git checkout -q --detach && git branch -q -D " + BUILD_BRANCH
+                        + " && { git update-index -q --refresh >/dev/null || true; }");
+            }
             SandboxTemplate template = new SandboxTemplate(name, providerName, key.subject(), key.setupHash(), inputsHash,
                     baseCommit, now);
             return provider.buildTemplate(new TemplateBuild(template, session.sandbox()));
@@ -87,7 +95,8 @@ public final class TemplateBuilder {
     }
 
     private static SessionSpec spec(String sessionId, TemplateRequest request) {
-        SessionSpec.Builder spec = SessionSpec.builder(sessionId).repository(request.repository()).branch(BUILD_BRANCH).useTemplates(false);
+        SessionSpec.Builder spec = SessionSpec.builder(sessionId).branch(BUILD_BRANCH).useTemplates(false);
+        request.environment().ifPresentOrElse(spec::environment, () -> spec.repository(request.repository()));
         request.setupCommands().ifPresent(spec::setupCommands);
         request.baseBranch().ifPresent(spec::baseBranch);
         return spec.build();

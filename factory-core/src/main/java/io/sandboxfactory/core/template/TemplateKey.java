@@ -1,13 +1,14 @@
 package io.sandboxfactory.core.template;
 
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.core.session.SessionPlan;
 
 import java.time.Instant;
 import java.util.Objects;
 
 /**
  * What a template must match to serve a session: the provider, the subject (the repository as
- * sessions name it) and the setup marker content. Input files are checked separately, after the
+ * sessions name it, or an environment's repositories) and the setup marker content. Input files are checked separately, after the
  * fetch, because their hash is only known at the base commit inside the sandbox.
  */
 public record TemplateKey(String provider, String subject, String setupHash) {
@@ -16,6 +17,26 @@ public record TemplateKey(String provider, String subject, String setupHash) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(setupHash, "setupHash");
+    }
+
+    /**
+     * The key of sessions made by {@code plan}: its repository and setup marker, or, for an
+     * environment, every repository with its directory and a hash over every setup marker and the
+     * workspace setup's, so a change to any of them is another key.
+     */
+    public static TemplateKey of(String provider, SessionPlan plan) {
+        if (!plan.environment()) {
+            SessionPlan.Repository own = plan.repositories().get(0);
+            return new TemplateKey(provider, own.repository(), own.setup().markerContent());
+        }
+        StringBuilder subject = new StringBuilder("environment");
+        StringBuilder setups = new StringBuilder();
+        for (SessionPlan.Repository repository : plan.repositories()) {
+            subject.append(' ').append(repository.dir()).append('=').append(repository.repository());
+            setups.append(repository.dir()).append('\0').append(repository.setup().markerContent()).append('\n');
+        }
+        setups.append('\0').append(plan.workspaceSetup().markerContent());
+        return new TemplateKey(provider, subject.toString(), "sha256:" + TemplateInputs.sha256(setups.toString()));
     }
 
     public boolean matches(SandboxTemplate template) {

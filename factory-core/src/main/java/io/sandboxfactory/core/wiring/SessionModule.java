@@ -8,6 +8,7 @@ import com.google.inject.Key;
 import com.google.inject.matcher.AbstractMatcher;
 import com.google.inject.util.Providers;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.config.Timeouts;
 import io.sandboxfactory.core.git.ObjectCache;
@@ -32,6 +33,8 @@ import io.sandboxfactory.core.template.AutoBuilds;
 import io.sandboxfactory.core.template.TemplateBuilder;
 import io.sandboxfactory.core.template.TemplateSettings;
 import jakarta.inject.Provider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -51,7 +54,7 @@ public final class SessionModule extends AbstractModule {
 
     /** How often running starts check whether another process retired their session. */
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
-    private static final String LOCAL_PROVIDER = "local";
+    private static final Logger LOG = LoggerFactory.getLogger(SessionModule.class);
 
     /** Made elsewhere: their owner (the factory or the host) decides whether they are closed. */
     private static final Set<Key<?>> HANDED_IN = Set.of(Key.get(FactorySandbox.class), Key.get(SessionStore.class),
@@ -153,9 +156,16 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     Optional<ObjectCache> objectCache(ResolvedConfig config, SessionTimeouts timeouts) {
-        // Only the local provider's sandboxes see the host's files, where the mirrors live.
-        return config.cache().enabled() && LOCAL_PROVIDER.equals(config.provider())
-                ? Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network())) : Optional.empty();
+        if (!config.cache().enabled()) {
+            return Optional.empty();
+        }
+        // The mirrors live on the host: only sandboxes that can see host directories can borrow from them.
+        if (!provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES)) {
+            LOG.info("cache.enabled is set, but the sandboxes of provider '{}' cannot see host directories; clones go without the"
+                    + " git object cache.", config.provider());
+            return Optional.empty();
+        }
+        return Optional.of(new ObjectCache(config.stateDirectory().resolve("git-cache"), timeouts.network()));
     }
 
     @Provides

@@ -325,6 +325,48 @@ class ConfigTest {
     }
 
     @Test
+    void theTemplatesAndCacheSectionsAndTemplateInputsHaveEnvironmentOverrides() throws IOException {
+        Path file = write("factory.yaml", """
+                repository:
+                  templateInputs: [package-lock.json]
+                templates:
+                  autoBuild: false
+                cache:
+                  enabled: false
+                  maxIdle: 30d
+                """);
+        ResolvedConfig fromFile = resolveFile(file, Map.of());
+        assertThat(fromFile.templates().autoBuild()).isFalse();
+        assertThat(fromFile.cache().enabled()).isFalse();
+
+        ResolvedConfig resolved = resolveFile(file, Map.of("FACTORY_TEMPLATES_AUTO_BUILD", "true", "FACTORY_CACHE_ENABLED", "true",
+                "FACTORY_CACHE_MAX_IDLE", "2h", "FACTORY_REPOSITORY_TEMPLATE_INPUTS", "yarn.lock:web/package-lock.json"));
+        assertThat(resolved.templates().autoBuild()).isTrue();
+        assertThat(resolved.cache().enabled()).isTrue();
+        assertThat(resolved.cache().maxIdle()).isEqualTo(Duration.ofHours(2));
+        assertThat(resolved.repository().templateInputs()).containsExactly("yarn.lock", "web/package-lock.json");
+        assertThat(resolveFile(file, Map.of("FACTORY_CACHE_MAX_IDLE", "1h")).cache().enabled()).as("the file's other key stays").isFalse();
+    }
+
+    @Test
+    void badTemplatesAndCacheOverridesNameTheVariableAndTheRule() throws IOException {
+        Path file = write("factory.yaml", "{}\n");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_CACHE_ENABLED", "yes")))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Invalid value from environment variable FACTORY_CACHE_ENABLED: 'yes' is neither true nor false.");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_TEMPLATES_AUTO_BUILD", "1")))
+                .hasMessageContaining("FACTORY_TEMPLATES_AUTO_BUILD").hasMessageContaining("'1' is neither true nor false");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_CACHE_MAX_IDLE", "0s")))
+                .hasMessageContaining("FACTORY_CACHE_MAX_IDLE").hasMessageContaining("it must be positive");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_REPOSITORY_TEMPLATE_INPUTS", "../etc/passwd")))
+                .hasMessageContaining("FACTORY_REPOSITORY_TEMPLATE_INPUTS").hasMessageContaining("'../etc/passwd' is invalid");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_CACHE_SIZE", "1g")))
+                .hasMessageContaining("FACTORY_CACHE_SIZE");
+        assertThatThrownBy(() -> resolveFile(file, Map.of("FACTORY_TEMPLATES_AUTOBUILD", "true")))
+                .hasMessageContaining("FACTORY_TEMPLATES_AUTOBUILD");
+    }
+
+    @Test
     void providerSelectionPrecedenceIsBuilderThenEnvironmentThenFileThenDefault() throws IOException {
         FactoryConfig file = FactoryConfig.builder().provider("docker").build();
         Map<String, String> env = Map.of("FACTORY_PROVIDER", "custom");

@@ -8,7 +8,9 @@ import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.testing.Git;
@@ -118,10 +120,29 @@ final class DockerSessionRig implements AutoCloseable {
 
     /** A new factory on the shared state directory whose {@code providers.docker} section is {@code section}. */
     SandboxFactory factory(SessionListener listener, Map<String, Object> section) {
+        return factory(FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", section).build(),
+                SandboxFactory.builder().sessionListener(listener));
+    }
+
+    /** A new factory on the shared state directory with {@code repository} as its {@code repository:} section. */
+    SandboxFactory factory(SessionListener listener, RepositoryDefaults repository) {
+        return factory(FactoryConfig.builder().provider("docker").owner(owner).repository(repository)
+                .providerSection("docker", dockerSection()).build(), SandboxFactory.builder().sessionListener(listener));
+    }
+
+    /**
+     * A new factory on the shared state directory with the host git object cache on, containers on
+     * the host's network (so they reach a loopback git server) and {@code token} for the repository.
+     */
+    SandboxFactory cachedFactory(SessionListener listener, String token) {
         FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
-                .providerSection("docker", section).build();
-        SandboxFactory factory = SandboxFactory.builder().config(config).environment(Map.of()).stateDirectory(state)
-                .sessionListener(listener).build();
+                .providerSection("docker", Map.of("networkMode", "host", "labels", Map.of(RUN_LABEL, runId)))
+                .cache(new CacheConfig(true, null)).build();
+        return factory(config, SandboxFactory.builder().sessionListener(listener).repositoryToken(() -> token));
+    }
+
+    private SandboxFactory factory(FactoryConfig config, SandboxFactory.Builder builder) {
+        SandboxFactory factory = builder.config(config).environment(Map.of()).stateDirectory(state).build();
         synchronized (closeables) {
             closeables.add(factory);
         }

@@ -3,7 +3,9 @@ package io.sandboxfactory.core.git;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.testing.ConcurrentCachedClones;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.GitHttpServer;
 import io.sandboxfactory.core.testing.RecordingListener;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,13 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,33 +76,45 @@ class ObjectCacheTest {
     }
 
     @Test
-    void concurrentOpensShareOneMirror() throws Exception {
-        try (SandboxFactory factory = factory()) {
-            int opens = 4;
-            CountDownLatch go = new CountDownLatch(1);
-            ExecutorService pool = Executors.newFixedThreadPool(opens);
-            try {
-                List<Future<SessionHandle>> results = new ArrayList<>();
-                for (int i = 0; i < opens; i++) {
-                    String id = "c" + i;
-                    results.add(pool.submit(() -> {
-                        go.await();
-                        return factory.openSession(spec(id));
-                    }));
-                }
-                go.countDown();
-                for (Future<SessionHandle> result : results) {
-                    Path checkout = Path.of(result.get().checkout().orElseThrow());
+    void concurrentOpensInTwoFactoriesCostTheMirrorOneFetch() throws Exception {
+        String token = "cache-token";
+        try (GitHttpServer server = new GitHttpServer(remote.getParent(), token)) {
+            String url = server.url(remote.getFileName().toString());
+            Function<String, SessionSpec> spec = id -> SessionSpec.builder(id).repository(url).branch("work").build();
+            int perOpen;
+            try (SandboxFactory plain = SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(tmp.resolve("plain"))
+                    .repositoryToken(() -> token).build()) {
+                int before = server.uploadPackAdvertisements();
+                plain.openSession(spec.apply("control"));
+                perOpen = server.uploadPackAdvertisements() - before;
+            }
+            assertThat(perOpen).as("fetches of one open without the cache").isPositive();
+
+            ConcurrentCachedClones clones = new ConcurrentCachedClones();
+            try (SandboxFactory one = cachedFactory(clones, token); SandboxFactory two = cachedFactory(clones, token)) {
+                List<String> ids = List.of("c0", "c1", "c2", "c3");
+                int before = server.uploadPackAdvertisements();
+                List<SessionHandle> handles = clones.open(server, List.of(one, two), ids, spec);
+                assertThat(server.uploadPackAdvertisements() - before).as("each open's own clone, and one mirror clone for all")
+                        .isEqualTo(ids.size() * perOpen + 1);
+                for (SessionHandle handle : handles) {
+                    Path checkout = Path.of(handle.checkout().orElseThrow());
                     assertThat(Git.revParse(checkout, "HEAD")).isEqualTo(Git.revParse(remote, "main"));
+                    assertThat(checkout.resolve(".git/objects/info/alternates")).doesNotExist();
+                    assertThat(Files.readString(checkout.resolve(".git/config"))).doesNotContain(token);
                 }
-            } finally {
-                pool.shutdownNow();
             }
             assertThat(mirrors()).hasSize(1);
+            assertThat(Files.readString(mirrors().get(0).resolve("config"))).doesNotContain(token);
             try (Stream<Path> children = Files.list(state.resolve("git-cache"))) {
                 assertThat(children.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".partial"));
             }
         }
+    }
+
+    private SandboxFactory cachedFactory(ConcurrentCachedClones listener, String token) {
+        return SandboxFactory.builder().provider("local").environment(Map.of()).config(config).stateDirectory(state)
+                .sessionListener(listener).repositoryToken(() -> token).build();
     }
 
     @Test

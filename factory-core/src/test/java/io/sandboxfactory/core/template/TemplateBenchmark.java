@@ -3,6 +3,8 @@ package io.sandboxfactory.core.template;
 import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.GitHttpServer;
@@ -10,10 +12,13 @@ import io.sandboxfactory.core.testing.GitHttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Cold opens with and without a template, a warm reopen, and a clone through the host object cache
@@ -22,13 +27,9 @@ import java.util.function.Supplier;
  * of 10 s. One run of each; prints the times and the ratios against the goals of issue 21. Not a
  * test; the build never runs it.
  *
- * <p>Run from the repository root:
- * <pre>
- * ./mvnw -q -o -pl factory-core -am test-compile
- * ./mvnw -q -o -pl factory-core dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java -cp factory-core/target/test-classes:factory-core/target/classes:factory-api/target/classes:\
- * provider-local/target/classes:$(cat /tmp/cp.txt) io.sandboxfactory.core.template.TemplateBenchmark
- * </pre>
+ * <p>Run from the repository root: {@code scripts/template-benchmark.sh} (compiles offline and runs
+ * this class). It prints the load average before and after, and where the templated open and the
+ * warm reopen spend their time, phase by phase.
  */
 public final class TemplateBenchmark {
 
@@ -41,6 +42,7 @@ public final class TemplateBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        String loadBefore = loadAverage();
         Path work = Files.createTempDirectory("template-bench");
         Path projects = Files.createDirectories(work.resolve("projects"));
         seed(work, projects.resolve("big.git"));
@@ -57,38 +59,76 @@ public final class TemplateBenchmark {
             long warm;
             long fullClone;
             long cachedClone;
-            try (SandboxFactory factory = factory(plainState, plainConfig)) {
+            String templatedPhases;
+            String warmPhases;
+            PhaseClock clock = new PhaseClock();
+            try (SandboxFactory factory = factory(plainState, plainConfig, clock)) {
                 coldWithout = time(() -> factory.openSession(spec("cold", url).useTemplates(false).build()));
                 SandboxTemplate template = factory.buildTemplate(TemplateRequest.of(url).withSetup(List.of(SETUP)));
                 SessionHandle[] opened = new SessionHandle[1];
+                clock.reset();
                 coldWith = time(() -> opened[0] = factory.openSession(spec("templated", url).build()));
+                templatedPhases = clock.breakdown("templated");
                 if (!opened[0].template().equals(java.util.Optional.of(template.name()))) {
                     throw new IllegalStateException("the templated open did not use the template");
                 }
                 fullClone = time(() -> factory.openSession(SessionSpec.builder("full-clone").repository(url).branch("b")
                         .useTemplates(false).build()));
             }
-            try (SandboxFactory factory = factory(plainState, plainConfig)) {
+            try (SandboxFactory factory = factory(plainState, plainConfig, clock.reset())) {
                 warm = time(() -> factory.openSession(spec("templated", url).build()));
+                warmPhases = clock.breakdown("templated");
             }
-            try (SandboxFactory factory = factory(cacheState, cacheConfig)) {
+            try (SandboxFactory factory = factory(cacheState, cacheConfig, new PhaseClock())) {
                 factory.openSession(SessionSpec.builder("prime").repository(url).branch("b").build());
                 cachedClone = time(() -> factory.openSession(SessionSpec.builder("cached-clone").repository(url).branch("b").build()));
             }
+            System.out.printf("load average before: %s%n", loadBefore);
             System.out.printf("repository: %d MB over %s; setup: %s%n", FILES * FILE_BYTES / (1024 * 1024), url, SETUP);
             System.out.printf("cold open without template: %6d ms%n", coldWithout);
             System.out.printf("cold open with template:    %6d ms   ratio %.3f (goal <= 0.15)%n", coldWith, (double) coldWith / coldWithout);
             System.out.printf("warm reopen:                %6d ms   template/warm %.2f (goal <= 1.3)%n", warm, (double) coldWith / warm);
             System.out.printf("full clone (no setup):      %6d ms%n", fullClone);
             System.out.printf("clone through the cache:    %6d ms   ratio %.3f (goal <= 0.30)%n", cachedClone, (double) cachedClone / fullClone);
+            System.out.printf("templated open, ms from the open's start at each phase: %s%n", templatedPhases);
+            System.out.printf("warm reopen, ms from the open's start at each phase:    %s%n", warmPhases);
+            System.out.printf("load average after: %s%n", loadAverage());
         } finally {
             new ProcessBuilder("rm", "-rf", work.toString()).inheritIO().start().waitFor();
         }
     }
 
-    private static SandboxFactory factory(Path state, Path config) {
+    private static SandboxFactory factory(Path state, Path config, PhaseClock clock) {
         return SandboxFactory.builder().provider("local").environment(Map.of()).config(config).stateDirectory(state)
-                .repositoryToken(() -> TOKEN).build();
+                .repositoryToken(() -> TOKEN).sessionListener(clock).build();
+    }
+
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).strip();
+    }
+
+    /** When each phase of each session began, since the first phase this clock saw after its reset. */
+    private static final class PhaseClock implements SessionListener {
+        private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        private volatile long start = System.nanoTime();
+
+        PhaseClock reset() {
+            seen.clear();
+            start = System.nanoTime();
+            return this;
+        }
+
+        @Override
+        public void onPhase(String sessionId, SessionPhase phase, String detail) {
+            seen.add(sessionId + "\0" + phase + " " + (System.nanoTime() - start) / 1_000_000);
+        }
+
+        String breakdown(String sessionId) {
+            synchronized (seen) {
+                return seen.stream().filter(e -> e.startsWith(sessionId + "\0")).map(e -> e.substring(sessionId.length() + 1))
+                        .collect(Collectors.joining(", "));
+            }
+        }
     }
 
     private static SessionSpec.Builder spec(String id, String url) {

@@ -73,6 +73,16 @@ public final class Git {
         return bare;
     }
 
+    /** Commits {@code file} with {@code content} on top of {@code main} of the bare repository {@code bare} and pushes it there. */
+    public static void commitToMain(Path bare, String file, String content) throws IOException {
+        Path work = Files.createTempDirectory(bare.getParent(), "work");
+        run(work.getParent(), "clone", "-q", bare.toString(), work.toString());
+        Files.writeString(work.resolve(file), content);
+        run(work, "add", file);
+        run(work, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "change " + file);
+        run(work, "push", "-q", "origin", "HEAD:main");
+    }
+
     /** The commit {@code ref} points at in repository {@code dir}. */
     public static String revParse(Path dir, String ref) {
         return run(dir, "rev-parse", ref);

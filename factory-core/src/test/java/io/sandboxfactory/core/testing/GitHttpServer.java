@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,15 @@ public final class GitHttpServer implements AutoCloseable {
     private final List<String> requestUris = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger unauthorized = new AtomicInteger();
     private final AtomicInteger authorized = new AtomicInteger();
+    private final AtomicInteger advertisements = new AtomicInteger();
+    private final AtomicReference<Hold> hold = new AtomicReference<>();
+
+    /**
+     * A fetch held at the server: {@code arrived} opens when its ref advertisement request came in,
+     * and the server answers it once {@code release} is counted down.
+     */
+    public record Hold(CountDownLatch arrived, CountDownLatch release) {
+    }
 
     public GitHttpServer(Path projectRoot, String token) throws IOException {
         this.projectRoot = projectRoot;
@@ -72,6 +82,18 @@ public final class GitHttpServer implements AutoCloseable {
         return authorized.get();
     }
 
+    /** How many git fetches and clones were served: authorized {@code info/refs?service=git-upload-pack} requests, one per operation. */
+    public int uploadPackAdvertisements() {
+        return advertisements.get();
+    }
+
+    /** Holds the next fetch or clone (its authorized ref advertisement) until the returned hold is released. */
+    public Hold holdNextFetch() {
+        Hold next = new Hold(new CountDownLatch(1), new CountDownLatch(1));
+        hold.set(next);
+        return next;
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             requestUris.add(exchange.getRequestURI().toString());
@@ -83,7 +105,26 @@ public final class GitHttpServer implements AutoCloseable {
                 return;
             }
             authorized.incrementAndGet();
+            if ("service=git-upload-pack".equals(exchange.getRequestURI().getRawQuery())) {
+                advertisements.incrementAndGet();
+                Hold held = hold.getAndSet(null);
+                if (held != null) {
+                    held.arrived().countDown();
+                    awaitRelease(held);
+                }
+            }
             runCgi(exchange, user);
+        }
+    }
+
+    private static void awaitRelease(Hold held) throws IOException {
+        try {
+            if (!held.release().await(2, TimeUnit.MINUTES)) {
+                throw new IOException("a held fetch was never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while holding a fetch", e);
         }
     }
 

@@ -95,8 +95,22 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 cpus.map(c -> Math.round(c * 1_000_000_000d)),
                 memory,
                 config.init(),
-                config.bindMounts());
+                mounts(ctx));
         return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel(), host);
+    }
+
+    /** The configured volumes, then the context's host directories read-only at their own paths (when the engine shares this host). */
+    private List<BindMount> mounts(FactorySandboxContext ctx) {
+        List<BindMount> mounts = new ArrayList<>(config.bindMounts());
+        if (engineOnThisHost()) {
+            ctx.hostDirectories().forEach(directory -> mounts.add(new BindMount(directory, directory, true)));
+        }
+        return mounts;
+    }
+
+    /** An engine reached through a Unix socket runs on this machine, so a host path means the same to it. */
+    private boolean engineOnThisHost() {
+        return "unix".equals(connection.host().getScheme());
     }
 
     @Override
@@ -106,6 +120,9 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
         if (config.networkIsolated()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
+        }
+        if (engineOnThisHost()) {
+            capabilities.add(SandboxCapability.HOST_DIRECTORIES);
         }
         return Collections.unmodifiableSet(capabilities);
     }

@@ -50,8 +50,15 @@ class DockerSandboxProviderTest {
             assertThat(isolated.capabilities()).containsExactlyInAnyOrder(
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
                     SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
-                    SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES);
+                    SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES);
             assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
+        }
+    }
+
+    @Test
+    void seesHostDirectoriesOnlyThroughAnEngineOnThisHost() {
+        try (DockerFactorySandbox remote = open(DockerProviderConfig.builder().host("tcp://127.0.0.1:2375").build())) {
+            assertThat(remote.capabilities()).doesNotContain(SandboxCapability.HOST_DIRECTORIES).contains(SandboxCapability.TEMPLATES);
         }
     }
 

@@ -88,7 +88,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     public Set<SandboxCapability> capabilities() {
         return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
-                SandboxCapability.TEMPLATES);
+                SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES);
     }
 
     @Override

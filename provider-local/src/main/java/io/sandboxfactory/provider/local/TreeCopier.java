@@ -21,6 +21,7 @@ import java.util.Set;
  * file goes through {@code cp --reflink=auto}, which clones extents where the file system can
  * (btrfs, XFS) and copies otherwise. Symbolic links are recreated as they are, never followed.
  * Directory permissions are applied last, so read-only directories still receive their entries.
+ * Each copied checkout's index then gets the copies' stat data ({@link CopiedIndex}).
  */
 final class TreeCopier {
 
@@ -66,9 +67,36 @@ final class TreeCopier {
             }
         });
         copyWithReflinks(source, target, copies);
+        for (Path dir : directories.keySet()) {
+            Path relative = target.relativize(dir);
+            if (dir.getFileName() != null && dir.getFileName().toString().equals(".git") && !isInsideGit(relative.getParent())) {
+                refreshIndex(dir.getParent());
+            }
+        }
         for (Map.Entry<Path, Set<PosixFilePermission>> dir : directories.entrySet()) {
             Files.setPosixFilePermissions(dir.getKey(), dir.getValue());
         }
+    }
+
+    /** A stale index only makes the first git command slower: a failure here is no failure of the copy. */
+    private static void refreshIndex(Path checkout) {
+        try {
+            CopiedIndex.refresh(checkout);
+        } catch (IOException | RuntimeException e) {
+            // git re-hashes what it cannot trust, as it would without this.
+        }
+    }
+
+    private static boolean isInsideGit(Path relative) {
+        if (relative == null) {
+            return false;
+        }
+        for (Path name : relative) {
+            if (name.toString().equals(".git")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean skipped(Path relative, Set<String> skip) {

@@ -3,10 +3,16 @@ package io.sandboxfactory.provider.local;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,5 +55,44 @@ class TreeCopierTest {
         assertThat(Files.exists(target.resolve(".sandbox-factory-session"), LinkOption.NOFOLLOW_LINKS)).isFalse();
         Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(target.resolve("repo/read-only"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void aCopiedCheckoutsIndexCarriesTheCopiesStatDataSoGitNeedNotRehashAndADirtyFileStaysDirty() throws Exception {
+        Path repo = tmp.resolve("source/repo");
+        Files.createDirectories(repo);
+        git(repo, "init", "-q", "-b", "main");
+        Files.writeString(repo.resolve("a.txt"), "alpha\n");
+        Files.writeString(repo.resolve("dirty.txt"), "aaaa\n");
+        git(repo, "add", ".");
+        git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "x");
+        FileTime hourAgo = FileTime.from(Instant.now().minus(Duration.ofHours(1)));
+        Files.setLastModifiedTime(repo.resolve("a.txt"), hourAgo);
+        Files.setLastModifiedTime(repo.resolve("dirty.txt"), hourAgo);
+        git(repo, "update-index", "-q", "--refresh");
+        // Changed after the index recorded it, size and all kept: only its mtime tells.
+        Files.writeString(repo.resolve("dirty.txt"), "bbbb\n");
+        Files.setLastModifiedTime(repo.resolve("dirty.txt"), FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+
+        Path target = tmp.resolve("target");
+        TreeCopier.copy(tmp.resolve("source"), target, Set.of());
+
+        Path copy = target.resolve("repo");
+        Object inode = Files.getAttribute(copy.resolve("a.txt"), "unix:ino");
+        assertThat(inode).isNotEqualTo(Files.getAttribute(repo.resolve("a.txt"), "unix:ino"));
+        assertThat(git(copy, "ls-files", "--debug", "--", "a.txt")).contains("ino: " + inode);
+        assertThat(git(copy, "ls-files", "--debug", "--", "dirty.txt"))
+                .doesNotContain("ino: " + Files.getAttribute(copy.resolve("dirty.txt"), "unix:ino"));
+        assertThat(git(copy, "status", "--porcelain")).isEqualTo(" M dirty.txt");
+        assertThat(git(copy, "diff", "--stat")).contains("dirty.txt");
+    }
+
+    private static String git(Path dir, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+        return output.stripTrailing();
     }
 }

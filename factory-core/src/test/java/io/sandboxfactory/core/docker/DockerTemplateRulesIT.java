@@ -1,0 +1,145 @@
+package io.sandboxfactory.core.docker;
+
+import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.config.RepositoryDefaults;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionPhase;
+import io.sandboxfactory.core.session.StartMode;
+import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.core.testing.CapturedLogs;
+import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.RecordingListener;
+import io.sandboxfactory.core.testing.RequiresDocker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every rule of using a template (design §5.14, issue 21 point 2) on a real Docker engine: the
+ * newest matching template is picked and one of another repository never is; its markers make the
+ * gate skip the setup; a changed setup command runs the setup in a container of the plain image; a
+ * template whose input files changed at the base is not used; one whose image cannot be started is
+ * skipped with a warning and the session opens the normal way, also for a lazy open.
+ */
+@ExtendWith(RequiresDocker.class)
+class DockerTemplateRulesIT {
+
+    private static final String INPUT = "package-lock.json";
+
+    @TempDir
+    Path tmp;
+    DockerSessionRig rig;
+    RecordingListener listener = new RecordingListener();
+    SandboxFactory factory;
+    final List<String> extraImages = new ArrayList<>();
+
+    @BeforeEach
+    void rig() throws IOException {
+        rig = new DockerSessionRig(tmp);
+        Git.commitToMain(rig.remote(), INPUT, "{\"lockfileVersion\": 1}\n");
+        factory = rig.factory(listener, new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(INPUT)));
+    }
+
+    @AfterEach
+    void cleanUp() {
+        try {
+            factory.templates().forEach(t -> factory.removeTemplate(t.name()));
+            extraImages.forEach(image -> rig.engine().removeImageCmd(image).withForce(true).exec());
+        } finally {
+            rig.close();
+        }
+    }
+
+    private SandboxTemplate build(String setup) {
+        return factory.buildTemplate(TemplateRequest.of(rig.remote().toString()).withSetup(List.of(setup)));
+    }
+
+    private String image(SessionHandle session) {
+        return rig.inspect(rig.containersOfSession(session.sessionId()).get(0).getId()).orElseThrow().getConfig().getImage();
+    }
+
+    private String branchOf(SessionHandle session) {
+        return session.executeCommand("cd '" + session.checkout().orElseThrow() + "' && git rev-parse --abbrev-ref HEAD").stdout().strip();
+    }
+
+    @Test
+    void theNewestMatchingTemplateIsPickedAndOneOfAnotherRepositoryNever() throws Exception {
+        SandboxTemplate older = build(DockerSessionRig.SETUP_COMMAND);
+        SandboxTemplate newer = build(DockerSessionRig.SETUP_COMMAND);
+        Path other = Git.bareRepository(rig.remote().getParent().resolve("other.git"));
+        SandboxTemplate ofOther = factory.buildTemplate(TemplateRequest.of(other.toString()).withSetup(List.of(DockerSessionRig.SETUP_COMMAND)));
+        assertThat(newer.createdAt()).isAfter(older.createdAt());
+        assertThat(ofOther.createdAt()).isAfter(newer.createdAt());
+
+        SessionHandle session = factory.openSession(rig.spec(rig.sessionId("newest")).build());
+        assertThat(session.template()).contains(newer.name());
+        assertThat(image(session)).isEqualTo("sandbox-factory-template:" + newer.name());
+        assertThat(DockerSessionRig.setupRuns(session.sandbox())).as("the template's markers made the gate skip the setup").isEqualTo(1);
+        assertThat(branchOf(session)).isEqualTo(DockerSessionRig.BRANCH);
+    }
+
+    @Test
+    void aChangedSetupCommandRunsTheSetupInAContainerOfThePlainImage() {
+        SandboxTemplate template = build(DockerSessionRig.SETUP_COMMAND);
+        listener.clear();
+        SessionHandle session = factory.openSession(rig.spec(rig.sessionId("changed"))
+                .setupCommands(DockerSessionRig.SETUP_COMMAND + " && echo v2").build());
+        assertThat(session.template()).isEmpty();
+        assertThat(listener.phases()).contains(SessionPhase.SETUP).doesNotContain(SessionPhase.TEMPLATE);
+        assertThat(DockerSessionRig.setupRuns(session.sandbox())).as("ran here, once").isEqualTo(1);
+        assertThat(image(session)).isNotEqualTo("sandbox-factory-template:" + template.name());
+    }
+
+    @Test
+    void aTemplateWhoseInputFilesChangedAtTheBaseIsNotUsed() throws Exception {
+        SandboxTemplate template = build(DockerSessionRig.SETUP_COMMAND);
+        assertThat(factory.openSession(rig.spec(rig.sessionId("same")).build()).template()).contains(template.name());
+
+        Git.commitToMain(rig.remote(), INPUT, "{\"lockfileVersion\": 2}\n");
+        listener.clear();
+        SessionHandle session = factory.openSession(rig.spec(rig.sessionId("changed-inputs")).build());
+        assertThat(session.template()).isEmpty();
+        assertThat(listener.phases()).contains(SessionPhase.TEMPLATE, SessionPhase.TEMPLATE_SKIPPED, SessionPhase.SETUP);
+        assertThat(DockerSessionRig.setupRuns(session.sandbox())).isEqualTo(1);
+        assertThat(session.executeCommand("cat '" + session.checkout().orElseThrow() + "/" + INPUT + "'").stdout()).contains("2");
+        assertThat(rig.containersOfSession(session.sessionId())).as("what the template made was removed").hasSize(1);
+        assertThat(image(session)).isNotEqualTo("sandbox-factory-template:" + template.name());
+    }
+
+    @Test
+    void aTemplateWhoseImageCannotBeStartedIsSkippedWithAWarningAndTheSessionOpensNormally() {
+        SandboxTemplate template = build(DockerSessionRig.SETUP_COMMAND);
+        // Listed (its labels are on the image) but no longer under the tag a container is made from.
+        String kept = "sandbox-factory-test-untagged:" + template.name();
+        rig.engine().tagImageCmd("sandbox-factory-template:" + template.name(), "sandbox-factory-test-untagged", template.name()).exec();
+        extraImages.add(kept);
+        rig.engine().removeImageCmd("sandbox-factory-template:" + template.name()).exec();
+        assertThat(factory.templates()).extracting(SandboxTemplate::name).contains(template.name());
+
+        try (CapturedLogs logs = new CapturedLogs()) {
+            SessionHandle eager = factory.openSession(rig.spec(rig.sessionId("eager")).build());
+            assertThat(eager.template()).isEmpty();
+            assertThat(DockerSessionRig.setupRuns(eager.sandbox())).isEqualTo(1);
+            assertThat(branchOf(eager)).isEqualTo(DockerSessionRig.BRANCH);
+            assertThat(logs.lines()).anyMatch(line -> line.startsWith(Level.WARNING.toString()) && line.contains(template.name())
+                    && line.contains("could not be used"));
+
+            SessionHandle lazy = factory.openSession(rig.spec(rig.sessionId("lazy")).startMode(StartMode.LAZY).build());
+            assertThat(lazy.executeCommand("cat " + DockerSessionRig.SETUP_COUNT_FILE).stdout()).isEqualTo("ran\n");
+            assertThat(lazy.template()).isEmpty();
+            assertThat(branchOf(lazy)).isEqualTo(DockerSessionRig.BRANCH);
+        }
+    }
+}
