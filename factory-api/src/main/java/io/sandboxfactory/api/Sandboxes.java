@@ -27,7 +27,7 @@ public final class Sandboxes {
     }
 
     static SandboxException execUnsupported(String provider) {
-        return new SandboxException("EXEC_UNSUPPORTED", "Sandbox provider '" + provider
+        return new SandboxException(ErrorCode.EXEC_UNSUPPORTED, "Sandbox provider '" + provider
                 + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
     }
 

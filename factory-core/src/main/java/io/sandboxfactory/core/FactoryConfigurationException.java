@@ -1,5 +1,6 @@
 package io.sandboxfactory.core;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 /**
@@ -13,11 +14,11 @@ import io.sandboxfactory.api.SandboxException;
 public class FactoryConfigurationException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
-    public FactoryConfigurationException(String code, String message) {
+    public FactoryConfigurationException(ErrorCode code, String message) {
         super(code, message);
     }
 
-    public FactoryConfigurationException(String code, String message, Throwable cause) {
+    public FactoryConfigurationException(ErrorCode code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
@@ -41,7 +42,7 @@ abstract class CapabilityCases {
             failure = e;
         }
         RuntimeException thrown = failure;
-        CAPABILITY_EXEC.require(thrown instanceof SandboxException se && se.code().equals("EXEC_UNSUPPORTED"), () -> "the provider "
+        CAPABILITY_EXEC.require(thrown instanceof SandboxException se && se.errorCode() == ErrorCode.EXEC_UNSUPPORTED, () -> "the provider "
                 + "does not declare EXEC, but executeCommand " + (thrown == null ? "ran a command"
                 : "threw " + thrown.getClass().getName() + ": " + thrown.getMessage()) + " instead of failing with code EXEC_UNSUPPORTED");
     }

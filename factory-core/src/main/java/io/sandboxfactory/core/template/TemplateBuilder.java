@@ -2,6 +2,7 @@ package io.sandboxfactory.core.template;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
@@ -54,7 +55,7 @@ public final class TemplateBuilder {
 
     public SandboxTemplate build(TemplateRequest request) {
         if (!new TemplateSelector(provider).supported()) {
-            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + provider.provider()
+            throw new SandboxException(ErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + provider.provider()
                     + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
         }
         Instant now = clock.instant();
@@ -95,7 +96,7 @@ public final class TemplateBuilder {
         CommandResult result = session.executeCommand("cd " + Sandboxes.quote(checkout) + " && " + command, List.of(),
                 CommandOptions.builder().timeout(defaults.timeouts().checkout()).build());
         if (!result.success()) {
-            throw new SandboxException("TEMPLATE_BUILD_FAILED", "Preparing the template checkout failed (exit " + result.exitCode() + "): "
+            throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Preparing the template checkout failed (exit " + result.exitCode() + "): "
                     + result.stderr().strip());
         }
         return result.stdout();

@@ -1,9 +1,10 @@
 package io.sandboxfactory.core.wiring;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
@@ -28,12 +29,13 @@ final class ProviderOpener {
             throw e;
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
-            String code = e instanceof SandboxException sandbox ? sandbox.code() : "PROVIDER_OPEN_FAILED";
+            // A provider's own code (DOCKER_UNAVAILABLE, INVALID_CONFIG) says more than ours, and decides the exit code.
+            ErrorCode code = e instanceof ErrorCoded coded ? coded.errorCode() : ErrorCode.PROVIDER_OPEN_FAILED;
             throw new FactoryConfigurationException(code, message.contains("'" + name + "'") ? message
                     : "Sandbox provider '" + name + "' could not be opened: " + message, e);
         }
         if (opened == null) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") returned no FactorySandbox from open().");
         }
         try {
@@ -51,14 +53,14 @@ final class ProviderOpener {
 
     private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
         if (!name.equals(opened.provider())) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") opened a FactorySandbox whose provider() is '" + opened.provider()
                     + "'; it must be '" + name + "'.");
         }
         Set<SandboxCapability> capabilities = opened.capabilities();
         if (capabilities == null || !capabilities.contains(SandboxCapability.EXEC)) {
             // Same sentence as Sandboxes.requireExec, raised before any session exists.
-            throw new FactoryConfigurationException("CAPABILITY_MISSING", "Sandbox provider '" + name
+            throw new FactoryConfigurationException(ErrorCode.CAPABILITY_MISSING, "Sandbox provider '" + name
                     + "' does not support executeCommand, which is required to run git and filesystem operations in a session.");
         }
     }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck.store;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.HostProcess;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
@@ -449,7 +450,7 @@ public abstract class SessionStoreContract {
         FencedOutException e = assertThrows(FencedOutException.class, write::run,
                 what + " with a stale fencing token must be refused with FencedOutException");
         assertTrue(e.currentToken() > e.refusedToken(), what + ": " + e.getMessage());
-        assertEquals("LEASE_LOST", e.code());
+        assertEquals(ErrorCode.LEASE_LOST, e.errorCode());
     }
 
     /** Asks for the lease until it is granted (the current lease expires by the store's clock). */
