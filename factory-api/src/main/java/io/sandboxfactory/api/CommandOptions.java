@@ -139,7 +139,7 @@ public final class CommandOptions {
         /** Kills the command after this long; must be positive. */
         public Builder timeout(Duration timeout) {
             if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new IllegalArgumentException("Command timeout " + timeout + " is invalid; it must be positive.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Command timeout " + timeout + " is invalid; it must be positive.");
             }
             this.timeout = timeout;
             return this;
@@ -158,7 +158,7 @@ public final class CommandOptions {
         /** Newest bytes kept per stream; must be at least 0. */
         public Builder maxRetainedBytes(long maxRetainedBytes) {
             if (maxRetainedBytes < 0) {
-                throw new IllegalArgumentException("maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
             }
             this.maxRetainedBytes = maxRetainedBytes;
             return this;

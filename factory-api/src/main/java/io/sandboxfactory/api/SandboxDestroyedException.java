@@ -11,10 +11,10 @@ public class SandboxDestroyedException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxDestroyedException(String message) {
-        super("DESTROYED", message);
+        super(ErrorCode.DESTROYED, message);
     }
 
     public SandboxDestroyedException(String message, Throwable cause) {
-        super("DESTROYED", message, cause);
+        super(ErrorCode.DESTROYED, message, cause);
     }
 }

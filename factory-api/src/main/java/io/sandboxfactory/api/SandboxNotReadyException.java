@@ -9,10 +9,10 @@ public class SandboxNotReadyException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxNotReadyException(String message) {
-        super("NOT_READY", message);
+        super(ErrorCode.NOT_READY, message);
     }
 
     public SandboxNotReadyException(String message, Throwable cause) {
-        super("NOT_READY", message, cause);
+        super(ErrorCode.NOT_READY, message, cause);
     }
 }

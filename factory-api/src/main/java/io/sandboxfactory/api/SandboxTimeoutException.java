@@ -10,10 +10,10 @@ public class SandboxTimeoutException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxTimeoutException(String message) {
-        super("TIMEOUT", message);
+        super(ErrorCode.TIMEOUT, message);
     }
 
     public SandboxTimeoutException(String message, Throwable cause) {
-        super("TIMEOUT", message, cause);
+        super(ErrorCode.TIMEOUT, message, cause);
     }
 }

@@ -1,15 +1,19 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.core.FactoryConfigurationException;
 import picocli.CommandLine;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns an exception into an exit code and one sentence on stderr (or a JSON error document with
- * {@code --json}); the stack trace only with {@code --verbose}.
+ * {@code --json}); the stack trace only with {@code --verbose}. The exit code comes from the kind
+ * of the failure's {@link ErrorCode}: an {@code IllegalArgumentException} without one is a bug, not
+ * bad input.
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
 
@@ -39,26 +43,27 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
         return code;
     }
 
+    /** The exit code of {@code e}'s kind ({@link ExitCodes#of}); an exception that carries no code is an internal error. */
     static int exitCode(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BadInputException || t instanceof FactoryConfigurationException
-                    || t instanceof IllegalArgumentException) {
-                return ExitCodes.BAD_INPUT;
-            }
-            if (t instanceof SandboxException) {
-                return ExitCodes.INFRASTRUCTURE;
-            }
-        }
-        return ExitCodes.INFRASTRUCTURE;
+        return ExitCodes.of(errorCode(e).kind());
+    }
+
+    /** The first code on the cause chain: the outermost failure that says what it is. */
+    static ErrorCode errorCode(Throwable e) {
+        return coded(e).map(ErrorCoded::errorCode).orElse(ErrorCode.FAILED);
     }
 
     private static String code(Throwable e) {
+        return coded(e).map(ErrorCoded::code).orElse(ErrorCode.FAILED.name());
+    }
+
+    private static Optional<ErrorCoded> coded(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SandboxException sandbox) {
-                return sandbox.code();
+            if (t instanceof ErrorCoded coded) {
+                return Optional.of(coded);
             }
         }
-        return exitCode(e) == ExitCodes.BAD_INPUT ? "BAD_INPUT" : "FAILED";
+        return Optional.empty();
     }
 
     /** The most specific sentence: the innermost exception that carries a message of ours. */

@@ -1,13 +1,24 @@
 package io.sandboxfactory.cli;
 
-/** The exit codes of {@code factory} other than a command's own. */
+import io.sandboxfactory.api.ErrorKind;
+
+
+/** The exit codes of {@code factory} other than a command's own; docs/errors.md lists them by kind. */
 final class ExitCodes {
     static final int OK = 0;
-    /** The framework or the sandbox failed (clone, engine, transport). */
+    /** The sandbox or the framework failed (clone, engine, transport, a bug). */
     static final int INFRASTRUCTURE = 1;
     /** Bad input: unknown provider, invalid ref or session id, bad config, bad flags. */
     static final int BAD_INPUT = 2;
 
     private ExitCodes() {
+    }
+
+    /** {@link #BAD_INPUT} for bad input, {@link #INFRASTRUCTURE} for a failure of the sandbox or of the machinery. */
+    static int of(ErrorKind kind) {
+        return switch (kind) {
+            case BAD_INPUT -> BAD_INPUT;
+            case SANDBOX, INFRASTRUCTURE -> INFRASTRUCTURE;
+        };
     }
 }

@@ -1,12 +1,12 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.session.SessionSpec;
 
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -15,10 +15,6 @@ import java.util.function.Supplier;
  * bad input (exit 2).
  */
 final class SessionFileAccess {
-
-    /** Sandbox-side path failures the user fixes by giving another path: exit 2, not 1. */
-    private static final Set<String> PATH_CODES = Set.of("PATH_OUTSIDE_ROOT", SandboxFileException.NOT_FOUND,
-            SandboxFileException.NOT_A_DIRECTORY, SandboxFileException.IS_A_DIRECTORY, SandboxFileException.NOT_A_REGULAR_FILE);
 
     /**
      * A {@code SESSION:PATH} argument.
@@ -47,7 +43,7 @@ final class SessionFileAccess {
                 // Refused here, before the session's sandbox is started for nothing.
                 SandboxFilesystem.requireRelative(path, "the checkout of session '" + sessionId + "'");
             } catch (SandboxFileException e) {
-                throw badInput(e);
+                throw new BadInputException(e.errorCode(), e.getMessage(), e);
             }
         }
 
@@ -81,16 +77,10 @@ final class SessionFileAccess {
         try {
             return action.get();
         } catch (SandboxFileException e) {
-            if (!PATH_CODES.contains(e.code())) {
+            if (e.kind() != ErrorKind.BAD_INPUT) {
                 throw e;
             }
-            throw badInput(e);
+            throw new BadInputException(e.errorCode(), e.getMessage(), e);
         }
-    }
-
-    private static BadInputException badInput(SandboxFileException e) {
-        BadInputException bad = new BadInputException(e.getMessage());
-        bad.initCause(e);
-        return bad;
     }
 }

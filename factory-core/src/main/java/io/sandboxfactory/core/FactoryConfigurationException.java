@@ -1,5 +1,6 @@
 package io.sandboxfactory.core;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 /**
@@ -8,16 +9,16 @@ import io.sandboxfactory.api.SandboxException;
  * it broke; nothing was created on disk before this was thrown.
  *
  * <p>Codes: {@code PROVIDER_DISCOVERY_FAILED}, {@code UNKNOWN_PROVIDER}, {@code INVALID_CONFIG},
- * {@code PROVIDER_OPEN_FAILED}, {@code CAPABILITY_MISSING}, {@code STATE_DIRECTORY_FAILED}.
+ * {@code PROVIDER_OPEN_FAILED}, {@code STATE_DIRECTORY_FAILED}.
  */
 public class FactoryConfigurationException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
-    public FactoryConfigurationException(String code, String message) {
+    public FactoryConfigurationException(ErrorCode code, String message) {
         super(code, message);
     }
 
-    public FactoryConfigurationException(String code, String message, Throwable cause) {
+    public FactoryConfigurationException(ErrorCode code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;

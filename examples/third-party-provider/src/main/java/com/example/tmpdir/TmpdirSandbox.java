@@ -2,6 +2,7 @@ package com.example.tmpdir;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.support.OutputCollector;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -126,7 +127,7 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
         } catch (InterruptedException e) {
             killTree(process);
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "The command in sandbox '" + id() + "' was interrupted and killed.", e);
+            throw new SandboxException(ErrorCode.INTERRUPTED, "The command in sandbox '" + id() + "' was interrupted and killed.", e);
         } finally {
             running.remove(process);
         }

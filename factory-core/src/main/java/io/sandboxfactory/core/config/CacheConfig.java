@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.time.Duration;
 
 /**
@@ -15,7 +18,7 @@ public record CacheConfig(Boolean enabled, Duration maxIdle) {
         enabled = enabled != null && enabled;
         maxIdle = maxIdle == null ? Duration.ofDays(30) : maxIdle;
         if (maxIdle.isNegative() || maxIdle.isZero()) {
-            throw new IllegalArgumentException("cache.maxIdle " + maxIdle + " is invalid; it must be positive.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "cache.maxIdle " + maxIdle + " is invalid; it must be positive.");
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.Collection;
@@ -15,8 +16,6 @@ import java.util.stream.Collectors;
 
 /** Turns Jackson's failures into one sentence naming the full key path and where it came from. */
 final class ConfigErrors {
-
-    static final String CODE = "INVALID_CONFIG";
 
     private ConfigErrors() {
     }
@@ -52,11 +51,11 @@ final class ConfigErrors {
     }
 
     static FactoryConfigurationException invalid(String message) {
-        return new FactoryConfigurationException(CODE, message);
+        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message);
     }
 
     static FactoryConfigurationException invalid(String message, Throwable cause) {
-        return new FactoryConfigurationException(CODE, message, cause);
+        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message, cause);
     }
 
     /** {@code prefix} joined with the exception's path: fields by {@code .}, indexes as {@code [i]}. */

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 
@@ -268,7 +270,7 @@ public final class ConfigResolver {
             try {
                 return new JournalConfig(Integer.valueOf(size.get().strip()));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + size.get() + "' is not a whole number of entries.", e);
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
             }
         });
     }

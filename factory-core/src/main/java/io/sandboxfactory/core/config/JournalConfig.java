@@ -1,5 +1,9 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
+
 /**
  * The {@code journal:} section: how much of each session's command journal the store keeps.
  *
@@ -15,7 +19,7 @@ public record JournalConfig(Integer maxEntries) {
     public JournalConfig {
         maxEntries = maxEntries == null ? DEFAULT_MAX_ENTRIES : maxEntries;
         if (maxEntries < 0 || maxEntries > LIMIT) {
-            throw new IllegalArgumentException("Journal size journal.maxEntries = " + maxEntries + " is invalid; it must be between 0 (no journal) and "
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Journal size journal.maxEntries = " + maxEntries + " is invalid; it must be between 0 (no journal) and "
                     + LIMIT + ".");
         }
     }

@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,7 +26,7 @@ public record Lifecycle(Optional<Duration> stopAfterIdle, Optional<Duration> del
 
     private static void requirePositive(String key, Duration value) {
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("Idle time " + key + " = " + value + " is invalid; it must be positive.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Idle time " + key + " = " + value + " is invalid; it must be positive.");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.git.GitRefs;
 import io.sandboxfactory.core.input.InputText;
 import io.sandboxfactory.core.session.RepositoryLocator;
@@ -62,7 +64,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     private static String requireRoot(String root) {
         if (root == null || !root.startsWith("/") || InputText.containsHidden(root)) {
-            throw new IllegalArgumentException("Allowed file root '" + InputText.shown(root)
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Allowed file root '" + InputText.shown(root)
                     + "' is invalid; it must be an absolute path without control characters.");
         }
         return root;

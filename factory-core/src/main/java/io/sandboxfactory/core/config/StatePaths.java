@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.nio.file.InvalidPathException;
@@ -24,7 +25,7 @@ public final class StatePaths {
             }
             return path.toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw new FactoryConfigurationException(ConfigErrors.CODE, "State directory '" + text + "' is not a valid path: "
+            throw new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, "State directory '" + text + "' is not a valid path: "
                     + e.getReason() + ".", e);
         }
     }

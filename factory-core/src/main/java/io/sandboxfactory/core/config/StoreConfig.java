@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -46,35 +49,35 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
         leaseTtl = Objects.requireNonNullElse(leaseTtl, DEFAULT_LEASE_TTL);
         connectTimeout = Objects.requireNonNullElse(connectTimeout, DEFAULT_CONNECT_TIMEOUT);
         if (!TYPE.matcher(type).matches()) {
-            throw new IllegalArgumentException("Store type '" + type + "' is invalid; it must match " + TYPE.pattern() + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Store type '" + type + "' is invalid; it must match " + TYPE.pattern() + ".");
         }
         url.ifPresent(u -> {
             if (CREDENTIALS_IN_URL.matcher(u).find()) {
                 // Do not echo it: it holds a secret.
-                throw new IllegalArgumentException("store.url holds a password; put the password in an environment variable"
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.url holds a password; put the password in an environment variable"
                         + " and name it in store.passwordEnv.");
             }
         });
         passwordEnv.ifPresent(name -> {
             if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new IllegalArgumentException("store.passwordEnv '" + name + "' is invalid; it must be an environment variable name.");
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.passwordEnv '" + name + "' is invalid; it must be an environment variable name.");
             }
         });
         schema.ifPresent(s -> {
             if (!IDENTIFIER.matcher(s).matches()) {
-                throw new IllegalArgumentException("store.schema '" + s + "' is invalid; it must match " + IDENTIFIER.pattern() + ".");
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.schema '" + s + "' is invalid; it must match " + IDENTIFIER.pattern() + ".");
             }
         });
         poolSize.ifPresent(n -> {
             if (n < 1 || n > 64) {
-                throw new IllegalArgumentException("store.poolSize " + n + " is invalid; it must be between 1 and 64.");
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.poolSize " + n + " is invalid; it must be between 1 and 64.");
             }
         });
         if (leaseTtl.toMillis() < 300) {
-            throw new IllegalArgumentException("store.leaseTtl " + leaseTtl + " is invalid; it must be at least 300 ms.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.leaseTtl " + leaseTtl + " is invalid; it must be at least 300 ms.");
         }
         if (connectTimeout.toMillis() < 250) {
-            throw new IllegalArgumentException("store.connectTimeout " + connectTimeout + " is invalid; it must be at least 250 ms.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.connectTimeout " + connectTimeout + " is invalid; it must be at least 250 ms.");
         }
         schema = schema.map(s -> s.toLowerCase(Locale.ROOT));
     }
@@ -92,7 +95,7 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
                     connectTimeout);
             case "leaseTtl" -> new StoreConfig(type, url, user, passwordEnv, schema, poolSize, DurationFormat.parse(text), connectTimeout);
             case "connectTimeout" -> new StoreConfig(type, url, user, passwordEnv, schema, poolSize, leaseTtl, DurationFormat.parse(text));
-            default -> throw new IllegalArgumentException("Unknown store key '" + key + "'; known keys: " + KEYS + ".");
+            default -> throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Unknown store key '" + key + "'; known keys: " + KEYS + ".");
         };
     }
 
@@ -100,7 +103,7 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("store." + key + " '" + text + "' is invalid; it must be a whole number.", e);
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store." + key + " '" + text + "' is invalid; it must be a whole number.", e);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.time.Duration;
 import java.util.Optional;
 
@@ -52,7 +55,7 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
 
     private static void requirePositive(String key, Duration value) {
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("Timeout " + key + " = " + value + " is invalid; it must be positive.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Timeout " + key + " = " + value + " is invalid; it must be positive.");
         }
     }
 

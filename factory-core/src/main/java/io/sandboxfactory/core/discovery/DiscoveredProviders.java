@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.discovery;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.Comparator;
@@ -23,7 +25,7 @@ public final class DiscoveredProviders {
         this.all = providers.stream().sorted(Comparator.comparing(DiscoveredProvider::name)).toList();
         this.byName = all.stream().collect(Collectors.toUnmodifiableMap(DiscoveredProvider::name, Function.identity(),
                 (a, b) -> {
-                    throw new IllegalArgumentException(ProviderDiscovery.duplicateMessage(a, b));
+                    throw new InvalidInputException(ErrorCode.PROVIDER_DISCOVERY_FAILED, ProviderDiscovery.duplicateMessage(a, b));
                 }));
     }
 
@@ -45,7 +47,7 @@ public final class DiscoveredProviders {
     public DiscoveredProvider require(String name) {
         DiscoveredProvider found = byName.get(name);
         if (found == null) {
-            throw new FactoryConfigurationException("UNKNOWN_PROVIDER",
+            throw new FactoryConfigurationException(ErrorCode.UNKNOWN_PROVIDER,
                     "Unknown sandbox provider '" + name + "'; available: " + names());
         }
         return found;

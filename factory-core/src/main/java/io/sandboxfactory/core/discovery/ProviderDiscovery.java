@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.discovery;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import org.slf4j.Logger;
@@ -132,11 +133,11 @@ public final class ProviderDiscovery {
 
     private static FactoryConfigurationException failure(Set<String> problems) {
         if (problems.size() == 1) {
-            return new FactoryConfigurationException("PROVIDER_DISCOVERY_FAILED",
+            return new FactoryConfigurationException(ErrorCode.PROVIDER_DISCOVERY_FAILED,
                     "Sandbox provider discovery failed: " + problems.iterator().next());
         }
         StringBuilder text = new StringBuilder("Sandbox provider discovery failed with " + problems.size() + " problems:");
         problems.forEach(p -> text.append(System.lineSeparator()).append("  - ").append(p));
-        return new FactoryConfigurationException("PROVIDER_DISCOVERY_FAILED", text.toString());
+        return new FactoryConfigurationException(ErrorCode.PROVIDER_DISCOVERY_FAILED, text.toString());
     }
 }

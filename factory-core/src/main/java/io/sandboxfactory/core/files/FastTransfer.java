@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
@@ -41,7 +42,7 @@ final class FastTransfer implements ContentTransfer {
         }
         String shown = FileCommands.display(path);
         if (root.get().kind() != FileTransferSandbox.Kind.DIRECTORY) {
-            throw new SandboxException("ROOT_MISSING", "Cannot resolve '" + shown + "' in sandbox '" + commands.shell().sandboxId()
+            throw new SandboxException(ErrorCode.ROOT_MISSING, "Cannot resolve '" + shown + "' in sandbox '" + commands.shell().sandboxId()
                     + "': the root " + commands.root() + " is not a directory in the sandbox.");
         }
         String canonicalRoot = root.get().path();
@@ -94,7 +95,7 @@ final class FastTransfer implements ContentTransfer {
         Resolved target = resolve(path);
         if (target.directory()) {
             String shown = FileCommands.display(path);
-            throw new SandboxFileException(SandboxFileException.IS_A_DIRECTORY, shown, "Cannot write '" + shown + "' in sandbox '"
+            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown, "Cannot write '" + shown + "' in sandbox '"
                     + commands.shell().sandboxId() + "': it is a directory.");
         }
         String token = Tokens.next();
@@ -169,15 +170,15 @@ final class FastTransfer implements ContentTransfer {
     private SandboxFileException notAFile(Resolved resolved, String shown, String verb) {
         String where = "Cannot " + verb + " '" + shown + "' in sandbox '" + commands.shell().sandboxId() + "': ";
         return switch (resolved.kind()) {
-            case 'm' -> new SandboxFileException(SandboxFileException.NOT_FOUND, shown, where + "it does not exist under the root "
+            case 'm' -> new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, where + "it does not exist under the root "
                     + commands.root() + ".");
-            case 'd' -> new SandboxFileException(SandboxFileException.IS_A_DIRECTORY, shown, where + "it is a directory.");
-            default -> new SandboxFileException(SandboxFileException.NOT_A_REGULAR_FILE, shown, where + "it is not a regular file.");
+            case 'd' -> new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown, where + "it is a directory.");
+            default -> new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, where + "it is not a regular file.");
         };
     }
 
     private SandboxFileException changed(String shown) {
-        return new SandboxFileException(SandboxFileException.CHANGED, shown, "Cannot read '" + shown + "' in sandbox '"
+        return new SandboxFileException(ErrorCode.FILE_CHANGED, shown, "Cannot read '" + shown + "' in sandbox '"
                 + commands.shell().sandboxId() + "': it changed while it was read.");
     }
 }

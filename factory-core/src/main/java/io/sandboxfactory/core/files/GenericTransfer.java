@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.TransferEntry;
@@ -40,7 +41,7 @@ final class GenericTransfer implements ContentTransfer {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not take the content of '" + FileCommands.display(path) + "': " + e.getMessage(), e);
         } catch (IllegalStateException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, FileCommands.display(path), "Cannot read '"
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, FileCommands.display(path), "Cannot read '"
                     + FileCommands.display(path) + "' in sandbox '" + commands.shell().sandboxId() + "': " + e.getMessage() + ".");
         }
     }

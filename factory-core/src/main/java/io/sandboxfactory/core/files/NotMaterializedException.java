@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxFileException;
 
 /**
@@ -10,10 +11,8 @@ import io.sandboxfactory.api.SandboxFileException;
 public class NotMaterializedException extends SandboxFileException {
     private static final long serialVersionUID = 1L;
 
-    public static final String CODE = "NOT_MATERIALIZED";
-
     public NotMaterializedException(String sessionId, String path) {
-        super(CODE, path, "Session '" + sessionId + "' is not materialized in this process (its sandbox is not running here),"
+        super(ErrorCode.NOT_MATERIALIZED, path, "Session '" + sessionId + "' is not materialized in this process (its sandbox is not running here),"
                 + " so '" + path + "' cannot be read without starting it; open the session first.");
     }
 }

@@ -1,7 +1,9 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.core.session.SessionHandle;
 
@@ -212,7 +214,7 @@ public final class SandboxFilesystem implements FilesystemView {
     private String entry(String path, String verb) {
         String normalized = root.normalize(path);
         if (normalized.isEmpty()) {
-            throw new IllegalArgumentException("Path '" + path + "' is the root " + root + "; cannot " + verb + " the root itself.");
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Path '" + path + "' is the root " + root + "; cannot " + verb + " the root itself.");
         }
         return normalized;
     }
@@ -234,10 +236,10 @@ public final class SandboxFilesystem implements FilesystemView {
         Objects.requireNonNull(progress, "progress");
         Path source = hostSource.toAbsolutePath().normalize();
         if (!Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IllegalArgumentException("Host path " + hostSource + " does not exist.");
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " does not exist.");
         }
         if (source.getFileName() == null) {
-            throw new IllegalArgumentException("Host path " + hostSource + " is the file system root; copy a directory below it.");
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " is the file system root; copy a directory below it.");
         }
         String destination = root.normalize(target);
         Resolved resolved = transfer.resolve(destination);
@@ -250,7 +252,7 @@ public final class SandboxFilesystem implements FilesystemView {
             name = source.getFileName().toString();
         } else {
             if (!resolved.missing() && Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS)) {
-                throw new SandboxFileException(SandboxFileException.NOT_A_DIRECTORY, FileCommands.display(destination),
+                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, FileCommands.display(destination),
                         "Cannot copy directory " + hostSource + " onto '" + FileCommands.display(destination) + "': it is not a directory.");
             }
             directoryPath = SandboxRoot.parent(destination);
@@ -281,11 +283,11 @@ public final class SandboxFilesystem implements FilesystemView {
         Resolved resolved = transfer.resolve(path);
         String shown = FileCommands.display(path);
         if (resolved.missing()) {
-            throw new SandboxFileException(SandboxFileException.NOT_FOUND, shown, "Cannot copy '" + shown
+            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, "Cannot copy '" + shown
                     + "': it does not exist under the root " + root + ".");
         }
         if (!resolved.directory() && !resolved.regularFile()) {
-            throw new SandboxFileException(SandboxFileException.NOT_A_REGULAR_FILE, shown, "Cannot copy '" + shown
+            throw new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, "Cannot copy '" + shown
                     + "': it is neither a regular file nor a directory.");
         }
         Path target = hostTarget.toAbsolutePath().normalize();
@@ -297,11 +299,11 @@ public final class SandboxFilesystem implements FilesystemView {
                 name = path.isEmpty() ? resolved.name() : SandboxRoot.name(path);
             } else {
                 if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && resolved.directory()) {
-                    throw new IllegalArgumentException("Cannot copy directory '" + shown + "' onto host file " + hostTarget
+                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Cannot copy directory '" + shown + "' onto host file " + hostTarget
                             + ": it is not a directory.");
                 }
                 if (target.getParent() == null) {
-                    throw new IllegalArgumentException("Host path " + hostTarget + " is the file system root.");
+                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostTarget + " is the file system root.");
                 }
                 directory = Files.createDirectories(target.getParent());
                 name = target.getFileName().toString();
@@ -344,7 +346,7 @@ public final class SandboxFilesystem implements FilesystemView {
          */
         public Builder chunkBytes(int chunkBytes) {
             if (chunkBytes < 1 || chunkBytes > ChunkEncoder.DEFAULT_CHUNK_BYTES) {
-                throw new IllegalArgumentException("Chunk size " + chunkBytes + " is invalid; it must be between 1 and "
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Chunk size " + chunkBytes + " is invalid; it must be between 1 and "
                         + ChunkEncoder.DEFAULT_CHUNK_BYTES + " bytes.");
             }
             this.chunkBytes = chunkBytes;
@@ -354,7 +356,7 @@ public final class SandboxFilesystem implements FilesystemView {
         /** The limit of each command a file operation runs; must be positive. */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("File operation timeout " + timeout + " is invalid; it must be positive.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "File operation timeout " + timeout + " is invalid; it must be positive.");
             }
             this.timeout = timeout;
             return this;

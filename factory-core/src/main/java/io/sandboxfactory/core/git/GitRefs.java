@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.git;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.input.InputText;
 
 import java.util.Locale;
@@ -40,7 +42,7 @@ public final class GitRefs {
     public static String requireValid(String name, String what) {
         Optional<String> problem = problem(name);
         if (problem.isPresent()) {
-            throw new IllegalArgumentException(what + " '" + InputText.shown(name) + "' is not a valid git branch name: " + problem.get() + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_REF, what + " '" + InputText.shown(name) + "' is not a valid git branch name: " + problem.get() + ".");
         }
         return name;
     }

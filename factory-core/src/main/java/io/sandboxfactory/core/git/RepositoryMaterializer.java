@@ -4,6 +4,7 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.support.Sandboxes;
 import org.slf4j.Logger;
@@ -59,7 +60,7 @@ public final class RepositoryMaterializer {
      */
     public static void requireGit(Optional<String> gitVersion, String sessionId) {
         if (gitVersion.isEmpty()) {
-            throw new MaterializeException(MaterializeException.GIT_MISSING, "git is not available in the sandbox of session '"
+            throw new MaterializeException(ErrorCode.GIT_MISSING, "git is not available in the sandbox of session '"
                     + sessionId + "' ('git --version' failed); install git in the sandbox image.");
         }
     }
@@ -88,12 +89,12 @@ public final class RepositoryMaterializer {
         }
         boolean wipe = state.gitDirectory() && state.managed();
         if (!wipe && state.nonEmpty()) {
-            throw new MaterializeException(MaterializeException.CHECKOUT_CONFLICT, "Directory " + checkout
+            throw new MaterializeException(ErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout
                     + " already holds files that are not a checkout of " + url + " (origin: "
                     + state.originUrl().orElse("none") + "); it was left untouched — remove it or move it away to use this repository.");
         }
         if (wipe && !provablyClean(exec, checkout)) {
-            throw new MaterializeException(MaterializeException.CHECKOUT_CONFLICT, "Directory " + checkout + " holds a checkout of "
+            throw new MaterializeException(ErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout + " holds a checkout of "
                     + state.originUrl().orElse("another repository") + " with uncommitted changes, unpushed commits or stashes"
                     + " (or its state could not be read); it was left untouched — push or move that work away, or remove the"
                     + " directory, to use " + url + ".");
@@ -145,11 +146,11 @@ public final class RepositoryMaterializer {
                 + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
-            MaterializeException failure = failure(result, MaterializeException.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            MaterializeException failure = failure(result, ErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
             if (output(result).contains("does not exist") && isHostDirectory(url)) {
                 // The repository is on the host, but the path is read inside the sandbox, which need not share the host's files.
                 String message = failure.getMessage();
-                throw new MaterializeException(failure.code(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url));
+                throw new MaterializeException(failure.errorCode(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url));
             }
             throw failure;
         }
@@ -175,7 +176,7 @@ public final class RepositoryMaterializer {
         String script = "cd " + Sandboxes.quote(checkout) + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
         CommandResult result = withRetries(exec, script, credentials, "fetch " + url);
         if (!result.success()) {
-            throw failure(result, MaterializeException.FETCH_FAILED, "Fetching " + url + " into " + checkout);
+            throw failure(result, ErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);
         }
     }
 
@@ -202,13 +203,13 @@ public final class RepositoryMaterializer {
         return env;
     }
 
-    private static MaterializeException failure(CommandResult result, String code, String what) {
+    private static MaterializeException failure(CommandResult result, ErrorCode code, String what) {
         String output = output(result);
         if (result.timedOut()) {
             return new MaterializeException(code, what + " timed out after " + result.executionTime().toSeconds() + " s.");
         }
         if (GitErrors.isEgressBlocked(output)) {
-            return new MaterializeException(MaterializeException.EGRESS_BLOCKED, what
+            return new MaterializeException(ErrorCode.EGRESS_BLOCKED, what
                     + " failed because the sandbox could not reach the remote: " + GitErrors.tail(output));
         }
         return new MaterializeException(code, what + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
@@ -234,7 +235,7 @@ public final class RepositoryMaterializer {
             Thread.sleep(wait.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "Interrupted while waiting to retry a git command.", e);
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting to retry a git command.", e);
         }
     }
 }

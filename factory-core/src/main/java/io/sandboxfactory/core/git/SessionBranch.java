@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.api.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,10 +100,10 @@ public final class SessionBranch {
         if (marker.equals("nobase")) {
             String named = base.or(() -> result.stdout().lines().filter(l -> l.startsWith(RemoteHead.MARK))
                     .map(l -> l.substring(RemoteHead.MARK.length())).findFirst()).orElse(RemoteHead.FALLBACK);
-            throw new MaterializeException(MaterializeException.BRANCH_FAILED, "Base branch '" + named
+            throw new MaterializeException(ErrorCode.BRANCH_FAILED, "Base branch '" + named
                     + "' does not exist on origin of " + checkout + ", so branch '" + branch + "' cannot be created from it.");
         }
-        throw new MaterializeException(MaterializeException.BRANCH_FAILED, "Checking out branch '" + branch + "' in " + checkout
+        throw new MaterializeException(ErrorCode.BRANCH_FAILED, "Checking out branch '" + branch + "' in " + checkout
                 + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
     }
 

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.retire;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -54,7 +55,7 @@ public final class OrphanSweeper {
     /** Removes every orphan and returns what was removed. */
     public List<SandboxListing> sweep() {
         if (!(factorySandbox instanceof SandboxInventory inventory)) {
-            throw new SandboxException("SWEEP_UNSUPPORTED", "Sandbox provider '" + providerName
+            throw new SandboxException(ErrorCode.SWEEP_UNSUPPORTED, "Sandbox provider '" + providerName
                     + "' cannot list its sandboxes, so it cannot be swept.");
         }
         List<SandboxListing> removed = new ArrayList<>();

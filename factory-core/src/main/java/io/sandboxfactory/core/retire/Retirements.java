@@ -1,6 +1,8 @@
 package io.sandboxfactory.core.retire;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.config.Lifecycle;
@@ -134,7 +136,7 @@ public final class Retirements {
 
     private List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism, Predicate<SessionRecord> also) {
         if (parallelism < 1) {
-            throw new IllegalArgumentException("Parallelism " + parallelism + " is invalid; it must be at least 1.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
         }
         List<SessionRecord> selected = select(selector).stream().filter(also).toList();
         if (selected.isEmpty()) {

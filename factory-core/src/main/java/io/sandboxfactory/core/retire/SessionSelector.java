@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.retire;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.store.SessionRecord;
 
@@ -28,11 +30,11 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         Objects.requireNonNull(idleFor, "idleFor").ifPresent(d -> {
             if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("Idle time " + d + " is invalid; it must be positive.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Idle time " + d + " is invalid; it must be positive.");
             }
         });
         if (repository.isEmpty() && labels.isEmpty() && idleFor.isEmpty()) {
-            throw new IllegalArgumentException("A session selector needs a repository, a label or an idle time;"
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector needs a repository, a label or an idle time;"
                     + " there is no selector for every session.");
         }
     }
@@ -55,14 +57,14 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
     /** This selector and {@code other}: a session must match both. */
     public SessionSelector and(SessionSelector other) {
         if (repository.isPresent() && other.repository.isPresent() && !repository.equals(other.repository)) {
-            throw new IllegalArgumentException("A session selector names one repository; it was given '" + repository.get()
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector names one repository; it was given '" + repository.get()
                     + "' and '" + other.repository.get() + "'.");
         }
         Map<String, String> both = new LinkedHashMap<>(labels);
         other.labels.forEach((key, value) -> {
             String mine = both.putIfAbsent(key, value);
             if (mine != null && !mine.equals(value)) {
-                throw new IllegalArgumentException("A session selector takes one value per label; it was given " + key + "=" + mine
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector takes one value per label; it was given " + key + "=" + mine
                         + " and " + key + "=" + value + ".");
             }
         });

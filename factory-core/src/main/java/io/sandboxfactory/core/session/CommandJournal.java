@@ -3,6 +3,8 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.store.JournalEntry;
 import io.sandboxfactory.core.store.SessionStore;
 import org.slf4j.Logger;
@@ -41,7 +43,7 @@ public final class CommandJournal {
      */
     public CommandJournal(SessionStore store, String origin, int keep, Clock clock) {
         if (keep < 0) {
-            throw new IllegalArgumentException("The command journal cannot keep " + keep + " entries; give 0 (off) or more.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "The command journal cannot keep " + keep + " entries; give 0 (off) or more.");
         }
         this.store = store;
         this.origin = Objects.requireNonNull(origin, "origin");

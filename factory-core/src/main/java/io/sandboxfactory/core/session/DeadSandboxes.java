@@ -3,6 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -24,9 +25,6 @@ import java.util.Objects;
  * further down the chain says nothing about whether the command started. Error text is never read.
  */
 public final class DeadSandboxes {
-
-    /** The code providers give a command whose working directory does not exist. */
-    public static final String CWD_MISSING = "CWD_MISSING";
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -55,7 +53,7 @@ public final class DeadSandboxes {
      * {@code sandbox} (from the sandbox's default directory), never by reading error text, because
      * a missing working directory and a missing program both surface as "No such file or
      * directory". Only failures that prove the command never started qualify: a dead sandbox
-     * ({@link #isDeadSandboxError}) or a provider's {@value #CWD_MISSING} refusal. A destroyed
+     * ({@link #isDeadSandboxError}) or a provider's {@code CWD_MISSING} refusal. A destroyed
      * sandbox answers {@code true} without a probe (its directories went with it); a probe that
      * itself finds the sandbox dead answers {@code true} as well.
      *
@@ -94,6 +92,6 @@ public final class DeadSandboxes {
 
     private static boolean isCwdMissing(Throwable error) {
         return error instanceof SandboxException refused && !(error instanceof SandboxExecTransportException)
-                && CWD_MISSING.equals(refused.code());
+                && refused.errorCode() == ErrorCode.CWD_MISSING;
     }
 }

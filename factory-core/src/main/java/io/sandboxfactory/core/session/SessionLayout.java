@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.setup.SetupMarkers;
 
 import java.util.List;
@@ -29,7 +31,7 @@ public record SessionLayout(String root, List<Checkout> repositories) {
         Objects.requireNonNull(root, "root");
         repositories = List.copyOf(repositories);
         if (repositories.isEmpty()) {
-            throw new IllegalArgumentException("A session layout needs at least one repository.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session layout needs at least one repository.");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 /**
@@ -11,10 +12,10 @@ public class SessionRetiredException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SessionRetiredException(String sessionId) {
-        super("SESSION_RETIRED", "Session '" + sessionId + "' was retired during workspace materialization");
+        super(ErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization");
     }
 
     public SessionRetiredException(String sessionId, Throwable cause) {
-        super("SESSION_RETIRED", "Session '" + sessionId + "' was retired during workspace materialization", cause);
+        super(ErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization", cause);
     }
 }

@@ -3,6 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.git.CheckoutState;
@@ -52,7 +53,7 @@ final class WorkspaceProbe {
         CommandResult result = exec.executeCommand(script(knownRoot, repoDirs), List.of(),
                 CommandOptions.builder().timeout(timeout).maxRetainedBytes(1024 * 1024).build());
         if (!result.success()) {
-            throw new SandboxException("PROBE_FAILED", "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "
+            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "
                     + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip());
         }
         return parse(result.stdout(), repoDirs.size());
@@ -103,7 +104,7 @@ final class WorkspaceProbe {
             }
         }
         if (root == null || !root.startsWith("/")) {
-            throw new SandboxException("WORKDIR_UNKNOWN", "Could not determine the sandbox working directory: 'pwd' printed '"
+            throw new SandboxException(ErrorCode.WORKDIR_UNKNOWN, "Could not determine the sandbox working directory: 'pwd' printed '"
                     + (root == null ? "" : root) + "', which is not an absolute path.");
         }
         List<CheckoutState> checkouts = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.setup;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 import java.util.List;
@@ -19,7 +20,7 @@ public class SetupCommandException extends SandboxException {
     private final int exitCode;
 
     public SetupCommandException(int exitCode, String stdout, String stderr) {
-        super("SETUP_FAILED", "Setup command failed (exit " + exitCode + "): " + tail(stdout, stderr)
+        super(ErrorCode.SETUP_FAILED, "Setup command failed (exit " + exitCode + "): " + tail(stdout, stderr)
                 + ". The sandbox stays usable: this setup command is skipped for the rest of the session"
                 + " — retry your command, then fix the setup command or run it manually.");
         this.exitCode = exitCode;
@@ -30,7 +31,7 @@ public class SetupCommandException extends SandboxException {
      * first failure said; the other repositories' setup ran.
      */
     public SetupCommandException(List<String> failedRepositories, SetupCommandException first) {
-        super("SETUP_FAILED", "The setup of " + String.join(", ", failedRepositories.stream().map(d -> "'" + d + "'").toList())
+        super(ErrorCode.SETUP_FAILED, "The setup of " + String.join(", ", failedRepositories.stream().map(d -> "'" + d + "'").toList())
                 + " failed (the other repositories' setup ran); " + first.getMessage(), first);
         this.exitCode = first.exitCode;
     }

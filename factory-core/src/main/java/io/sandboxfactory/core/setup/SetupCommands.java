@@ -1,6 +1,8 @@
 package io.sandboxfactory.core.setup;
 
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.input.InputText;
 
 import java.nio.charset.StandardCharsets;
@@ -42,7 +44,7 @@ public final class SetupCommands {
         Objects.requireNonNull(commands, "commands");
         for (String command : commands) {
             if (command != null && command.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException(what + " '" + InputText.shown(command)
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, what + " '" + InputText.shown(command)
                         + "' is invalid: it must not contain NUL characters, which no process argument can hold.");
             }
         }

@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,7 +42,7 @@ public record EnvironmentDefinition(List<RepositoryDefinition> repositories, Lis
         workspaceSetup = List.copyOf(workspaceSetup);
         workspaceTeardown = List.copyOf(workspaceTeardown);
         if (repositories.isEmpty()) {
-            throw new IllegalArgumentException("A stored environment needs at least one repository.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A stored environment needs at least one repository.");
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
+
 /**
  * The fencing token a write carries (design §5.15): the number a lease acquisition handed out. A
  * store refuses a fenced write with {@link FencedOutException} when the session's lease has since
@@ -16,7 +20,7 @@ public record Fence(long token) {
 
     public Fence {
         if (token < 0) {
-            throw new IllegalArgumentException("Fencing token " + token + " is invalid; it must be 0 (none) or positive.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Fencing token " + token + " is invalid; it must be 0 (none) or positive.");
         }
     }
 

@@ -1,5 +1,8 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
+
+
 /**
  * A fenced write was refused: the session's lease was acquired again, with a newer token, after the
  * writer got its own. The writer lost the lease (it was paused or cut off past the lease's expiry,
@@ -13,7 +16,7 @@ public class FencedOutException extends SessionStoreException {
     private final long currentToken;
 
     public FencedOutException(String sessionId, String what, long refusedToken, long currentToken) {
-        super("LEASE_LOST", "Session '" + sessionId + "': " + what + " under lease token " + refusedToken
+        super(ErrorCode.LEASE_LOST, "Session '" + sessionId + "': " + what + " under lease token " + refusedToken
                 + " was refused, because the lease was taken since with token " + currentToken
                 + " (this owner lost it, e.g. paused past its expiry); the newer owner's state stands.", null);
         this.sessionId = sessionId;

@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +91,7 @@ public final class SessionLeases implements AutoCloseable {
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         if (ttl.toMillis() < 300) {
-            throw new IllegalArgumentException("Lease time-to-live " + ttl + " is invalid; it must be at least 300 ms.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Lease time-to-live " + ttl + " is invalid; it must be at least 300 ms.");
         }
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "session-lease-heartbeat");
@@ -210,7 +212,7 @@ public final class SessionLeases implements AutoCloseable {
     }
 
     private static SandboxException interrupted(String sessionId, InterruptedException e) {
-        return new SandboxException("INTERRUPTED", "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
+        return new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
     }
 
     private Lease lease(String sessionId, Fence fence) {

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 /** The session store could not be read or written. */
@@ -7,10 +8,10 @@ public class SessionStoreException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SessionStoreException(String message, Throwable cause) {
-        this("SESSION_STORE", message, cause);
+        this(ErrorCode.SESSION_STORE, message, cause);
     }
 
-    protected SessionStoreException(String code, String message, Throwable cause) {
+    protected SessionStoreException(ErrorCode code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 
@@ -46,7 +47,7 @@ public final class SessionStores {
             }
         }
         if (!problems.isEmpty()) {
-            throw new FactoryConfigurationException("STORE_DISCOVERY_FAILED", "Session store discovery failed: "
+            throw new FactoryConfigurationException(ErrorCode.STORE_DISCOVERY_FAILED, "Session store discovery failed: "
                     + String.join("; ", problems) + ".");
         }
         return new SessionStores(byType);
@@ -56,7 +57,7 @@ public final class SessionStores {
     public SessionStoreProvider require(StoreConfig config) {
         SessionStoreProvider provider = byType.get(config.type());
         if (provider == null) {
-            throw new FactoryConfigurationException("UNKNOWN_STORE", "Unknown session store type '" + config.type() + "'; available: "
+            throw new FactoryConfigurationException(ErrorCode.UNKNOWN_STORE, "Unknown session store type '" + config.type() + "'; available: "
                     + byType.keySet() + (config.type().equals("postgres") ? " (the postgres store is the store-postgres jar)" : "") + ".");
         }
         return provider;

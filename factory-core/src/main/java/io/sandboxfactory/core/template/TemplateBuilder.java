@@ -2,6 +2,7 @@ package io.sandboxfactory.core.template;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
@@ -57,7 +58,7 @@ public final class TemplateBuilder {
 
     public SandboxTemplate build(TemplateRequest request) {
         if (!new TemplateSelector(providerName, provider).supported()) {
-            throw new SandboxException("TEMPLATES_UNSUPPORTED", "Sandbox provider '" + providerName
+            throw new SandboxException(ErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName
                     + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
         }
         Instant now = clock.instant();
@@ -106,7 +107,7 @@ public final class TemplateBuilder {
         CommandResult result = session.executeCommand("cd " + Sandboxes.quote(checkout) + " && " + command, List.of(),
                 CommandOptions.builder().timeout(defaults.timeouts().checkout()).build());
         if (!result.success()) {
-            throw new SandboxException("TEMPLATE_BUILD_FAILED", "Preparing the template checkout failed (exit " + result.exitCode() + "): "
+            throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Preparing the template checkout failed (exit " + result.exitCode() + "): "
                     + result.stderr().strip());
         }
         return result.stdout();

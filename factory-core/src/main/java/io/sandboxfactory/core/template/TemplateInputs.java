@@ -4,6 +4,8 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.input.InputText;
 
 import java.nio.charset.StandardCharsets;
@@ -29,7 +31,7 @@ public final class TemplateInputs {
         for (String file : files) {
             if (file == null || file.isBlank() || file.startsWith("/") || InputText.containsHidden(file) || file.contains(":")
                     || List.of(file.split("/")).contains("..")) {
-                throw new IllegalArgumentException("Template input '" + InputText.shown(file) + "' is invalid; it must be a relative path"
+                throw new InvalidInputException(ErrorCode.INVALID_PATH, "Template input '" + InputText.shown(file) + "' is invalid; it must be a relative path"
                         + " inside the checkout, without '..', ':' or control characters.");
             }
         }

@@ -1,9 +1,10 @@
 package io.sandboxfactory.core.wiring;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
@@ -28,12 +29,13 @@ final class ProviderOpener {
             throw e;
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
-            String code = e instanceof SandboxException sandbox ? sandbox.code() : "PROVIDER_OPEN_FAILED";
+            // A provider's own code (DOCKER_UNAVAILABLE, INVALID_CONFIG) says more than ours, and decides the exit code.
+            ErrorCode code = e instanceof ErrorCoded coded ? coded.errorCode() : ErrorCode.PROVIDER_OPEN_FAILED;
             throw new FactoryConfigurationException(code, message.contains("'" + name + "'") ? message
                     : "Sandbox provider '" + name + "' could not be opened: " + message, e);
         }
         if (opened == null) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") returned no FactorySandbox from open().");
         }
         try {
@@ -52,7 +54,7 @@ final class ProviderOpener {
     private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
         Set<SandboxCapability> capabilities = opened.capabilities();
         if (capabilities == null) {
-            throw new FactoryConfigurationException("PROVIDER_OPEN_FAILED", "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") returned null from capabilities(); it must return a set, empty when it"
                     + " declares none.");
         }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.docker;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.AccessMode;
@@ -152,7 +153,7 @@ class DockerSessionLifecycleIT {
             String dir = rig.remote().getParent().toString();
             assertThatThrownBy(() -> factory.openSession(rig.spec(id).build()))
                     .isInstanceOfSatisfying(MaterializeException.class,
-                            e -> assertThat(e.code()).isEqualTo(MaterializeException.CLONE_FAILED))
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED))
                     .hasMessageContaining("repository '" + rig.remote() + "' does not exist. The repository is at")
                     .hasMessageEndingWith("The repository is at " + rig.remote() + " on this host, but the sandbox does not see"
                             + " that path; a sandbox that does not share the host's files sees it only when its directory is"

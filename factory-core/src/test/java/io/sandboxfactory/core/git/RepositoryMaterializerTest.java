@@ -3,6 +3,7 @@ package io.sandboxfactory.core.git;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.ErrorCode;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -59,7 +60,7 @@ class RepositoryMaterializerTest {
             sandbox.answer(128, "fatal: unable to access 'https://git.example.invalid/a/b.git/': Could not resolve host: git.example.invalid");
         }
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", CheckoutState.absent(), ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.EGRESS_BLOCKED))
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EGRESS_BLOCKED))
                 .hasMessageContaining("could not reach the remote");
         assertThat(sandbox.commands).hasSize(3);
     }
@@ -68,7 +69,7 @@ class RepositoryMaterializerTest {
     void aPermanentFailureIsNotRetried() {
         ScriptedSandbox sandbox = new ScriptedSandbox().answer(128, "remote: Repository not found.\nfatal: repository 'x' not found");
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", CheckoutState.absent(), ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.CLONE_FAILED));
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED));
         assertThat(sandbox.commands).hasSize(1);
     }
 
@@ -77,14 +78,14 @@ class RepositoryMaterializerTest {
         CheckoutState ours = new CheckoutState(true, true, Optional.of(ACCESS.cloneUrl()), true, Optional.of("work"), Optional.empty());
         ScriptedSandbox sandbox = new ScriptedSandbox().answer(1, "fatal: couldn't find remote ref");
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", ours, ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.FETCH_FAILED));
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.FETCH_FAILED));
         assertThat(sandbox.commands.get(0)).contains(" fetch ").doesNotContain("rm -rf");
     }
 
     @Test
     void gitMissingIsReportedWithItsCode() {
         assertThatThrownBy(() -> RepositoryMaterializer.requireGit(Optional.empty(), "s1"))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.code()).isEqualTo(MaterializeException.GIT_MISSING))
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.GIT_MISSING))
                 .hasMessage("git is not available in the sandbox of session 's1' ('git --version' failed); install git in the sandbox image.");
     }
 }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.tck.store;
 
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.FencedOutException;
@@ -449,7 +450,7 @@ public abstract class SessionStoreContract {
         FencedOutException e = assertThrows(FencedOutException.class, write::run,
                 what + " with a stale fencing token must be refused with FencedOutException");
         assertTrue(e.currentToken() > e.refusedToken(), what + ": " + e.getMessage());
-        assertEquals("LEASE_LOST", e.code());
+        assertEquals(ErrorCode.LEASE_LOST, e.errorCode());
     }
 
     /** Asks for the lease until it is granted (the current lease expires by the store's clock). */

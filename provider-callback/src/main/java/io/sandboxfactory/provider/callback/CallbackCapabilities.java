@@ -1,5 +1,7 @@
 package io.sandboxfactory.provider.callback;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 
 import java.util.EnumSet;
@@ -19,7 +21,7 @@ public record CallbackCapabilities(Set<SandboxCapability> declared) {
     public CallbackCapabilities {
         declared = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
         if (declared.contains(SandboxCapability.INVENTORY)) {
-            throw new IllegalArgumentException("Capability INVENTORY cannot be declared for the 'custom' sandbox provider;"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Capability INVENTORY cannot be declared for the 'custom' sandbox provider;"
                     + " its factory cannot list or remove the host's sandboxes.");
         }
     }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.callback;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.host.SandboxCallback;
@@ -32,7 +33,7 @@ public final class CallbackSandboxProvider implements SandboxProvider<CallbackCo
     @Override
     public FactorySandbox open(CallbackConfig config, ProviderContext context) {
         SandboxCallback callback = context.lookup(SandboxCallback.class).orElseThrow(() -> new SandboxException(
-                "CALLBACK_MISSING", "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
+                ErrorCode.CALLBACK_MISSING, "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
                         + " registered; register one with SandboxFactory.builder().callback(ctx -> ...)."));
         CallbackCapabilities declared = context.lookup(CallbackCapabilities.class).orElse(CallbackCapabilities.of());
         return new CallbackFactorySandbox(callback, declared.declared());

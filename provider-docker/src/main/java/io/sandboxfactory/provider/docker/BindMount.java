@@ -3,6 +3,8 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Volume;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 
 import java.util.Objects;
 
@@ -33,7 +35,7 @@ record BindMount(String hostPath, String containerPath, boolean readOnly) {
         String[] parts = spec == null ? new String[0] : spec.split(":", -1);
         boolean shaped = parts.length == 2 || (parts.length == 3 && (parts[2].equals("ro") || parts[2].equals("rw")));
         if (!shaped || !isAbsolute(parts[0]) || !isAbsolute(parts[1]) || parts[1].replaceAll("/+", "/").equals("/")) {
-            throw new IllegalArgumentException(what + " entry '" + spec + "' is invalid; it must be /host/path:/container/path"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " entry '" + spec + "' is invalid; it must be /host/path:/container/path"
                     + " with an optional :ro or :rw, both paths absolute, without ':', and not mounted over the container's /.");
         }
         return new BindMount(parts[0], parts[1], parts.length == 3 && parts[2].equals("ro"));

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -118,7 +119,7 @@ final class ChannelCommandRunner {
                 // command, that is until the processes holding its output are gone (else drop the channel).
                 stopCommand(client, containerId, token, ch, reply);
                 Thread.currentThread().interrupt();
-                throw new SandboxException("INTERRUPTED", "Command in sandbox '" + sessionId
+                throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
                         + "' was interrupted; it was killed inside the container.", e);
             }
             if (timedOut) {
@@ -132,7 +133,7 @@ final class ChannelCommandRunner {
                 throw lost(client, containerId, reply.failure().get());
             }
             if (!timedOut && reply.missingDirectory()) {
-                throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '"
+                throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '"
                         + sessionId + "'.");
             }
             stdout.finish();

@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -152,7 +155,7 @@ final class ChannelProtocol {
 
     private static void appendWord(StringBuilder line, String word) {
         if (!sendable(word)) {
-            throw new IllegalArgumentException("A channel request cannot carry a NUL character.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A channel request cannot carry a NUL character.");
         }
         line.append(" '");
         for (int i = 0; i < word.length(); i++) {

@@ -8,6 +8,8 @@ import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.OutputCollector;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -86,7 +88,7 @@ final class DockerCommandRunner {
         } catch (InterruptedException e) {
             stopCommand(client, containerId, token, stream);
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "Command in sandbox '" + sessionId
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
                     + "' was interrupted; it was killed inside the container.", e);
         }
         if (timedOut) {
@@ -95,7 +97,7 @@ final class DockerCommandRunner {
             throw startFailure(stream.failure().get());
         }
         if (stream.missingDirectory()) {
-            throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '"
+            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '"
                     + sessionId + "'.");
         }
         stdout.finish();
@@ -113,7 +115,7 @@ final class DockerCommandRunner {
     /** A relative {@code cwd} is taken from the sandbox's working directory, as the local provider does. */
     private String resolve(String cwd) {
         if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("Working directory '" + cwd + "' is invalid; it must be a non-empty path"
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + cwd + "' is invalid; it must be a non-empty path"
                     + " without NUL characters.");
         }
         return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
@@ -230,7 +232,7 @@ final class DockerCommandRunner {
                 Thread.sleep(Math.min(1L << attempt, 50L));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SandboxException("INTERRUPTED", "Interrupted while reading the exit code of a command in sandbox '"
+                throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while reading the exit code of a command in sandbox '"
                         + sessionId + "'.", e);
             }
         }

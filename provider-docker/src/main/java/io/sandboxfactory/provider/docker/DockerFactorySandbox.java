@@ -3,9 +3,11 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -83,7 +85,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
         Optional<Double> cpus = resources.cpus().or(() -> Optional.ofNullable(config.cpus()));
         Optional<Long> memory = resources.memoryBytes().or(config::memoryBytes);
         memory.filter(bytes -> bytes < MemorySize.MINIMUM_BYTES).ifPresent(bytes -> {
-            throw new IllegalArgumentException("Memory limit " + bytes + " of session '" + ctx.sessionId()
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Memory limit " + bytes + " of session '" + ctx.sessionId()
                     + "' is invalid; Docker needs at least " + MemorySize.MINIMUM_BYTES + " bytes (6m).");
         });
         ContainerSpec spec = new ContainerSpec(
@@ -134,7 +136,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     @Override
     public SandboxTemplate buildTemplate(TemplateBuild build) {
         if (!(build.source() instanceof DockerSandbox source) || source.sandboxId().isEmpty()) {
-            throw new IllegalArgumentException("Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
         }
         String containerId = source.sandboxId().get();
         source.stop();
@@ -160,7 +162,7 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                     .withLabelFilter(SandboxLabels.ownedBy(owner))
                     .exec();
         } catch (RuntimeException e) {
-            throw new SandboxException("LIST_FAILED", "Could not list the containers of owner '" + owner + "' on the Docker engine at "
+            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the containers of owner '" + owner + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxListing> listings = new ArrayList<>(containers.size());
@@ -186,20 +188,20 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
             if (DockerFailures.isNotFound(e)) {
                 return;
             }
-            throw new SandboxException("REMOVE_FAILED", "Could not look up container " + sandbox.sandboxId() + ": "
+            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not look up container " + sandbox.sandboxId() + ": "
                     + DockerFailures.message(e), e);
         }
         Map<String, String> labels = container.getConfig() == null || container.getConfig().getLabels() == null
                 ? Map.of() : container.getConfig().getLabels();
         if (!SandboxLabels.isOwnedBy(labels, owner)) {
-            throw new IllegalArgumentException("Refusing to remove container " + sandbox.sandboxId()
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove container " + sandbox.sandboxId()
                     + ": it is not a sandbox of the docker provider for owner '" + owner + "'.");
         }
         try {
             client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                throw new SandboxException("REMOVE_FAILED", "Could not remove container " + sandbox.sandboxId() + ": "
+                throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove container " + sandbox.sandboxId() + ": "
                         + DockerFailures.message(e), e);
             }
         }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -49,7 +50,7 @@ final class DockerFileTransfer {
         try {
             return Optional.of(SandboxPaths.resolve(path, p -> archive.lstat(containerId, p)));
         } catch (IOException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
                     + "': " + e.getMessage(), e);
         }
     }
@@ -133,14 +134,14 @@ final class DockerFileTransfer {
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed (" + message + ").", e);
         }
         if (notFound) {
-            return new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+            return new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
                     + sessionId + "': it does not exist (" + message + ").", e);
         }
         if (conflict) {
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' cannot take files: its container is not running ("
                     + message + ").", e);
         }
-        return new SandboxFileException(SandboxFileException.FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+        return new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
                 + sessionId + "': " + message + ".", e);
     }
 }

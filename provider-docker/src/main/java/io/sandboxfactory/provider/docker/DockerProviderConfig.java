@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
@@ -101,23 +104,23 @@ public record DockerProviderConfig(
 
         checkHost(host);
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException(FIELD + "image '" + image + "' is invalid; it must be an image reference"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "image '" + image + "' is invalid; it must be an image reference"
                     + " without spaces, such as alpine/git:latest.");
         }
         if (cpus != null && !(cpus > 0 && cpus <= 1024)) {
-            throw new IllegalArgumentException(FIELD + "cpus " + cpus + " is invalid; it must be a number of CPUs above 0"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "cpus " + cpus + " is invalid; it must be a number of CPUs above 0"
                     + " and at most 1024, such as 0.5 or 2.");
         }
         if (memory != null) {
             MemorySize.parse(memory, FIELD + "memory");
         }
         if (!NETWORK_MODE.matcher(networkMode).matches()) {
-            throw new IllegalArgumentException(FIELD + "networkMode '" + networkMode + "' is invalid; it must be none,"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "networkMode '" + networkMode + "' is invalid; it must be none,"
                     + " host, bridge or a network name made of letters, digits, '_', '.', ':' and '-'.");
         }
         checkWorkingDirectory(workingDirectory, FIELD + "workingDirectory");
         if (apiVersion != null && !API_VERSION.matcher(apiVersion).matches()) {
-            throw new IllegalArgumentException(FIELD + "apiVersion '" + apiVersion + "' is invalid; it must look like"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "apiVersion '" + apiVersion + "' is invalid; it must look like"
                     + " 1.41, or be left out to negotiate it with the engine.");
         }
     }
@@ -185,18 +188,18 @@ public record DockerProviderConfig(
 
     static void checkWorkingDirectory(String dir, String what) {
         if (dir.isEmpty() || !dir.startsWith("/") || dir.indexOf('\0') >= 0 || dir.contains("\n")) {
-            throw new IllegalArgumentException(what + " '" + dir + "' is invalid; it must be an absolute path inside"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; it must be an absolute path inside"
                     + " the container, such as /workspace.");
         }
     }
 
     static void checkEnv(String name, String value, String what) {
         if (name == null || !ENV_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(what + " variable name '" + name + "' is invalid; it must be non-empty and"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " variable name '" + name + "' is invalid; it must be non-empty and"
                     + " contain neither '=' nor NUL.");
         }
         if (value == null || value.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(what + " variable " + name + " has an invalid value; it must be set and"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " variable " + name + " has an invalid value; it must be set and"
                     + " contain no NUL character.");
         }
     }
@@ -215,7 +218,7 @@ public record DockerProviderConfig(
             default -> false;
         };
         if (!ok) {
-            throw new IllegalArgumentException(FIELD + "host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
                     + " tcp://host:port or npipe:////./pipe/name.");
         }
     }
@@ -240,7 +243,7 @@ public record DockerProviderConfig(
         for (String volume : volumes) {
             BindMount mount = BindMount.parse(volume, FIELD + "volumes");
             if (!containerPaths.add(mount.containerPath().replaceFirst("/+$", ""))) {
-                throw new IllegalArgumentException(FIELD + "volumes mounts two directories at " + mount.containerPath()
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "volumes mounts two directories at " + mount.containerPath()
                         + "; each container path may be mounted once.");
             }
         }
@@ -249,13 +252,13 @@ public record DockerProviderConfig(
 
     private static void checkLabel(String key, String value) {
         if (key == null || key.isBlank() || key.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(FIELD + "labels key '" + key + "' is invalid; it must be non-blank.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels key '" + key + "' is invalid; it must be non-blank.");
         }
         if (value == null) {
-            throw new IllegalArgumentException(FIELD + "labels." + key + " has no value; give it one (an empty string is fine).");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels." + key + " has no value; give it one (an empty string is fine).");
         }
         if (key.startsWith(RESERVED_LABEL_PREFIX)) {
-            throw new IllegalArgumentException(FIELD + "labels key '" + key + "' is invalid; keys under "
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels key '" + key + "' is invalid; keys under "
                     + RESERVED_LABEL_PREFIX + " are reserved for the provider.");
         }
     }

@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
@@ -140,7 +141,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
         } catch (RuntimeException e) {
             // A container that cannot start would be found and fail again on every later start: drop it.
             removeQuietly(client, containerId);
-            throw new SandboxException("START_FAILED", "Sandbox '" + id() + "' created container '" + spec.name()
+            throw new SandboxException(ErrorCode.START_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
                     + "' but it did not start: " + DockerFailures.message(e), e);
         }
         return containerId;
@@ -149,11 +150,11 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     private SandboxException createFailure(RuntimeException e) {
         // 404 also answers a missing network; only "No such image" means the image.
         if (DockerFailures.isNotFound(e) && DockerFailures.message(e).toLowerCase(Locale.ROOT).contains("no such image")) {
-            return new SandboxException("IMAGE_MISSING", "Docker image '" + spec.image() + "' is not on the engine at "
+            return new SandboxException(ErrorCode.IMAGE_MISSING, "Docker image '" + spec.image() + "' is not on the engine at "
                     + connection.host() + "; the docker provider never pulls: pull or build it first"
                     + (DockerProviderConfig.DEFAULT_IMAGE.equals(spec.image()) ? " (scripts/docker-up.sh builds it)." : "."), e);
         }
-        return new SandboxException("CREATE_FAILED", "Sandbox '" + id() + "' could not create container '" + spec.name()
+        return new SandboxException(ErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' could not create container '" + spec.name()
                 + "': " + DockerFailures.message(e), e);
     }
 
@@ -199,7 +200,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
             // Idempotent: nothing to stop.
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
-                throw new SandboxException("STOP_FAILED", "Sandbox '" + id() + "' could not stop container '" + spec.name()
+                throw new SandboxException(ErrorCode.STOP_FAILED, "Sandbox '" + id() + "' could not stop container '" + spec.name()
                         + "': " + DockerFailures.message(e), e);
             }
         }
@@ -213,7 +214,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
         } catch (RuntimeException e) {
             // Gone already, or another caller's removal is in progress: either way it is going away.
             if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                throw new SandboxException("DESTROY_FAILED", "Sandbox '" + id() + "' could not remove container '"
+                throw new SandboxException(ErrorCode.DESTROY_FAILED, "Sandbox '" + id() + "' could not remove container '"
                         + spec.name() + "': " + DockerFailures.message(e), e);
             }
         }
@@ -262,7 +263,7 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     private void requireThisSession(InspectContainerResponse container) {
         if (!isThisSession(container)) {
             Map<String, String> labels = labels(container);
-            throw new SandboxException("CONTAINER_NAME_TAKEN", "Container '" + spec.name() + "' exists but is not the"
+            throw new SandboxException(ErrorCode.CONTAINER_NAME_TAKEN, "Container '" + spec.name() + "' exists but is not the"
                     + " sandbox of session '" + id() + "' for owner '" + owner + "' (its labels say session '"
                     + labels.get(SandboxLabels.SESSION) + "', provider '" + labels.get(SandboxLabels.PROVIDER)
                     + "', owner '" + labels.get(SandboxLabels.OWNER) + "'); remove it or use another session id.");

@@ -1,5 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -32,7 +34,7 @@ public final class DockerSandboxProvider implements SandboxProvider<DockerProvid
         DockerProviderConfig effective = config == null ? DockerProviderConfig.defaults() : config;
         String owner = context.owner();
         if (owner == null || owner.isBlank()) {
-            throw new IllegalArgumentException("Owner '" + owner + "' is invalid for the docker provider; it labels every"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the docker provider; it labels every"
                     + " container and must not be blank.");
         }
         return new DockerFactorySandbox(effective, owner);

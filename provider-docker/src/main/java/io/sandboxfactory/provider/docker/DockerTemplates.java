@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Image;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
 
@@ -54,7 +55,7 @@ final class DockerTemplates {
             connection.client().commitCmd(containerId).withRepository(REPOSITORY).withTag(SandboxTemplate.requireValidName(template.name()))
                     .withLabels(labels).withMessage("sandbox-factory template of " + template.subject()).exec();
         } catch (RuntimeException e) {
-            throw new SandboxException("TEMPLATE_BUILD_FAILED", "Could not commit container " + containerId + " as template "
+            throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Could not commit container " + containerId + " as template "
                     + template.name() + ": " + DockerFailures.message(e), e);
         }
         return template;
@@ -66,7 +67,7 @@ final class DockerTemplates {
             Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
             images = connection.client().listImagesCmd().withLabelFilter(filter).exec();
         } catch (RuntimeException e) {
-            throw new SandboxException("LIST_FAILED", "Could not list the templates of owner '" + owner + "' on the Docker engine at "
+            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the templates of owner '" + owner + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxTemplate> templates = new ArrayList<>();
@@ -82,7 +83,7 @@ final class DockerTemplates {
             client.removeImageCmd(image(name)).withForce(true).exec();
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
-                throw new SandboxException("REMOVE_FAILED", "Could not remove template image " + image(name) + ": "
+                throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove template image " + image(name) + ": "
                         + DockerFailures.message(e), e);
             }
         }

@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
@@ -34,7 +37,7 @@ final class MemorySize {
         String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         Matcher m = SYNTAX.matcher(trimmed);
         if (!m.matches()) {
-            throw new IllegalArgumentException(what + " '" + text + "' is invalid; it must be a number of bytes with an"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; it must be a number of bytes with an"
                     + " optional binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
         }
         BigDecimal bytes = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier(m.group(2))));
@@ -42,11 +45,11 @@ final class MemorySize {
         try {
             value = bytes.setScale(0, RoundingMode.UNNECESSARY).longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(what + " '" + text + "' is invalid; it must be a whole number of bytes"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; it must be a whole number of bytes"
                     + " no larger than " + Long.MAX_VALUE + ".");
         }
         if (value < MINIMUM_BYTES) {
-            throw new IllegalArgumentException(what + " '" + text + "' is invalid; Docker needs at least 6m ("
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; Docker needs at least 6m ("
                     + MINIMUM_BYTES + " bytes).");
         }
         return value;

@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
@@ -51,7 +53,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     public KubernetesSandbox create(FactorySandboxContext ctx) {
         String workingDirectory = ctx.workingDirectory().orElse(config.workingDirectory());
         if (!workingDirectory.startsWith("/")) {
-            throw new IllegalArgumentException("Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
         SessionObjects objects = new SessionObjects(ctx.sessionId(), owner, config, ctx.resources(), workingDirectory);
@@ -80,7 +82,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             pods = client.pods().inNamespace(config.namespace()).withLabels(selector).list().getItems();
             claims = client.persistentVolumeClaims().inNamespace(config.namespace()).withLabels(selector).list().getItems();
         } catch (RuntimeException e) {
-            throw new SandboxException("LIST_FAILED", "Could not list the sandboxes of owner '" + owner + "' in namespace '"
+            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the sandboxes of owner '" + owner + "' in namespace '"
                     + config.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
         }
         Map<String, Pod> podsByName = new LinkedHashMap<>();
@@ -114,7 +116,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             return;
         }
         if (!SessionLabels.isOwnedBy(object.getMetadata(), owner)) {
-            throw new IllegalArgumentException("Refusing to remove '" + name + "' in namespace '" + config.namespace()
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove '" + name + "' in namespace '" + config.namespace()
                     + "': it is not a sandbox of the kubernetes provider for owner '" + owner + "'.");
         }
         try {
@@ -122,7 +124,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
             client.network().v1().networkPolicies().inNamespace(config.namespace()).withName(name).delete();
         } catch (RuntimeException e) {
-            throw new SandboxException("REMOVE_FAILED", "Could not remove sandbox '" + name + "' in namespace '"
+            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove sandbox '" + name + "' in namespace '"
                     + config.namespace() + "': " + KubernetesFailures.message(e), e);
         }
     }

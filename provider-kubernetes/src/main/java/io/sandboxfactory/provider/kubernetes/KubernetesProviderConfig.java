@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -113,7 +115,7 @@ public record KubernetesProviderConfig(
 
         requireName(namespace, "namespace");
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException(FIELD + "image '" + image + "' is invalid; it must be an image reference"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "image '" + image + "' is invalid; it must be an image reference"
                     + " without spaces, such as alpine/git:latest.");
         }
         if (serviceAccount != null) {
@@ -123,16 +125,16 @@ public record KubernetesProviderConfig(
             requireName(storageClass, "storageClass");
         }
         if (!DENY_ALL.equals(networkPolicy) && !NO_POLICY.equals(networkPolicy)) {
-            throw new IllegalArgumentException(FIELD + "networkPolicy '" + networkPolicy + "' is invalid; it must be "
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "networkPolicy '" + networkPolicy + "' is invalid; it must be "
                     + DENY_ALL + " or " + NO_POLICY + ".");
         }
         if (inCluster && kubeconfig != null) {
-            throw new IllegalArgumentException(FIELD + "inCluster true is invalid with kubeconfig '" + kubeconfig
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "inCluster true is invalid with kubeconfig '" + kubeconfig
                     + "'; choose one way to reach the cluster.");
         }
         if (!workingDirectory.startsWith("/") || workingDirectory.indexOf('\0') >= 0 || workingDirectory.contains("/../")
                 || workingDirectory.endsWith("/..") || "/".equals(workingDirectory)) {
-            throw new IllegalArgumentException(FIELD + "workingDirectory '" + workingDirectory + "' is invalid; it must be"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "workingDirectory '" + workingDirectory + "' is invalid; it must be"
                     + " an absolute directory other than / without '..' components, such as /workspace.");
         }
         parseDuration(readyTimeout);
@@ -171,7 +173,7 @@ public record KubernetesProviderConfig(
             }
         }
         if (parsed == null || parsed.isNegative() || parsed.isZero()) {
-            throw new IllegalArgumentException(FIELD + "readyTimeout '" + text + "' is invalid; it must be a positive"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "readyTimeout '" + text + "' is invalid; it must be a positive"
                     + " duration such as 90s, 3m, 1h30m or PT3M.");
         }
         return parsed;
@@ -195,7 +197,7 @@ public record KubernetesProviderConfig(
                 throw new IllegalArgumentException("not positive");
             }
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(FIELD + field + " '" + trimmed + "' is invalid; it must be a positive"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " '" + trimmed + "' is invalid; it must be a positive"
                     + " Kubernetes quantity such as 500m, 2, 512Mi or 4Gi.", e);
         }
         return trimmed;
@@ -203,7 +205,7 @@ public record KubernetesProviderConfig(
 
     private static void requireName(String value, String field) {
         if (value.length() > 63 || !ResourceNames.DNS_1123_LABEL.matcher(value).matches()) {
-            throw new IllegalArgumentException(FIELD + field + " '" + value + "' is invalid; it must be a DNS-1123 label:"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " '" + value + "' is invalid; it must be a DNS-1123 label:"
                     + " lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.");
         }
     }
@@ -212,16 +214,16 @@ public record KubernetesProviderConfig(
         Map<String, String> copy = new LinkedHashMap<>();
         Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((key, value) -> {
             if (key == null || key.length() > 316 || !LABEL_KEY.matcher(key).matches()) {
-                throw new IllegalArgumentException(FIELD + field + " key '" + key + "' is invalid; it must be a Kubernetes"
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " key '" + key + "' is invalid; it must be a Kubernetes"
                         + " label key: an optional DNS prefix and '/', then 1-63 letters, digits, '-', '_' or '.'.");
             }
             if (reserve && key.startsWith(SessionLabels.RESERVED_PREFIX)) {
-                throw new IllegalArgumentException(FIELD + field + " key '" + key + "' is invalid; keys under "
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " key '" + key + "' is invalid; keys under "
                         + SessionLabels.RESERVED_PREFIX + " are the provider's own.");
             }
             String v = Objects.requireNonNullElse(value, "");
             if (!SessionLabels.isValidLabelValue(v)) {
-                throw new IllegalArgumentException(FIELD + field + " value '" + v + "' of key '" + key + "' is invalid;"
+                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " value '" + v + "' of key '" + key + "' is invalid;"
                         + " it must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.");
             }
             copy.put(key, v);
@@ -241,11 +243,11 @@ public record KubernetesProviderConfig(
     /** Commands get their variables through {@code env NAME=VALUE}: names must be shell identifiers, values without NUL. */
     static void checkEnv(String name, String value, String where) {
         if (name == null || !ENV_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(where + " variable name '" + name + "' is invalid; it must be letters,"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, where + " variable name '" + name + "' is invalid; it must be letters,"
                     + " digits and '_', not starting with a digit.");
         }
         if (value == null || value.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(where + " value of variable '" + name + "' is invalid; it must be a string"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, where + " value of variable '" + name + "' is invalid; it must be a string"
                     + " without NUL characters.");
         }
     }

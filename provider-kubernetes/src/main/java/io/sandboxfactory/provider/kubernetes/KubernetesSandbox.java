@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -113,7 +114,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
                 return;
             } catch (RuntimeException e) {
                 if (!KubernetesFailures.isConflict(e)) {
-                    throw failure("CREATE_FAILED", "create PersistentVolumeClaim", e);
+                    throw failure(ErrorCode.CREATE_FAILED, "create PersistentVolumeClaim", e);
                 }
             }
             PersistentVolumeClaim existing = claim(client).get();
@@ -137,7 +138,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
                     pod(client).create(objects.pod());
                 } catch (RuntimeException e) {
                     if (!KubernetesFailures.isConflict(e)) {
-                        throw failure("CREATE_FAILED", "create pod", e);
+                        throw failure(ErrorCode.CREATE_FAILED, "create pod", e);
                     }
                     // AlreadyExists: another replica created this session's pod first; connect to it below.
                 }
@@ -170,7 +171,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
         try {
             pod(client).delete();
         } catch (RuntimeException e) {
-            throw failure("STOP_FAILED", "delete pod", e);
+            throw failure(ErrorCode.STOP_FAILED, "delete pod", e);
         }
         awaitGone(pod(client), "Pod");
     }
@@ -183,7 +184,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
             claim(client).delete();
             client.network().v1().networkPolicies().inNamespace(connection.namespace()).withName(objects.name()).delete();
         } catch (RuntimeException e) {
-            throw failure("DESTROY_FAILED", "delete the objects", e);
+            throw failure(ErrorCode.DESTROY_FAILED, "delete the objects", e);
         }
         awaitGone(pod(client), "Pod");
         awaitGone(claim(client), "PersistentVolumeClaim");
@@ -221,7 +222,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
             create.get();
         } catch (RuntimeException e) {
             if (!KubernetesFailures.isConflict(e)) {
-                throw failure("CREATE_FAILED", "create " + kind, e);
+                throw failure(ErrorCode.CREATE_FAILED, "create " + kind, e);
             }
         }
     }
@@ -235,7 +236,7 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
 
     private void pause(long deadline, String kind) throws InterruptedException {
         if (System.nanoTime() > deadline) {
-            throw new SandboxException("DELETE_TIMEOUT", kind + " '" + objects.name() + "' of session '" + id()
+            throw new SandboxException(ErrorCode.DELETE_TIMEOUT, kind + " '" + objects.name() + "' of session '" + id()
                     + "' in namespace '" + connection.namespace() + "' is still being deleted after " + GONE_WAIT + ".");
         }
         Thread.sleep(200);
@@ -248,13 +249,13 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
     private void requireThisSession(HasMetadata object, String kind) {
         ObjectMeta meta = object.getMetadata();
         if (!SessionLabels.isSession(meta, id(), owner)) {
-            throw new SandboxException("NAME_TAKEN", kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
+            throw new SandboxException(ErrorCode.NAME_TAKEN, kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
                     + "' exists but is not the sandbox of session '" + id() + "' for owner '" + owner + "' (it says session '"
                     + SessionLabels.sessionIdOf(meta) + "'); delete it or use another session id.");
         }
     }
 
-    private SandboxException failure(String code, String what, RuntimeException e) {
+    private SandboxException failure(ErrorCode code, String what, RuntimeException e) {
         return new SandboxException(code, "Sandbox '" + id() + "' could not " + what + " '" + objects.name() + "' in namespace '"
                 + connection.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
     }

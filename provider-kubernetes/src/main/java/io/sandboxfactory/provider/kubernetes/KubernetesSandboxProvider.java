@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -37,7 +39,7 @@ public final class KubernetesSandboxProvider implements SandboxProvider<Kubernet
         KubernetesProviderConfig effective = config == null ? KubernetesProviderConfig.defaults() : config;
         String owner = context.owner();
         if (owner == null || owner.isBlank()) {
-            throw new IllegalArgumentException("Owner '" + owner + "' is invalid for the kubernetes provider; it labels every"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the kubernetes provider; it labels every"
                     + " pod and claim and must not be blank.");
         }
         Path home = Path.of(context.environment().getOrDefault("HOME", System.getProperty("user.home")));

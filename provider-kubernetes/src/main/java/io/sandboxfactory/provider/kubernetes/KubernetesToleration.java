@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 
 import java.util.Objects;
 import java.util.Set;
@@ -27,20 +29,20 @@ public record KubernetesToleration(String key, String operator, String value, St
         effect = Objects.requireNonNullElse(effect, "");
         String field = "providers.kubernetes.tolerations";
         if (!OPERATORS.contains(operator)) {
-            throw new IllegalArgumentException(field + " operator '" + operator + "' is invalid; it must be Equal or Exists.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " operator '" + operator + "' is invalid; it must be Equal or Exists.");
         }
         if (!EFFECTS.contains(effect)) {
-            throw new IllegalArgumentException(field + " effect '" + effect + "' is invalid; it must be NoSchedule,"
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " effect '" + effect + "' is invalid; it must be NoSchedule,"
                     + " PreferNoSchedule, NoExecute or empty.");
         }
         if ("Exists".equals(operator) && !value.isEmpty()) {
-            throw new IllegalArgumentException(field + " value '" + value + "' is invalid with operator Exists; leave it empty.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " value '" + value + "' is invalid with operator Exists; leave it empty.");
         }
         if (key.isEmpty() && !"Exists".equals(operator)) {
-            throw new IllegalArgumentException(field + " key '' is invalid with operator Equal; an empty key needs Exists.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " key '' is invalid with operator Equal; an empty key needs Exists.");
         }
         if (tolerationSeconds != null && !"NoExecute".equals(effect)) {
-            throw new IllegalArgumentException(field + " tolerationSeconds " + tolerationSeconds
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " tolerationSeconds " + tolerationSeconds
                     + " is invalid with effect '" + effect + "'; it only applies to NoExecute.");
         }
     }

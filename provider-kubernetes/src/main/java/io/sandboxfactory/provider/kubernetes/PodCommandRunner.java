@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -80,7 +82,7 @@ final class PodCommandRunner {
         } catch (InterruptedException e) {
             stopCommand(client, pod, token, watch);
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "Command in sandbox '" + sessionId
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
                     + "' was interrupted; it was killed inside the pod.", e);
         } catch (ExecutionException e) {
             watch.close();
@@ -92,7 +94,7 @@ final class PodCommandRunner {
                     + " from pod '" + pod + "'; it may have run.", true, null);
         }
         if (!timedOut && stderrFilter.sawSignal()) {
-            throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '" + sessionId + "'.");
+            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '" + sessionId + "'.");
         }
         try {
             stderrFilter.finish();
@@ -177,7 +179,7 @@ final class PodCommandRunner {
     /** A relative {@code cwd} is taken from the sandbox's working directory, as the other providers do. */
     private String resolve(String cwd) {
         if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("Working directory '" + cwd + "' is invalid; it must be a non-empty path"
+            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + cwd + "' is invalid; it must be a non-empty path"
                     + " without NUL characters.");
         }
         return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;

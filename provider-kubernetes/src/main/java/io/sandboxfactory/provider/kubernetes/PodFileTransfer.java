@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
@@ -129,7 +130,7 @@ final class PodFileTransfer {
             return watch.exitCode().get(TAR_WAIT_MINUTES, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "Copying " + path + " in sandbox '" + sessionId + "' was interrupted.", e);
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Copying " + path + " in sandbox '" + sessionId + "' was interrupted.", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new SandboxExecTransportException("Lost the copy of " + path + " in sandbox '" + sessionId
                     + "'; some files may have been written: " + KubernetesFailures.message(e), true, e);
@@ -153,10 +154,10 @@ final class PodFileTransfer {
         }
         String detail = errors.toString(StandardCharsets.UTF_8).strip();
         if (status == NO_DIRECTORY || status == NO_PATH) {
-            throw new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
                     + sessionId + "': it does not exist.");
         }
-        throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+        throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
                 + sessionId + "': tar exited with " + status + (detail.isEmpty() ? "" : " (" + detail + ")") + ".");
     }
 

@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.util.Map;
 
 /**
@@ -18,11 +21,11 @@ final class EnvironmentNames {
     static void requireValid(Map<String, String> env, String where) {
         env.forEach((name, value) -> {
             if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException(where + " variable name '" + name.replace("\0", "\\0")
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + name.replace("\0", "\\0")
                         + "' is invalid; it must be non-empty and contain neither '=' nor NUL.");
             }
             if (value.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException(where + " variable " + name + " is invalid; its value must not contain NUL.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable " + name + " is invalid; its value must not contain NUL.");
             }
         });
     }

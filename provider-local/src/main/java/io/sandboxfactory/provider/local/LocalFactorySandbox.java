@@ -1,8 +1,10 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxInventory;
@@ -63,7 +65,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     @Override
     public SandboxTemplate buildTemplate(TemplateBuild build) {
         if (!(build.source() instanceof LocalSandbox source) || !root.equals(source.directory().getParent())) {
-            throw new IllegalArgumentException("Template source '" + build.source().id() + "' is not a session of the local provider under " + root + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a session of the local provider under " + root + ".");
         }
         return templates.build(build.template(), source.directory());
     }
@@ -115,7 +117,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
             if (!Files.exists(dir)) {
                 return;
             }
-            throw new IllegalArgumentException("Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
         }
         try {
             new RunningCommands(dir, host, threads.recorder()).killAll();

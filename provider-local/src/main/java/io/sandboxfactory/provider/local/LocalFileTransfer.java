@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
@@ -49,7 +50,7 @@ final class LocalFileTransfer {
         try {
             return SandboxPaths.resolve(path, LocalFileTransfer::lstat);
         } catch (IOException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + ": " + e.getMessage(), e);
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -73,7 +74,7 @@ final class LocalFileTransfer {
         Path rootReal = realRoot(root);
         Path base = real(directory, rootReal, root);
         if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
-            throw new SandboxFileException(SandboxFileException.NOT_A_DIRECTORY, directory, "Cannot copy into " + directory
+            throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, directory, "Cannot copy into " + directory
                     + ": it is not a directory.");
         }
         Set<Path> verified = new HashSet<>();
@@ -85,7 +86,7 @@ final class LocalFileTransfer {
                     case DIRECTORY -> {
                         if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
                             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                                throw new SandboxFileException(SandboxFileException.NOT_A_DIRECTORY, target.toString(), "Cannot copy directory '"
+                                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, target.toString(), "Cannot copy directory '"
                                         + entry.path() + "' to " + target + ": a non-directory is there.");
                             }
                             Files.createDirectory(target);
@@ -101,7 +102,7 @@ final class LocalFileTransfer {
                     case FILE -> writeFile(target, entry, source);
                 }
             } catch (IOException e) {
-                throw new SandboxFileException(SandboxFileException.FAILED, target.toString(), "Cannot write " + target + ": " + e, e);
+                throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, target.toString(), "Cannot write " + target + ": " + e, e);
             }
         }
     }
@@ -139,7 +140,7 @@ final class LocalFileTransfer {
                 throw new UncheckedIOException("Could not read the content of '" + entry.path() + "': " + e.getMessage(), e);
             }
             if (n < 0) {
-                throw new SandboxFileException(SandboxFileException.FAILED, target.toString(), "Cannot write " + target
+                throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, target.toString(), "Cannot write " + target
                         + ": its content ended after " + (entry.size() - left) + " of " + entry.size() + " bytes.");
             }
             out.write(buffer, 0, n);
@@ -151,7 +152,7 @@ final class LocalFileTransfer {
         Path rootReal = realRoot(root);
         Path given = Path.of(path);
         if (!Files.exists(given, LinkOption.NOFOLLOW_LINKS)) {
-            throw new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot copy " + path + ": it does not exist.");
+            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot copy " + path + ": it does not exist.");
         }
         // The entry itself is reported, not followed; its parent must be a real directory in the root.
         Path start = given.normalize().equals(Path.of(root).normalize()) || given.getParent() == null
@@ -184,7 +185,7 @@ final class LocalFileTransfer {
                 }
             });
         } catch (IOException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot copy " + path + ": " + e, e);
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot copy " + path + ": " + e, e);
         }
     }
 
@@ -215,10 +216,10 @@ final class LocalFileTransfer {
             sessionReal = sessionDirectory.toRealPath();
             rootReal = Path.of(root).toRealPath();
         } catch (NoSuchFileException e) {
-            throw new SandboxFileException(SandboxFileException.NOT_FOUND, root, "Root " + root + " does not exist in the session directory "
+            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, root, "Root " + root + " does not exist in the session directory "
                     + sessionDirectory + ".", e);
         } catch (IOException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, root, "Cannot resolve root " + root + ": " + e, e);
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, root, "Cannot resolve root " + root + ": " + e, e);
         }
         if (!rootReal.startsWith(sessionReal)) {
             throw new PathOutsideRootException(root, sessionDirectory.toString(), "it resolves to " + rootReal);
@@ -232,9 +233,9 @@ final class LocalFileTransfer {
         try {
             resolved = Path.of(path).toRealPath();
         } catch (NoSuchFileException e) {
-            throw new SandboxFileException(SandboxFileException.NOT_FOUND, path, "Cannot use " + path + ": it does not exist.", e);
+            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot use " + path + ": it does not exist.", e);
         } catch (IOException e) {
-            throw new SandboxFileException(SandboxFileException.FAILED, path, "Cannot resolve " + path + ": " + e, e);
+            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + ": " + e, e);
         }
         if (!resolved.startsWith(rootReal)) {
             throw new PathOutsideRootException(path, root, "it resolves to " + resolved);
@@ -261,7 +262,7 @@ final class LocalFileTransfer {
 
     private static void refuseDirectory(Path target, TransferEntry entry) {
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new SandboxFileException(SandboxFileException.IS_A_DIRECTORY, target.toString(), "Cannot copy '" + entry.path()
+            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, target.toString(), "Cannot copy '" + entry.path()
                     + "' to " + target + ": a directory is there.");
         }
     }

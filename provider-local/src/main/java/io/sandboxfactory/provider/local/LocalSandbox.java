@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
@@ -95,7 +96,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     protected Path create() throws IOException {
         Path marker = directory.resolve(OWNER_MARKER);
         if (Files.isDirectory(directory) && !Files.exists(marker) && !isEmpty(directory)) {
-            throw new SandboxException("FOREIGN_DIRECTORY", "Directory " + directory + " already exists and was not made by the local provider (it has no "
+            throw new SandboxException(ErrorCode.FOREIGN_DIRECTORY, "Directory " + directory + " already exists and was not made by the local provider (it has no "
                     + OWNER_MARKER + " marker); refusing to use it for session '" + id() + "'.");
         }
         if (template.isPresent() && (!Files.exists(directory) || isEmpty(directory))) {
@@ -134,7 +135,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
         requireDirectory();
         Path cwd = request.cwd().map(directory::resolve).orElse(directory);
         if (!Files.isDirectory(cwd)) {
-            throw new SandboxException("CWD_MISSING", "Working directory " + cwd + " does not exist in sandbox '" + id() + "'.");
+            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '" + id() + "'.");
         }
         EnvironmentNames.requireValid(request.env(), "Command environment");
         Map<String, String> env = new LinkedHashMap<>(baseEnv);

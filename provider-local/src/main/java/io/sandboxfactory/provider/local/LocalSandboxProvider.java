@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -47,7 +49,7 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
                 ? context.stateDirectory().resolve("sessions")
                 : expandHome(effective.root());
         if (!root.isAbsolute()) {
-            throw new IllegalArgumentException("providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
         EnvironmentNames.requireValid(effective.env(), "providers.local.env");
         return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), launchers(),

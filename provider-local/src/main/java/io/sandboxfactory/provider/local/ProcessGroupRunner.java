@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.local;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 
@@ -69,7 +70,7 @@ final class ProcessGroupRunner {
         } catch (InterruptedException e) {
             groups.kill(launch);
             Thread.currentThread().interrupt();
-            throw new SandboxException("INTERRUPTED", "Command '" + request.commandLine() + "' was interrupted and killed.", e);
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Command '" + request.commandLine() + "' was interrupted and killed.", e);
         } catch (UncheckedIOException e) {
             groups.kill(launch);
             throw new SandboxExecTransportException("Command '" + request.commandLine() + "' was lost and killed: "

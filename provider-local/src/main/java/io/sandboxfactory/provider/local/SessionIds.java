@@ -1,5 +1,8 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -17,11 +20,11 @@ final class SessionIds {
     static Path sessionDirectory(Path root, String sessionId) {
         String problem = problem(sessionId);
         if (problem != null) {
-            throw new IllegalArgumentException("Session id '" + printable(sessionId) + "' is invalid for the local provider: " + problem + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid for the local provider: " + problem + ".");
         }
         Path dir = root.resolve(sessionId).normalize();
         if (!dir.getParent().equals(root)) {
-            throw new IllegalArgumentException("Session id '" + printable(sessionId) + "' is invalid for the local provider: it escapes the sessions root " + root + ".");
+            throw new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid for the local provider: it escapes the sessions root " + root + ".");
         }
         return dir;
     }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.store.SessionStore;
@@ -65,6 +66,6 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
     }
 
     private static FactoryConfigurationException invalid(String message) {
-        return new FactoryConfigurationException("INVALID_CONFIG", message);
+        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message);
     }
 }

@@ -1,0 +1,24 @@
+package io.sandboxfactory.api;
+
+/**
+ * An exception that carries an {@link ErrorCode}. {@link SandboxException} is one; so is
+ * {@link InvalidInputException}, which stays an {@link IllegalArgumentException} for callers that
+ * catch that.
+ *
+ * @since 0.1.0
+ */
+public interface ErrorCoded {
+
+    /** The failure's code. */
+    ErrorCode errorCode();
+
+    /** The code as it appears in JSON output: {@link ErrorCode#name()} unless a provider gave a code of its own. */
+    default String code() {
+        return errorCode().name();
+    }
+
+    /** Who can fix the failure. */
+    default ErrorKind kind() {
+        return errorCode().kind();
+    }
+}
