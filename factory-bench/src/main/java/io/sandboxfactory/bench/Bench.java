@@ -24,7 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -51,7 +53,7 @@ public final class Bench {
     public static void main(String[] args) throws Exception {
         Logger.getLogger("").setLevel(Level.WARNING);
         Logger.getLogger("").getHandlers()[0].setLevel(Level.WARNING);
-        if (java.util.Arrays.asList(args).contains("--help")) {
+        if (Arrays.asList(args).contains("--help")) {
             System.out.println(BenchOptions.USAGE);
             return;
         }
@@ -100,7 +102,7 @@ public final class Bench {
         SessionHandle session = local.openSession(factories.spec("bench"));
         RawProcess raw = new RawProcess(Path.of(session.filesRoot().orElseThrow()), workspace.processes().environment());
         Optional<DockerSandboxes> docker = docker(workspace);
-        boolean dockerCli = docker.isPresent() && workspace.processes().works(workspace.root(), java.util.List.of("docker", "version"));
+        boolean dockerCli = docker.isPresent() && workspace.processes().works(workspace.root(), List.of("docker", "version"));
         if (docker.isPresent() && !dockerCli) {
             report.note("docker exec and docker cp skipped: no docker CLI on the PATH.");
         }
@@ -131,11 +133,13 @@ public final class Bench {
         new SessionScaling(factories, plan.scalingProbes()).measure(plan.liveSessions(), report);
         progress("scaling: lease openers " + plan.leaseOpeners());
         new LeaseScaling(workspace, plan.leaseOperations()).measure(plan.leaseOpeners(), report);
-        if (subjects.cli().isPresent()) {
+        if (subjects.cli().isEmpty()) {
+            report.note("factory daemon memory curve skipped: no factory command.");
+        } else if (!workspace.processes().works(workspace.root(), List.of("jcmd", "-h"))) {
+            report.note("factory daemon memory curve skipped: no jcmd on the PATH (it comes with a JDK, not a JRE).");
+        } else {
             progress("scaling: daemon sessions " + plan.daemonSessions());
             new DaemonMemory(workspace, subjects.cli().get().command()).measure(plan.daemonSessions(), report);
-        } else {
-            report.note("factory daemon memory curve skipped: no factory command.");
         }
     }
 
@@ -194,7 +198,7 @@ public final class Bench {
 
     private static String dockerVersion(BenchWorkspace workspace) {
         try {
-            return workspace.processes().run(workspace.root(), java.util.List.of("docker", "version", "--format", "{{.Server.Version}}")).strip();
+            return workspace.processes().run(workspace.root(), List.of("docker", "version", "--format", "{{.Server.Version}}")).strip();
         } catch (Exception e) {
             return "unknown";
         }

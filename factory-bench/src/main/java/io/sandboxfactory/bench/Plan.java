@@ -16,7 +16,7 @@ public record Plan(
         int leaseOperations,
         int scalingProbes) {
 
-    /** A full run: some 10 minutes on a shared 2-core machine. */
+    /** A full run: 10 to 15 minutes on a shared 2-core machine. */
     public static Plan full() {
         return new Plan(100, 20, 50, 15, 5, 10, List.of(1, 10, 100, 1000), List.of(1, 10, 100), List.of(1, 2, 4, 8, 16, 32), 200, 9);
     }

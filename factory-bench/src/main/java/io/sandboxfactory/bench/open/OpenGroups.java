@@ -57,6 +57,8 @@ public final class OpenGroups {
                 cli.command().stopDaemons(state[0]);
                 BenchWorkspace.delete(state[0]);
             }));
+            // What any factory command pays before it does anything: the JVM and the CLI's start.
+            out.add(Contender.of("factory --version (JVM start floor)", () -> cli.command().run(cli.state(), "--version")));
             out.add(Contender.of("factory run -- true, warm (CLI)", () -> cli.command().run(cli.state(), "run", "--repo", bare, "--branch",
                     "b", "--", "true")));
         });
