@@ -1,0 +1,72 @@
+package io.sandboxfactory.bench.exec;
+
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.bench.Subjects;
+import io.sandboxfactory.bench.report.Group;
+import io.sandboxfactory.bench.stats.Contender;
+import io.sandboxfactory.bench.stats.Interleaved;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One command through every exec path, against a raw {@code ProcessBuilder}: the local provider's
+ * sandbox, the factory's session handle (which also journals the command), the Docker provider by
+ * its exec channel and by one exec per command, {@code docker exec}, Testcontainers'
+ * {@code execInContainer}, and {@code factory exec} through the daemon.
+ */
+public final class ExecGroups {
+
+    public static final String RAW = "raw ProcessBuilder sh -c";
+    public static final String TRUE = "true";
+    public static final String TEN_MIB = "head -c 10485760 /dev/zero | tr '\\0' x";
+
+    private static final CommandOptions OPTIONS = CommandOptions.builder().timeout(Duration.ofMinutes(1)).build();
+
+    private final Subjects subjects;
+
+    public ExecGroups(Subjects subjects) {
+        this.subjects = subjects;
+    }
+
+    public Group measure(String title, String command, long expectedBytes, Interleaved rounds) throws Exception {
+        return new Group(title, RAW, rounds.run(contenders(command, expectedBytes)));
+    }
+
+    List<Contender> contenders(String command, long expectedBytes) {
+        List<Contender> out = new ArrayList<>();
+        out.add(Contender.of(RAW, () -> expect(RAW, expectedBytes, subjects.raw().run(command))));
+        out.add(Contender.of("local provider executeCommand", () -> viaApi("local provider", subjects.localSession().sandbox(), command,
+                expectedBytes)));
+        out.add(Contender.of("local session handle (journaled)", () -> viaApi("local session", subjects.localSession(), command,
+                expectedBytes)));
+        subjects.docker().ifPresent(docker -> {
+            out.add(Contender.of("docker provider, exec channel", () -> viaApi("docker channel", docker.channel(), command, expectedBytes)));
+            out.add(Contender.of("docker provider, one exec each", () -> viaApi("docker per exec", docker.perExec(), command, expectedBytes)));
+        });
+        subjects.dockerWithCli().ifPresent(docker -> out.add(Contender.of("docker exec CLI", () -> subjects.workspace().processes()
+                .quiet(subjects.workspace().root(), Map.of(), List.of("docker", "exec", docker.containerId(), "sh", "-c", command)))));
+        subjects.testcontainers().ifPresent(tc -> out.add(Contender.of("Testcontainers execInContainer", () -> tc.exec(command))));
+        subjects.cli().ifPresent(cli -> out.add(Contender.of("factory exec (CLI, daemon)", () -> cli.command().run(cli.state(), "exec",
+                cli.session(), "--", "sh", "-c", command))));
+        return out;
+    }
+
+    private static void viaApi(String path, CommandExecutor executor, String command, long expectedBytes) {
+        CommandResult result = executor.executeCommand(command, List.of(), OPTIONS);
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException(path + ": '" + command + "' exited " + result.exitCode() + ": " + result.stderr());
+        }
+        expect(path, expectedBytes, result.stdout().length());
+    }
+
+    private static void expect(String path, long expected, long printed) {
+        if (printed != expected) {
+            throw new IllegalStateException(path + " returned " + printed + " bytes of output; the command prints " + expected + ".");
+        }
+    }
+}
