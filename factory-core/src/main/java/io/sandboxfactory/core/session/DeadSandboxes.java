@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
@@ -26,7 +27,7 @@ import java.util.Objects;
 public final class DeadSandboxes {
 
     /** The code providers give a command whose working directory does not exist. */
-    public static final String CWD_MISSING = "CWD_MISSING";
+    public static final String CWD_MISSING = CommandRequest.CWD_MISSING;
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
 
