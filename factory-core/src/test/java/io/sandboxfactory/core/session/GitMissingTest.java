@@ -3,7 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
@@ -35,7 +36,7 @@ public final class DockerExecBenchmark {
         int warmup = Math.max(10, iterations / 10);
         String owner = "bench-" + UUID.randomUUID();
         DockerProviderConfig config = DockerProviderConfig.builder().execChannel(true).build();
-        TestProviderContext context = new TestProviderContext(owner, Path.of("/tmp"));
+        TestProviderContext context = new TestProviderContext(Path.of("/tmp"), owner);
         try (DockerFactorySandbox factory = new DockerSandboxProvider().open(config, context);
              DockerFactorySandbox perCommand = new DockerSandboxProvider().open(config.toBuilder().execChannel(false).build(), context)) {
             String session = "bench-" + UUID.randomUUID();
