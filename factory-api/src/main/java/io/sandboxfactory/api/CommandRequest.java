@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * @param cwd working directory inside the sandbox; empty means the sandbox default (its {@code
  *     workingDirectory()}). An absolute path is used as is; a relative one is resolved against the
  *     default directory. When the directory does not exist the command does not run: throw {@link
- *     SandboxException} with code {@code CWD_MISSING} (what the local and docker providers do), not
- *     a result with a non-zero exit
+ *     #cwdMissing} (a {@link SandboxException} with code {@code CWD_MISSING}), not a result with a
+ *     non-zero exit
  * @since 0.1.0
  */
 public record CommandRequest(
@@ -36,6 +36,15 @@ public record CommandRequest(
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(onStdout, "onStdout");
         Objects.requireNonNull(onStderr, "onStderr");
+    }
+
+    /**
+     * The failure of a command whose working directory {@code directory} does not exist in the
+     * sandbox {@code sandboxId}: code {@link ErrorCode#CWD_MISSING}, and the one sentence every provider
+     * reports it with.
+     */
+    public static SandboxException cwdMissing(String directory, String sandboxId) {
+        return new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + directory + " does not exist in sandbox '" + sandboxId + "'.");
     }
 
     /** Shows env keys only: values may hold secrets. */

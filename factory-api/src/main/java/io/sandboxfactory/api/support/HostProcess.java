@@ -37,8 +37,18 @@ public record HostProcess(String host, long pid, long startMillis) {
         if (process.isEmpty() || !process.get().isAlive()) {
             return true;
         }
-        Optional<Instant> started = process.get().info().startInstant();
-        return startMillis >= 0 && started.isPresent() && Math.abs(started.get().toEpochMilli() - startMillis) > 1000;
+        return !startMatches(process.get(), startMillis);
+    }
+
+    /**
+     * Whether the live {@code process} may be the one recorded as started at {@code startMillis}
+     * (epoch millis, -1 when unknown): an unknown start time on either side matches, a known one
+     * within a second (the resolution of the start times the platform reports). A mismatch means
+     * the pid was reused by a stranger. The one place this rule lives.
+     */
+    public static boolean startMatches(ProcessHandle process, long startMillis) {
+        Optional<Instant> started = process.info().startInstant();
+        return startMillis < 0 || started.isEmpty() || Math.abs(started.get().toEpochMilli() - startMillis) <= 1000;
     }
 
     /** {@code host/pid/startMillis}: one token for an environment variable or a record file (host names hold no '/'). */

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.nio.file.InvalidPathException;
@@ -15,15 +16,7 @@ public final class StatePaths {
     /** Fails with a {@link FactoryConfigurationException} naming {@code text} when it is no valid path. */
     public static Path resolve(String text, Path home, Path base) {
         try {
-            Path path;
-            if (text.equals("~")) {
-                path = home;
-            } else if (text.startsWith("~/")) {
-                path = home.resolve(text.substring(2));
-            } else {
-                path = base.resolve(text);
-            }
-            return path.toAbsolutePath().normalize();
+            return base.resolve(HostPaths.expandHome(text, home)).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
             throw new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, "State directory '" + text + "' is not a valid path: "
                     + e.getReason() + ".", e);

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.ErrorCode;
@@ -351,9 +352,6 @@ public final class RepositoryLocator {
     }
 
     private static String hostPath(String path) {
-        if (path.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home")).resolve(path.substring(2)).normalize().toString();
-        }
-        return Path.of(path).toAbsolutePath().normalize().toString();
+        return HostPaths.expandHome(path).toAbsolutePath().normalize().toString();
     }
 }

@@ -14,7 +14,7 @@ import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.testing.Git;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 import io.sandboxfactory.provider.docker.DockerProviderConfig;
 import io.sandboxfactory.provider.docker.DockerSandboxProvider;

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.files;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 import io.sandboxfactory.provider.docker.DockerProviderConfig;
 import io.sandboxfactory.provider.docker.DockerSandbox;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalFactorySandbox;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandbox;

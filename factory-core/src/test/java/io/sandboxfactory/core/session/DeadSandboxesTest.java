@@ -8,7 +8,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxStartHookException;
 import io.sandboxfactory.api.SandboxTimeoutException;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
 import org.junit.jupiter.api.Test;

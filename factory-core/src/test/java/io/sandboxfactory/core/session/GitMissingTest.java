@@ -4,7 +4,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
-import io.sandboxfactory.core.testing.TestProviderContext;
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
 import org.junit.jupiter.api.Test;

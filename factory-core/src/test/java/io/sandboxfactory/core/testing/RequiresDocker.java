@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.testing;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 import io.sandboxfactory.provider.docker.DockerProviderConfig;
 import io.sandboxfactory.provider.docker.DockerSandboxProvider;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.testing;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.core.git.RetryPolicy;
 import io.sandboxfactory.core.retire.RetireMode;

@@ -133,8 +133,7 @@ final class ChannelCommandRunner {
                 throw lost(client, containerId, reply.failure().get());
             }
             if (!timedOut && reply.missingDirectory()) {
-                throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '"
-                        + sessionId + "'.");
+                throw CommandRequest.cwdMissing(cwd, sessionId);
             }
             stdout.finish();
             stderr.finish();

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.CommandScripts;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.HostProcess;
@@ -35,7 +36,7 @@ final class DeadHostReaper {
 
     private static final String KILL_SCRIPT = String.join("\n",
             "for host in \"$@\"; do",
-            ExecWrapper.killMarked(HOST_VARIABLE, "$host"),
+            CommandScripts.killMarked(HOST_VARIABLE, "$host"),
             "done",
             "exit 0");
 

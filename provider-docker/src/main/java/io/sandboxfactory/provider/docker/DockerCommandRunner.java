@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectExecResponse;
@@ -97,8 +98,7 @@ final class DockerCommandRunner {
             throw startFailure(stream.failure().get());
         }
         if (stream.missingDirectory()) {
-            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '"
-                    + sessionId + "'.");
+            throw CommandRequest.cwdMissing(cwd, sessionId);
         }
         stdout.finish();
         stderr.finish();
@@ -125,7 +125,7 @@ final class DockerCommandRunner {
     List<String> environment(Map<String, String> requestEnv, String token) {
         Map<String, String> merged = new LinkedHashMap<>(baseEnv);
         requestEnv.forEach((name, value) -> {
-            DockerProviderConfig.checkEnv(name, value, "Command environment");
+            EnvironmentVariables.requireValid(name, value, "Command environment");
             merged.put(name, value);
         });
         merged.put(ExecWrapper.MARKER_VARIABLE, token);

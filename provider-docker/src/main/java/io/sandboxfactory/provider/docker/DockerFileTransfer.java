@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -31,7 +32,7 @@ import java.util.Optional;
  * the caller resolved them); the engine resolves them inside the container. Hard links in a
  * downloaded archive are delivered as the files they link to.
  */
-final class DockerFileTransfer {
+final class DockerFileTransfer implements RemoteFiles<String> {
 
     private final DockerConnection connection;
     private final String sessionId;
@@ -42,7 +43,8 @@ final class DockerFileTransfer {
     }
 
     /** Resolves with one {@code HEAD} per path component (see {@link EngineArchive}); empty over TLS. */
-    Optional<FileTransferSandbox.Resolution> resolve(String containerId, String path) {
+    @Override
+    public Optional<FileTransferSandbox.Resolution> resolve(String containerId, String path) {
         EngineArchive archive = archive();
         if (!archive.supported()) {
             return Optional.empty();
@@ -55,7 +57,8 @@ final class DockerFileTransfer {
         }
     }
 
-    void copyIn(String containerId, String root, String directory, FileTransferSandbox.Source source) {
+    @Override
+    public void copyIn(String containerId, String root, String directory, FileTransferSandbox.Source source) {
         requireUnder(root, directory);
         EngineArchive archive = archive();
         TarStream tar = new TarStream(source);
@@ -88,7 +91,8 @@ final class DockerFileTransfer {
         return new EngineArchive(connection.host(), connection.usesTls(), connection.apiVersion().getVersion());
     }
 
-    void copyOut(String containerId, String root, String path, FileTransferSandbox.Sink sink) {
+    @Override
+    public void copyOut(String containerId, String root, String path, FileTransferSandbox.Sink sink) {
         requireUnder(root, path);
         DockerClient client = client();
         try (InputStream body = client.copyArchiveFromContainerCmd(containerId, path).exec()) {

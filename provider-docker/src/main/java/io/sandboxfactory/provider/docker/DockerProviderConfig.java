@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
@@ -87,7 +88,6 @@ public record DockerProviderConfig(
     private static final String FIELD = "providers.docker.";
     private static final Pattern API_VERSION = Pattern.compile("1\\.\\d{1,3}");
     private static final Pattern NETWORK_MODE = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.:-]*");
-    private static final Pattern ENV_NAME = Pattern.compile("[^=\\x00]+");
 
     public DockerProviderConfig {
         host = Objects.requireNonNullElse(host, DEFAULT_HOST).trim();
@@ -97,7 +97,7 @@ public record DockerProviderConfig(
         workingDirectory = Objects.requireNonNullElse(workingDirectory, DEFAULT_WORKING_DIRECTORY).trim();
         apiVersion = apiVersion == null || apiVersion.isBlank() ? null : apiVersion.trim();
         useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
-        env = checkedCopy(env, (name, value) -> checkEnv(name, value, FIELD + "env"));
+        env = checkedCopy(env, (name, value) -> EnvironmentVariables.requireValid(name, value, FIELD + "env"));
         init = Objects.requireNonNullElse(init, Boolean.TRUE);
         volumes = checkedVolumes(volumes);
         execChannel = Objects.requireNonNullElse(execChannel, Boolean.TRUE);
@@ -190,17 +190,6 @@ public record DockerProviderConfig(
         if (dir.isEmpty() || !dir.startsWith("/") || dir.indexOf('\0') >= 0 || dir.contains("\n")) {
             throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; it must be an absolute path inside"
                     + " the container, such as /workspace.");
-        }
-    }
-
-    static void checkEnv(String name, String value, String what) {
-        if (name == null || !ENV_NAME.matcher(name).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " variable name '" + name + "' is invalid; it must be non-empty and"
-                    + " contain neither '=' nor NUL.");
-        }
-        if (value == null || value.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " variable " + name + " has an invalid value; it must be set and"
-                    + " contain no NUL character.");
         }
     }
 

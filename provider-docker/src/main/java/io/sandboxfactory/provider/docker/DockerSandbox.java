@@ -9,7 +9,8 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.support.HostProcess;
-import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.provider.support.RemoteFiles;
+import io.sandboxfactory.provider.support.RemoteFilesSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
@@ -41,7 +42,7 @@ import java.util.Optional;
  * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
  * stopped container or creates a fresh one.
  */
-public final class DockerSandbox extends MastraSandbox<String> implements FileTransferSandbox {
+public final class DockerSandbox extends RemoteFilesSandbox<String> {
 
     /** Keeps the container alive doing nothing; {@code docker stop} ends it at once. */
     static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
@@ -226,18 +227,8 @@ public final class DockerSandbox extends MastraSandbox<String> implements FileTr
     }
 
     @Override
-    public Optional<Resolution> resolve(String path) {
-        return files.resolve(runningHandle(), path);
-    }
-
-    @Override
-    public void copyIn(String root, String directory, Source source) {
-        files.copyIn(runningHandle(), root, directory, source);
-    }
-
-    @Override
-    public void copyOut(String root, String path, Sink sink) {
-        files.copyOut(runningHandle(), root, path, sink);
+    protected RemoteFiles<String> files() {
+        return files;
     }
 
     private String containerId() {

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import java.nio.file.Path;
 
 /**
@@ -14,7 +15,7 @@ public final class AmbientConfigProbe {
 
     public static void main(String[] args) {
         DockerProviderConfig config = DockerProviderConfig.builder().useEnvironment(Boolean.parseBoolean(args[0])).build();
-        try (DockerFactorySandbox factory = new DockerSandboxProvider().open(config, new TestProviderContext("probe", Path.of("/tmp")))) {
+        try (DockerFactorySandbox factory = new DockerSandboxProvider().open(config, new TestProviderContext(Path.of("/tmp"), "probe"))) {
             System.out.println("host=" + factory.dockerHost());
             System.out.println("apiVersion=" + factory.apiVersion());
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
@@ -48,7 +49,7 @@ final class DockerFixture implements AutoCloseable {
         Map<String, String> labels = new java.util.LinkedHashMap<>(config.labels());
         labels.put(RUN_LABEL, runId);
         DockerFactorySandbox factory = new DockerSandboxProvider().open(config.toBuilder().labels(labels).build(),
-                new TestProviderContext(owner, Path.of(System.getProperty("java.io.tmpdir"))));
+                new TestProviderContext(Path.of(System.getProperty("java.io.tmpdir")), owner));
         synchronized (factories) {
             factories.add(factory);
         }

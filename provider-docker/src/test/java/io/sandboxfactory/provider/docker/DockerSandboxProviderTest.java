@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
@@ -64,7 +65,7 @@ class DockerSandboxProviderTest {
 
     @Test
     void rejectsABlankOwner() {
-        assertThatThrownBy(() -> new DockerSandboxProvider().open(DockerProviderConfig.defaults(), new TestProviderContext(" ", dir)))
+        assertThatThrownBy(() -> new DockerSandboxProvider().open(DockerProviderConfig.defaults(), new TestProviderContext(dir, " ")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Owner ' ' is invalid for the docker provider; it labels every container and must not be blank.");
     }
@@ -84,6 +85,6 @@ class DockerSandboxProviderTest {
     }
 
     private DockerFactorySandbox open(DockerProviderConfig config) {
-        return new DockerSandboxProvider().open(config, new TestProviderContext("tests", dir));
+        return new DockerSandboxProvider().open(config, new TestProviderContext(dir, "tests"));
     }
 }

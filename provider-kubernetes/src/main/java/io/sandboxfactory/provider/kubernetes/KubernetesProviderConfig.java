@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
@@ -88,7 +89,6 @@ public record KubernetesProviderConfig(
     private static final String FIELD = "providers.kubernetes.";
     private static final Pattern LABEL_KEY = Pattern.compile(
             "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern SHORT_DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
 
     public KubernetesProviderConfig {
@@ -234,22 +234,10 @@ public record KubernetesProviderConfig(
     private static Map<String, String> envMap(Map<String, String> map) {
         Map<String, String> copy = new LinkedHashMap<>();
         Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((name, value) -> {
-            checkEnv(name, value, FIELD + "env");
+            EnvironmentVariables.requireIdentifier(name, value, FIELD + "env");
             copy.put(name, value);
         });
         return Map.copyOf(copy);
-    }
-
-    /** Commands get their variables through {@code env NAME=VALUE}: names must be shell identifiers, values without NUL. */
-    static void checkEnv(String name, String value, String where) {
-        if (name == null || !ENV_NAME.matcher(name).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, where + " variable name '" + name + "' is invalid; it must be letters,"
-                    + " digits and '_', not starting with a digit.");
-        }
-        if (value == null || value.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, where + " value of variable '" + name + "' is invalid; it must be a string"
-                    + " without NUL characters.");
-        }
     }
 
     /** Builds a config in code; every field defaults as in the file. */

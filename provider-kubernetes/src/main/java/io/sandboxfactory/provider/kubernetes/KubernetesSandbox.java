@@ -11,6 +11,8 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.provider.support.RemoteFiles;
+import io.sandboxfactory.provider.support.RemoteFilesSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
@@ -33,7 +35,7 @@ import java.util.function.Supplier;
  * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
  * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
  */
-public final class KubernetesSandbox extends MastraSandbox<String> implements FileTransferSandbox {
+public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
 
     /** How long stop and destroy wait for deleted objects to disappear. */
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
@@ -196,13 +198,8 @@ public final class KubernetesSandbox extends MastraSandbox<String> implements Fi
     }
 
     @Override
-    public void copyIn(String root, String directory, Source source) {
-        files.copyIn(runningHandle(), root, directory, source);
-    }
-
-    @Override
-    public void copyOut(String root, String path, Sink sink) {
-        files.copyOut(runningHandle(), root, path, sink);
+    protected RemoteFiles<String> files() {
+        return files;
     }
 
     private String podName() {

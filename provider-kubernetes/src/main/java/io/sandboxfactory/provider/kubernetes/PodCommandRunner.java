@@ -1,7 +1,9 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
+import io.sandboxfactory.provider.support.CommandScripts;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
@@ -57,13 +59,13 @@ final class PodCommandRunner {
         String cwd = request.cwd().map(this::resolve).orElse(defaultCwd);
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         request.env().forEach((name, value) -> {
-            KubernetesProviderConfig.checkEnv(name, value, "Command environment");
+            EnvironmentVariables.requireIdentifier(name, value, "Command environment");
             env.put(name, value);
         });
         String token = PodExecScripts.newToken();
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
-        SignalFilter stderrFilter = new SignalFilter(sink(stderr), PodExecScripts.missingDirectorySignal(token));
+        SignalFilter stderrFilter = new SignalFilter(sink(stderr), CommandScripts.missingDirectorySignal(token));
         long started = System.nanoTime();
 
         KubernetesClient client = client();
@@ -94,7 +96,7 @@ final class PodCommandRunner {
                     + " from pod '" + pod + "'; it may have run.", true, null);
         }
         if (!timedOut && stderrFilter.sawSignal()) {
-            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '" + sessionId + "'.");
+            throw CommandRequest.cwdMissing(cwd, sessionId);
         }
         try {
             stderrFilter.finish();

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -30,7 +31,7 @@ import java.util.concurrent.TimeoutException;
  * (checked lexically here: the caller resolved them). Hard links in a downloaded archive are
  * delivered as the files they link to.
  */
-final class PodFileTransfer {
+final class PodFileTransfer implements RemoteFiles<String> {
 
     /** Exit statuses of the scripts below that mean "no such path". */
     private static final int NO_DIRECTORY = 102;
@@ -53,7 +54,8 @@ final class PodFileTransfer {
         this.sessionId = sessionId;
     }
 
-    void copyIn(String pod, String root, String directory, FileTransferSandbox.Source source) {
+    @Override
+    public void copyIn(String pod, String root, String directory, FileTransferSandbox.Source source) {
         requireUnder(root, directory);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         TarStream tar = new TarStream(source);
@@ -78,7 +80,8 @@ final class PodFileTransfer {
         }
     }
 
-    void copyOut(String pod, String root, String path, FileTransferSandbox.Sink sink) {
+    @Override
+    public void copyOut(String pod, String root, String path, FileTransferSandbox.Sink sink) {
         requireUnder(root, path);
         int slash = path.lastIndexOf('/');
         String parent = slash <= 0 ? "/" : path.substring(0, slash);

@@ -4,6 +4,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.support.CopyLinks;
 import io.sandboxfactory.api.support.SandboxPaths;
 import io.sandboxfactory.api.TransferEntry;
 
@@ -79,7 +80,9 @@ final class LocalFileTransfer {
         }
         Set<Path> verified = new HashSet<>();
         verified.add(base);
+        CopyLinks links = new CopyLinks();
         for (TransferEntry entry : source.entries()) {
+            links.check(entry);
             Path target = target(base, entry, verified, root);
             try {
                 switch (entry.type()) {

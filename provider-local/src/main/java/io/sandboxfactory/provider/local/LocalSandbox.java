@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
@@ -135,9 +136,9 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
         requireDirectory();
         Path cwd = request.cwd().map(directory::resolve).orElse(directory);
         if (!Files.isDirectory(cwd)) {
-            throw new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + cwd + " does not exist in sandbox '" + id() + "'.");
+            throw CommandRequest.cwdMissing(cwd.toString(), id());
         }
-        EnvironmentNames.requireValid(request.env(), "Command environment");
+        EnvironmentVariables.requireValid(request.env(), "Command environment");
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(request.env());
         try {

@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.support.HostPaths;
+import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
@@ -47,11 +49,11 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
         LocalProviderConfig effective = config == null ? LocalProviderConfig.defaults() : config;
         Path root = effective.root() == null
                 ? context.stateDirectory().resolve("sessions")
-                : expandHome(effective.root());
+                : HostPaths.expandHome(effective.root());
         if (!root.isAbsolute()) {
             throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
-        EnvironmentNames.requireValid(effective.env(), "providers.local.env");
+        EnvironmentVariables.requireValid(effective.env(), "providers.local.env");
         return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), launchers(),
                 context.stateDirectory().resolve("templates").resolve(NAME));
     }
@@ -74,13 +76,6 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
         }
         env.putAll(config.env());
         return env;
-    }
-
-    private static Path expandHome(String path) {
-        if (path.equals("~") || path.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home") + path.substring(1));
-        }
-        return Path.of(path);
     }
 
     /** The fork server where there is perl (any Debian or Ubuntu has it), else the setsid program per command. */

@@ -258,11 +258,8 @@ final class RunningCommands {
                 if (now.isPresent() && now.get().startTime() != leaderStartTicks) {
                     return List.of();
                 }
-            } else if (shell.isPresent()) {
-                Optional<Instant> started = shell.get().info().startInstant();
-                if (leaderStart >= 0 && started.isPresent() && Math.abs(started.get().toEpochMilli() - leaderStart) > 1000) {
-                    return List.of();
-                }
+            } else if (shell.isPresent() && !HostProcess.startMatches(shell.get(), leaderStart)) {
+                return List.of();
             }
             if (table.isEmpty()) {
                 return shell.map(s -> Stream.concat(Stream.of(s), s.descendants()).toList()).orElse(List.of());

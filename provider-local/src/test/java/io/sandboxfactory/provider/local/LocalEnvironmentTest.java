@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import org.junit.jupiter.api.Test;

@@ -117,7 +117,8 @@ class LocalFileTransferTest {
                 .isInstanceOf(PathOutsideRootException.class).hasMessageContaining("'out/pwned'");
         assertThatThrownBy(() -> sandbox.copyIn(root.toString(), root.toString(), source(
                 TransferEntry.symlink("fresh", outside.toString()), TransferEntry.file("fresh/pwned", 5, 0644))))
-                .isInstanceOf(PathOutsideRootException.class).hasMessageContaining("'fresh/pwned'");
+                .isInstanceOf(PathOutsideRootException.class).hasMessageContaining("'fresh/pwned'")
+                .hasMessageContaining("below the symbolic link 'fresh' of the same copy");
         try (var files = Files.list(outside)) {
             assertThat(files).containsExactly(outside.resolve("secret.txt"));
         }

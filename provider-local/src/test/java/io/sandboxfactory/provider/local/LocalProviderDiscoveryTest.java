@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxProvider;
 import org.junit.jupiter.api.Test;

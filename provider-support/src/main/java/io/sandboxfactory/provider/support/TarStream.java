@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.support.CopyLinks;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.TransferEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -14,9 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.Set;
 
 /**
  * The entries of a {@link FileTransferSandbox.Source} as a tar stream, produced as it is read: one
@@ -24,7 +22,7 @@ import java.util.Set;
  * sizes, and no thread is needed. Names and link targets of any length or script go in POSIX (PAX)
  * records; sizes over 8 GiB too.
  *
- * <p>Refuses an entry below a symbolic link the same stream carries: whatever unpacks the stream
+ * <p>Refuses an entry below a symbolic link the same stream carries ({@link CopyLinks}): whatever unpacks the stream
  * (a container engine, {@code tar} in a pod) would otherwise write through that link.
  */
 public final class TarStream extends InputStream {
@@ -46,7 +44,7 @@ public final class TarStream extends InputStream {
     private final Iterator<TransferEntry> entries;
     private final Buffer buffer = new Buffer();
     private final TarArchiveOutputStream tar;
-    private final Set<String> links = new HashSet<>();
+    private final CopyLinks links = new CopyLinks();
     private final byte[] piece = new byte[PIECE];
     private final long modified = System.currentTimeMillis();
     private TransferEntry current;
@@ -122,7 +120,7 @@ public final class TarStream extends InputStream {
     }
 
     private void begin(TransferEntry entry) throws IOException {
-        refuseBelowLinks(entry);
+        links.check(entry);
         current = entry;
         TarArchiveEntry header;
         switch (entry.type()) {
@@ -133,7 +131,6 @@ public final class TarStream extends InputStream {
             case SYMLINK -> {
                 header = new TarArchiveEntry(entry.path(), TarConstants.LF_SYMLINK);
                 header.setLinkName(entry.linkTarget());
-                links.add(entry.path());
             }
             default -> {
                 header = new TarArchiveEntry(entry.path(), TarConstants.LF_NORMAL);
@@ -165,16 +162,6 @@ public final class TarStream extends InputStream {
             return n;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read the content of '" + current.path() + "': " + e.getMessage(), e);
-        }
-    }
-
-    private void refuseBelowLinks(TransferEntry entry) {
-        String path = entry.path();
-        for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
-            if (links.contains(path.substring(0, slash))) {
-                throw new PathOutsideRootException(path, "the copy's directory", "it lies below the symbolic link '"
-                        + path.substring(0, slash) + "' of the same copy");
-            }
         }
     }
 
