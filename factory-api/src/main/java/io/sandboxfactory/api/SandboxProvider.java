@@ -5,9 +5,10 @@ package io.sandboxfactory.api;
  * implementing class in {@code META-INF/services/io.sandboxfactory.api.SandboxProvider}. It needs
  * a public no-argument constructor and must do no I/O until {@link #open}.
  *
- * <p>The framework binds the config section {@code providers.<name>} to {@link #configType()} (a
- * record is best; unknown keys are errors). When the section is absent it binds an empty object,
- * so the config type must supply defaults for absent fields. It must survive a Jackson round
+ * <p>The framework owns the config section {@code providers.<name>}: it binds it to {@link
+ * #configType()} (a record is best; unknown keys are errors) and hands {@link #open} that record
+ * only. When the section is absent it binds an empty object, so the config type must supply
+ * defaults for absent fields, and {@code open} never receives {@code null}. It must survive a Jackson round
  * trip (the kit writes a config as a section and binds it back): plain values (strings, numbers,
  * booleans, lists, maps, durations as strings), no host objects. A default that depends on the
  * host, such as a directory under {@link ProviderContext#stateDirectory()}, stays null in the

@@ -33,7 +33,7 @@ final class FactoryCommand implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(
             RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
             RetireCommand.class, SweepCommand.class, TouchCommand.class, CpCommand.class, CatCommand.class, LsCommand.class,
-            DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+            DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @Mixin
     GlobalOptions global = new GlobalOptions();

@@ -41,6 +41,11 @@ final class FactoryLauncher {
      * @param origin what the command journal records the commands of its sessions as coming from
      */
     SandboxFactory build(SessionListener listener, String origin) {
+        return builder(listener, origin).build();
+    }
+
+    /** The builder {@link #build} builds with: config, flags, environment, plugins and token applied. */
+    SandboxFactory.Builder builder(SessionListener listener, String origin) {
         SandboxFactory.Builder builder = SandboxFactory.builder().commandOrigin(origin)
                 .environment(console.environment())
                 .workingDirectory(console.workingDirectory());
@@ -59,7 +64,7 @@ final class FactoryLauncher {
         builder.classLoader(PluginLoader.loaderFor(pluginDirectories(), Main.class.getClassLoader()));
         builder.sessionListener(listener);
         repositoryToken().ifPresent(token -> builder.repositoryToken(() -> token));
-        return builder.build();
+        return builder;
     }
 
     /**

@@ -20,4 +20,13 @@ final class Json {
             throw new IllegalStateException("Could not write the JSON output: " + e.getMessage(), e);
         }
     }
+
+    /** {@code value} as JSON on one line. */
+    static String compact(Object value) {
+        try {
+            return new ObjectMapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Could not write a value as JSON: " + e.getMessage(), e);
+        }
+    }
 }

@@ -18,8 +18,10 @@ import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.core.config.ConfigExplainer;
 import io.sandboxfactory.core.config.ConfigOverrides;
 import io.sandboxfactory.core.config.ConfigResolver;
+import io.sandboxfactory.core.config.EffectiveConfig;
 import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.FactoryConfigLoader;
@@ -491,26 +493,11 @@ public final class SandboxFactory implements AutoCloseable {
          * is created.
          */
         public SandboxFactory build() {
-            Path home = Path.of(System.getProperty("user.home"));
-            DiscoveredProviders discovered = new ProviderDiscovery().discover(loader());
-            FactoryConfig base;
-            String origin;
-            if (configFile != null) {
-                base = new FactoryConfigLoader(home).load(configFile);
-                origin = configFile.toAbsolutePath().normalize().toString();
-            } else if (configObject != null) {
-                base = configObject;
-                origin = "the FactoryConfig given to the factory builder";
-            } else {
-                base = FactoryConfig.defaults();
-                origin = "the built-in defaults";
-            }
-            ConfigOverrides overrides = new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory),
-                    Optional.ofNullable(owner));
-            Map<String, String> hostEnvironment = environment == null ? System.getenv() : environment;
-            ResolvedConfig resolved = new ConfigResolver(home, System.getProperty("user.name"),
-                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory)
-                    .resolve(base, origin, hostEnvironment, overrides, discovered);
+            Resolution resolution = resolve();
+            DiscoveredProviders discovered = resolution.discovered();
+            ResolvedConfig resolved = resolution.resolved();
+            String origin = resolved.origin();
+            Map<String, String> hostEnvironment = resolution.environment();
             // Chosen before anything is created, so an unknown store type fails like an unknown provider.
             Optional<SessionStoreProvider> storeProvider = sessionStore != null ? Optional.empty()
                     : Optional.of(SessionStores.discover(loader()).require(resolved.store()));
@@ -535,6 +522,43 @@ public final class SandboxFactory implements AutoCloseable {
             LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
                     discovered.require(resolved.provider()).location(), resolved.stateDirectory(), origin);
             return factory;
+        }
+
+        /**
+         * The configuration {@link #build()} would use, every value with its source, secrets masked;
+         * discovers providers and validates like {@code build()}, but opens and creates nothing.
+         *
+         * @param overrideSource how to name the source of a value set on this builder ({@code provider},
+         *     {@code stateDir}, {@code owner}); the CLI names its flags
+         */
+        public EffectiveConfig effectiveConfig(Function<String, String> overrideSource) {
+            Resolution resolution = resolve();
+            return new ConfigExplainer().explain(resolution.resolved(), resolution.base(), Optional.ofNullable(configFile),
+                    resolution.environment(), resolution.overrides(), resolution.discovered(), overrideSource);
+        }
+
+        /** What the config was resolved from and to; {@code base} is the defaults when a file was read. */
+        private record Resolution(DiscoveredProviders discovered, FactoryConfig base, ConfigOverrides overrides,
+                                  Map<String, String> environment, ResolvedConfig resolved) {
+        }
+
+        /** Discovers the providers and resolves the config against them; reads only. */
+        private Resolution resolve() {
+            Path home = Path.of(System.getProperty("user.home"));
+            DiscoveredProviders discovered = new ProviderDiscovery().discover(loader());
+            ConfigOverrides overrides = new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory),
+                    Optional.ofNullable(owner));
+            Map<String, String> hostEnvironment = environment == null ? System.getenv() : environment;
+            ConfigResolver resolver = new ConfigResolver(home, System.getProperty("user.name"),
+                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory);
+            if (configFile != null) {
+                ResolvedConfig resolved = resolver.resolveFile(new FactoryConfigLoader(home), configFile, hostEnvironment, overrides, discovered);
+                return new Resolution(discovered, FactoryConfig.defaults(), overrides, hostEnvironment, resolved);
+            }
+            FactoryConfig base = configObject != null ? configObject : FactoryConfig.defaults();
+            String origin = configObject != null ? "the FactoryConfig given to the factory builder" : "the built-in defaults";
+            ResolvedConfig resolved = resolver.resolve(base, origin, hostEnvironment, overrides, discovered);
+            return new Resolution(discovered, base, overrides, hostEnvironment, resolved);
         }
 
         private ClassLoader loader() {

@@ -1,6 +1,8 @@
 package com.example.tmpdir;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -32,13 +34,15 @@ public final class TmpdirSandboxProvider implements SandboxProvider<TmpdirConfig
     /** Validates the config with a clear sentence; opening touches nothing on disk yet. */
     @Override
     public FactorySandbox open(TmpdirConfig config, ProviderContext context) {
-        TmpdirConfig effective = config == null ? new TmpdirConfig(null, null) : config;
-        // The default lives under the framework's state directory, which only the context knows.
-        Path root = effective.root() == null ? context.stateDirectory().resolve("tmpdir") : Path.of(effective.root());
+        // Never null: the framework binds an absent section from {}, so the record's defaults apply.
+        // The default root lives under the framework's state directory, which only the context knows.
+        Path root = config.root() == null ? context.stateDirectory().resolve("tmpdir") : Path.of(config.root());
         if (!root.isAbsolute()) {
-            throw new IllegalArgumentException("providers.tmpdir.root '" + effective.root() + "' is invalid; it must be an absolute path.");
+            // Typed as bad config, so the CLI exits 2 instead of reporting a bug.
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.tmpdir.root '" + config.root()
+                    + "' is invalid; it must be an absolute path.");
         }
-        return new TmpdirFactorySandbox(root.normalize(), baseEnvironment(context.environment(), effective.env()));
+        return new TmpdirFactorySandbox(root.normalize(), baseEnvironment(context.environment(), config.env()));
     }
 
     /**

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.Collection;
 import java.util.List;
@@ -24,7 +22,7 @@ final class ConfigErrors {
      * @param prefix the key path the bound tree sits at ({@code ""} for the root, {@code providers.local} for a section)
      * @param where where the value came from: {@code in /etc/factory.yaml}, {@code from environment variable X}
      */
-    static FactoryConfigurationException describe(JsonProcessingException e, String prefix, String where) {
+    static InvalidConfigException describe(JsonProcessingException e, String prefix, String where) {
         if (e instanceof UnrecognizedPropertyException unknown) {
             return invalid("Unknown configuration key '" + path(prefix, unknown) + "' " + where + "; known keys there: "
                     + sorted(unknown.getKnownPropertyIds()) + ".", e);
@@ -50,12 +48,12 @@ final class ConfigErrors {
         return invalid("Invalid configuration " + where + ": " + sentence(e.getOriginalMessage()) + ".", e);
     }
 
-    static FactoryConfigurationException invalid(String message) {
-        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message);
+    static InvalidConfigException invalid(String message) {
+        return new InvalidConfigException(List.of(message), null);
     }
 
-    static FactoryConfigurationException invalid(String message, Throwable cause) {
-        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message, cause);
+    static InvalidConfigException invalid(String message, Throwable cause) {
+        return new InvalidConfigException(List.of(message), cause);
     }
 
     /** {@code prefix} joined with the exception's path: fields by {@code .}, indexes as {@code [i]}. */

@@ -103,40 +103,73 @@ public final class ConfigResolver {
      */
     public ResolvedConfig resolve(FactoryConfig config, String origin, Map<String, String> environment,
                                   ConfigOverrides overrides, DiscoveredProviders providers) {
+        return resolve(config, origin, environment, overrides, providers, new ConfigProblems());
+    }
+
+    /**
+     * Loads {@code file} and resolves it: the errors of the file, the environment and the overrides
+     * are reported together, as one {@link InvalidConfigException} (or a single error as it is).
+     */
+    public ResolvedConfig resolveFile(FactoryConfigLoader loader, Path file, Map<String, String> environment,
+                                      ConfigOverrides overrides, DiscoveredProviders providers) {
+        ConfigProblems problems = new ConfigProblems();
+        FactoryConfig config = loader.load(file, problems);
+        return resolve(config, file.toAbsolutePath().normalize().toString(), environment, overrides, providers, problems);
+    }
+
+    private ResolvedConfig resolve(FactoryConfig config, String origin, Map<String, String> environment,
+                                   ConfigOverrides overrides, DiscoveredProviders providers, ConfigProblems problems) {
         String inOrigin = "in " + origin;
-        EnvironmentOverrides env = new EnvironmentOverrides(environment);
+        EnvironmentOverrides env = new EnvironmentOverrides(environment, problems);
 
         Map<String, ObjectNode> sections = new LinkedHashMap<>();
         Map<String, Object> bound = new LinkedHashMap<>();
-        config.providers().forEach((name, section) -> {
+        config.providers().forEach((name, values) -> problems.run(() -> {
             DiscoveredProvider provider = providers.find(name).orElseThrow(() -> ConfigErrors.invalid(
                     "Configuration section 'providers." + name + "' " + inOrigin + " names a sandbox provider that was not"
                             + " discovered; available: " + providers.names() + "."));
+            ObjectNode section = json.valueToTree(values);
+            sections.put(name, section);
             bound.put(name, binder.bind(provider, section, inOrigin));
-            sections.put(name, section);
-        });
-        for (EnvironmentOverrides.ProviderOverride override : env.providerOverrides(providers, binder::keys)) {
+        }));
+        for (EnvironmentOverrides.ProviderOverride override : env.providerOverrides(providers, binder::keys, problems)) {
             String name = override.provider().name();
-            ObjectNode section = sections.getOrDefault(name, JsonNodeFactory.instance.objectNode()).deepCopy();
-            section.set(override.key(), scalar(override.value()));
-            bound.put(name, binder.bind(override.provider(), section, "from environment variable " + override.variable()));
-            sections.put(name, section);
+            if (sections.containsKey(name) && !bound.containsKey(name)) {
+                continue; // the file's section is broken already; that error is recorded
+            }
+            problems.run(() -> {
+                ObjectNode section = sections.getOrDefault(name, JsonNodeFactory.instance.objectNode()).deepCopy();
+                section.set(override.key(), scalar(override.value()));
+                bound.put(name, binder.bind(override.provider(), section, "from environment variable " + override.variable()));
+                sections.put(name, section);
+            });
         }
 
         String provider = overrides.provider()
                 .or(() -> env.get(EnvironmentOverrides.PROVIDER))
                 .or(config::provider)
                 .orElse(DEFAULT_PROVIDER);
-        DiscoveredProvider selected = providers.require(provider);
-        if (!bound.containsKey(provider)) {
-            bound.put(provider, binder.bind(selected, JsonNodeFactory.instance.objectNode(),
-                    "(section absent " + inOrigin + ", so bound from {})"));
-        }
+        problems.run(() -> {
+            DiscoveredProvider selected = providers.require(provider);
+            if (!sections.containsKey(provider)) {
+                // The framework owns the section: an absent one is the provider's defaults, never null.
+                bound.put(provider, binder.bind(selected, JsonNodeFactory.instance.objectNode(),
+                        "(section absent " + inOrigin + ", so bound from {})"));
+            }
+        });
 
-        return new ResolvedConfig(provider, stateDirectory(config, env, overrides), owner(config, env, overrides, inOrigin),
-                repository(config.repository(), env), timeouts(config.timeouts(), env), lifecycle(config.lifecycle(), env),
-                config.environments(), bound, origin, store(config.store(), env), templates(config.templates(), env),
-                cache(config.cache(), env), journal(config.journal(), env));
+        Path stateDirectory = problems.check(() -> stateDirectory(config, env, overrides), () -> home.resolve(DEFAULT_STATE_DIR));
+        String owner = problems.check(() -> owner(config, env, overrides, inOrigin), this::defaultOwner);
+        RepositoryDefaults repository = repository(config.repository(), env, problems);
+        Timeouts timeouts = timeouts(config.timeouts(), env, problems);
+        Lifecycle lifecycle = lifecycle(config.lifecycle(), env, problems);
+        StoreConfig store = store(config.store(), env, problems);
+        TemplatesConfig templates = templates(config.templates(), env, problems);
+        CacheConfig cache = cache(config.cache(), env, problems);
+        JournalConfig journal = journal(config.journal(), env, problems);
+        problems.throwIfAny();
+        return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
+                origin, store, templates, cache, journal);
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -172,52 +205,54 @@ public final class ConfigResolver {
         return sanitized.isEmpty() ? "sandbox-factory" : sanitized;
     }
 
-    private static RepositoryDefaults repository(RepositoryDefaults fromFile, EnvironmentOverrides env) {
+    private static RepositoryDefaults repository(RepositoryDefaults fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         RepositoryDefaults result = fromFile;
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
-            result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()));
+            result = fromEnv(problems, EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()), fromFile);
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
-            result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()));
+            result = fromEnv(problems, EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()), current);
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
-            result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()));
+            result = fromEnv(problems, EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()), current);
         }
         Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
         if (inputs.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
-            result = fromEnv(EnvironmentOverrides.TEMPLATE_INPUTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list));
+            result = fromEnv(problems, EnvironmentOverrides.TEMPLATE_INPUTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list), current);
         }
         return result;
     }
 
-    private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env) {
+    private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Optional<String> autoBuild = env.get(EnvironmentOverrides.TEMPLATES_AUTO_BUILD);
         return autoBuild.isEmpty() ? fromFile
-                : fromEnv(EnvironmentOverrides.TEMPLATES_AUTO_BUILD, () -> new TemplatesConfig(flag(autoBuild.get())));
+                : fromEnv(problems, EnvironmentOverrides.TEMPLATES_AUTO_BUILD, () -> new TemplatesConfig(flag(autoBuild.get())), fromFile);
     }
 
-    private static CacheConfig cache(CacheConfig fromFile, EnvironmentOverrides env) {
+    private static CacheConfig cache(CacheConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         CacheConfig result = fromFile;
         Optional<String> enabled = env.get(EnvironmentOverrides.CACHE_ENABLED);
         if (enabled.isPresent()) {
-            result = fromEnv(EnvironmentOverrides.CACHE_ENABLED, () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()));
+            result = fromEnv(problems, EnvironmentOverrides.CACHE_ENABLED, () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()),
+                    fromFile);
         }
         Optional<String> maxIdle = env.get(EnvironmentOverrides.CACHE_MAX_IDLE);
         if (maxIdle.isPresent()) {
             CacheConfig current = result;
-            result = fromEnv(EnvironmentOverrides.CACHE_MAX_IDLE, () -> new CacheConfig(current.enabled(), DurationFormat.parse(maxIdle.get())));
+            result = fromEnv(problems, EnvironmentOverrides.CACHE_MAX_IDLE,
+                    () -> new CacheConfig(current.enabled(), DurationFormat.parse(maxIdle.get())), current);
         }
         return result;
     }
@@ -231,70 +266,75 @@ public final class ConfigResolver {
         };
     }
 
-    private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env) {
+    private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Timeouts result = fromFile;
         Optional<String> setup = env.get(EnvironmentOverrides.SETUP_TIMEOUT);
         if (setup.isPresent()) {
-            result = fromEnv(EnvironmentOverrides.SETUP_TIMEOUT, () -> fromFile.withSetup(DurationFormat.parse(setup.get())));
+            result = fromEnv(problems, EnvironmentOverrides.SETUP_TIMEOUT, () -> fromFile.withSetup(DurationFormat.parse(setup.get())),
+                    fromFile);
         }
         Optional<String> command = env.get(EnvironmentOverrides.COMMAND_TIMEOUT);
         if (command.isPresent()) {
             Timeouts current = result;
-            result = fromEnv(EnvironmentOverrides.COMMAND_TIMEOUT, () -> current.withCommand(DurationFormat.parse(command.get())));
+            result = fromEnv(problems, EnvironmentOverrides.COMMAND_TIMEOUT, () -> current.withCommand(DurationFormat.parse(command.get())),
+                    current);
         }
         return result;
     }
 
-    private static Lifecycle lifecycle(Lifecycle fromFile, EnvironmentOverrides env) {
+    private static Lifecycle lifecycle(Lifecycle fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Lifecycle result = fromFile;
         Optional<String> stop = env.get(EnvironmentOverrides.STOP_AFTER_IDLE);
         if (stop.isPresent()) {
-            result = fromEnv(EnvironmentOverrides.STOP_AFTER_IDLE, () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
-                    fromFile.deleteAfterIdle()));
+            result = fromEnv(problems, EnvironmentOverrides.STOP_AFTER_IDLE, () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
+                    fromFile.deleteAfterIdle()), fromFile);
         }
         Optional<String> delete = env.get(EnvironmentOverrides.DELETE_AFTER_IDLE);
         if (delete.isPresent()) {
             Lifecycle current = result;
-            result = fromEnv(EnvironmentOverrides.DELETE_AFTER_IDLE, () -> new Lifecycle(current.stopAfterIdle(),
-                    Optional.of(DurationFormat.parse(delete.get()))));
+            result = fromEnv(problems, EnvironmentOverrides.DELETE_AFTER_IDLE, () -> new Lifecycle(current.stopAfterIdle(),
+                    Optional.of(DurationFormat.parse(delete.get()))), current);
         }
         return result;
     }
 
-    private static JournalConfig journal(JournalConfig fromFile, EnvironmentOverrides env) {
+    private static JournalConfig journal(JournalConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Optional<String> size = env.get(EnvironmentOverrides.JOURNAL_MAX_ENTRIES);
         if (size.isEmpty()) {
             return fromFile;
         }
-        return fromEnv(EnvironmentOverrides.JOURNAL_MAX_ENTRIES, () -> {
+        return fromEnv(problems, EnvironmentOverrides.JOURNAL_MAX_ENTRIES, () -> {
             try {
                 return new JournalConfig(Integer.valueOf(size.get().strip()));
             } catch (NumberFormatException e) {
                 throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
             }
-        });
+        }, fromFile);
     }
 
     /** Each {@code FACTORY_STORE_<KEY>} variable replaces that key of the {@code store:} section. */
-    private static StoreConfig store(StoreConfig fromFile, EnvironmentOverrides env) {
+    private static StoreConfig store(StoreConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         StoreConfig result = fromFile;
         for (String key : StoreConfig.KEYS) {
             String variable = EnvironmentOverrides.storeVariable(key);
             Optional<String> value = env.get(variable);
             if (value.isPresent()) {
                 StoreConfig current = result;
-                result = fromEnv(variable, () -> current.with(key, value.get()));
+                result = fromEnv(problems, variable, () -> current.with(key, value.get()), current);
             }
         }
         return result;
     }
 
-    private static <T> T fromEnv(String variable, Supplier<T> build) {
-        try {
-            return build.get();
-        } catch (IllegalArgumentException e) {
-            throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
-        }
+    /** {@code build}'s value, or {@code unchanged} after recording why the variable's value is invalid. */
+    private static <T> T fromEnv(ConfigProblems problems, String variable, Supplier<T> build, T unchanged) {
+        return problems.check(() -> {
+            try {
+                return build.get();
+            } catch (IllegalArgumentException e) {
+                throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
+            }
+        }, () -> unchanged);
     }
 
     /** A YAML scalar ({@code 8}, {@code true}, {@code 15m}); flow collections only when written as {@code [..]} or {@code {..}}. */

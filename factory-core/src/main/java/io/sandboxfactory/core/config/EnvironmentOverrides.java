@@ -36,6 +36,14 @@ final class EnvironmentOverrides {
     static final String CACHE_ENABLED = "FACTORY_CACHE_ENABLED";
     static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
 
+    /** The key each variable of a fixed name sets (the {@code store.*} and provider variables are derived). */
+    static final Map<String, String> KEY_OF_VARIABLE = Map.ofEntries(Map.entry(PROVIDER, "provider"), Map.entry(STATE_DIR, "stateDir"),
+            Map.entry(OWNER, "owner"), Map.entry(CLONE_URL_TEMPLATE, "repository.cloneUrlTemplate"),
+            Map.entry(DEFAULT_BASE_BRANCH, "repository.defaultBaseBranch"), Map.entry(ALLOWED_FILE_ROOTS, "repository.allowedFileRoots"),
+            Map.entry(SETUP_TIMEOUT, "timeouts.setup"), Map.entry(COMMAND_TIMEOUT, "timeouts.command"),
+            Map.entry(STOP_AFTER_IDLE, "lifecycle.stopAfterIdle"), Map.entry(DELETE_AFTER_IDLE, "lifecycle.deleteAfterIdle"),
+            Map.entry(JOURNAL_MAX_ENTRIES, "journal.maxEntries"));
+
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
@@ -51,7 +59,8 @@ final class EnvironmentOverrides {
 
     private final Map<String, String> env = new TreeMap<>();
 
-    EnvironmentOverrides(Map<String, String> environment) {
+    /** Reads the variables; each one under a checked prefix that names no key is recorded in {@code problems}. */
+    EnvironmentOverrides(Map<String, String> environment, ConfigProblems problems) {
         environment.forEach((name, value) -> {
             if (name != null && name.startsWith("FACTORY_") && value != null && !value.isBlank()) {
                 env.put(name, value.trim());
@@ -60,7 +69,7 @@ final class EnvironmentOverrides {
         for (String name : env.keySet()) {
             if (CHECKED_PREFIXES.stream().anyMatch(name::startsWith) && !SECTION_KEYS.contains(name)
                     && StoreConfig.KEYS.stream().noneMatch(key -> storeVariable(key).equals(name))) {
-                throw ConfigErrors.invalid("Unknown configuration key from environment variable " + name + "; known variables there: "
+                problems.add("Unknown configuration key from environment variable " + name + "; known variables there: "
                         + SECTION_KEYS.stream().sorted().toList() + " and " + StoreConfig.KEYS.stream().map(EnvironmentOverrides::storeVariable)
                         .toList() + ".");
             }
@@ -76,10 +85,11 @@ final class EnvironmentOverrides {
         return Optional.ofNullable(env.get(variable));
     }
 
-    /** Every {@code FACTORY_PROVIDERS_*} variable, sorted, each naming a discovered provider and one of its keys. */
-    List<ProviderOverride> providerOverrides(DiscoveredProviders providers, Function<DiscoveredProvider, List<String>> keysOf) {
+    /** Every {@code FACTORY_PROVIDERS_*} variable, sorted, that names a discovered provider and one of its keys; the others go to {@code problems}. */
+    List<ProviderOverride> providerOverrides(DiscoveredProviders providers, Function<DiscoveredProvider, List<String>> keysOf,
+                                             ConfigProblems problems) {
         List<ProviderOverride> overrides = new ArrayList<>();
-        env.forEach((variable, value) -> {
+        env.forEach((variable, value) -> problems.run(() -> {
             if (!variable.startsWith(PROVIDERS_PREFIX)) {
                 return;
             }
@@ -96,7 +106,7 @@ final class EnvironmentOverrides {
                     .orElseThrow(() -> ConfigErrors.invalid("Unknown configuration key 'providers." + provider.name() + "."
                             + keyPart + "' from environment variable " + variable + "; known keys there: " + keys + "."));
             overrides.add(new ProviderOverride(variable, provider, key, value));
-        });
+        }));
         return overrides;
     }
 

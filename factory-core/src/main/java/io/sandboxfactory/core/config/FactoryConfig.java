@@ -1,11 +1,10 @@
 package io.sandboxfactory.core.config;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,8 +14,10 @@ import java.util.TreeMap;
  * The settings of a config file (or of a host that builds them in code), before environment and
  * builder overrides and before provider sections are bound: see {@link ConfigResolver}.
  *
- * <p>Provider sections stay JSON trees here because their types are only known once providers
- * are discovered; {@link #providers()} returns copies, so a {@code FactoryConfig} never changes.
+ * <p>Provider sections stay plain values here (strings, numbers, booleans, lists and maps, as a
+ * file holds them) because their types are only known once providers are discovered; the resolver
+ * binds each to its provider's config record. They are deep, unmodifiable copies, so a {@code
+ * FactoryConfig} never changes.
  *
  * @param provider the selected provider's name ({@code provider:})
  * @param stateDir the state directory, absolute when read from a file
@@ -39,7 +40,7 @@ public record FactoryConfig(
         Timeouts timeouts,
         Lifecycle lifecycle,
         Map<String, EnvironmentConfig> environments,
-        Map<String, ObjectNode> providers,
+        Map<String, Map<String, Object>> providers,
         StoreConfig store,
         TemplatesConfig templates,
         CacheConfig cache,
@@ -63,21 +64,33 @@ public record FactoryConfig(
     /** Without a {@code templates:} section. */
     public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
                          Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
-                         Map<String, ObjectNode> providers, StoreConfig store) {
+                         Map<String, Map<String, Object>> providers, StoreConfig store) {
         this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null, null);
     }
 
-    private static Map<String, ObjectNode> copy(Map<String, ObjectNode> sections) {
-        Map<String, ObjectNode> copy = new TreeMap<>();
+    private static Map<String, Map<String, Object>> copy(Map<String, ? extends Map<String, ?>> sections) {
+        Map<String, Map<String, Object>> copy = new TreeMap<>();
         sections.forEach((name, section) -> copy.put(Objects.requireNonNull(name, "provider section name"),
-                Objects.requireNonNull(section, () -> "providers." + name).deepCopy()));
+                plainMap(Objects.requireNonNull(section, () -> "providers." + name))));
         return Collections.unmodifiableMap(copy);
     }
 
-    /** Copies of the provider sections, by provider name. */
-    @Override
-    public Map<String, ObjectNode> providers() {
-        return copy(providers);
+    private static Map<String, Object> plainMap(Map<?, ?> map) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((key, value) -> copy.put(String.valueOf(key), plain(value)));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static Object plain(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            return plainMap(map);
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>();
+            list.forEach(item -> copy.add(plain(item)));
+            return Collections.unmodifiableList(copy);
+        }
+        return value;
     }
 
     /** Shows provider section names only: a section may hold secrets (a provider's {@code env}). */
@@ -99,8 +112,6 @@ public record FactoryConfig(
 
     /** Builds a {@link FactoryConfig} in code, for hosts that do not use a file. */
     public static final class Builder {
-        /** Made on first use: building a mapper is a good part of a short CLI command's start-up. */
-        private ObjectMapper trees;
         private String provider;
         private Path stateDir;
         private String owner;
@@ -111,7 +122,7 @@ public record FactoryConfig(
         private TemplatesConfig templates;
         private CacheConfig cache;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
-        private final Map<String, ObjectNode> providers = new LinkedHashMap<>();
+        private final Map<String, Map<String, ?>> providers = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -171,16 +182,13 @@ public record FactoryConfig(
          * lists, maps), exactly as the same keys would appear in a file.
          */
         public Builder providerSection(String name, Map<String, ?> values) {
-            if (trees == null) {
-                trees = ConfigMappers.json();
-            }
-            providers.put(name, trees.valueToTree(values));
+            providers.put(name, values);
             return this;
         }
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, providers, store, templates, cache, null);
+                    repository, timeouts, lifecycle, environments, copy(providers), store, templates, cache, null);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.config;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,7 +23,7 @@ class DurationFormatTest {
     @ValueSource(strings = {"15", "m", "15 m", "fifteen", "PTX", ""})
     void rejectsAnythingElseNamingTheValue(String text) {
         assertThatThrownBy(() -> DurationFormat.parse(text))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                 .hasMessageStartingWith("Duration '" + text + "' is invalid;");
     }
 }

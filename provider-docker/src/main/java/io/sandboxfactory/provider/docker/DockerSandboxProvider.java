@@ -31,12 +31,11 @@ public final class DockerSandboxProvider implements SandboxProvider<DockerProvid
 
     @Override
     public DockerFactorySandbox open(DockerProviderConfig config, ProviderContext context) {
-        DockerProviderConfig effective = config == null ? DockerProviderConfig.defaults() : config;
         String owner = context.owner();
         if (owner == null || owner.isBlank()) {
             throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the docker provider; it labels every"
                     + " container and must not be blank.");
         }
-        return new DockerFactorySandbox(effective, owner);
+        return new DockerFactorySandbox(config, owner);
     }
 }

@@ -36,15 +36,14 @@ public final class KubernetesSandboxProvider implements SandboxProvider<Kubernet
 
     @Override
     public KubernetesFactorySandbox open(KubernetesProviderConfig config, ProviderContext context) {
-        KubernetesProviderConfig effective = config == null ? KubernetesProviderConfig.defaults() : config;
         String owner = context.owner();
         if (owner == null || owner.isBlank()) {
             throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the kubernetes provider; it labels every"
                     + " pod and claim and must not be blank.");
         }
         Path home = Path.of(context.environment().getOrDefault("HOME", System.getProperty("user.home")));
-        ClusterConnection connection = new ClusterConnection(effective, context.environment(),
+        ClusterConnection connection = new ClusterConnection(config, context.environment(),
                 context.lookup(KubernetesClient.class), home);
-        return new KubernetesFactorySandbox(effective, owner, connection);
+        return new KubernetesFactorySandbox(config, owner, connection);
     }
 }

@@ -46,15 +46,14 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
 
     @Override
     public FactorySandbox open(LocalProviderConfig config, ProviderContext context) {
-        LocalProviderConfig effective = config == null ? LocalProviderConfig.defaults() : config;
-        Path root = effective.root() == null
+        Path root = config.root() == null
                 ? context.stateDirectory().resolve("sessions")
-                : HostPaths.expandHome(effective.root());
+                : HostPaths.expandHome(config.root());
         if (!root.isAbsolute()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.local.root '" + effective.root() + "' is invalid; it must be an absolute path or start with ~/.");
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.local.root '" + config.root() + "' is invalid; it must be an absolute path or start with ~/.");
         }
-        EnvironmentVariables.requireValid(effective.env(), "providers.local.env");
-        return new LocalFactorySandbox(root.normalize(), baseEnv(effective, context.environment()), launchers(),
+        EnvironmentVariables.requireValid(config.env(), "providers.local.env");
+        return new LocalFactorySandbox(root.normalize(), baseEnv(config, context.environment()), launchers(),
                 context.stateDirectory().resolve("templates").resolve(NAME));
     }
 

@@ -1,0 +1,70 @@
+package io.sandboxfactory.core.wiring;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.api.testing.TestProviderContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** A provider that fails to open is our error naming it; its own code, if it gave one, decides the kind. */
+class ProviderOpenerCodesTest {
+
+    @TempDir
+    Path tmp;
+
+    private FactoryConfigurationException openFailing(RuntimeException failure) {
+        SandboxProvider<String> provider = new SandboxProvider<>() {
+            @Override
+            public String name() {
+                return "failing";
+            }
+
+            @Override
+            public Class<String> configType() {
+                return String.class;
+            }
+
+            @Override
+            public FactorySandbox open(String config, ProviderContext context) {
+                throw failure;
+            }
+        };
+        return catchThrowableOfType(FactoryConfigurationException.class,
+                () -> ProviderOpener.open("failing", provider, "config", new TestProviderContext(tmp, "owner")));
+    }
+
+    @Test
+    void anUncodedFailureIsProviderOpenFailedOfKindInfrastructure() {
+        FactoryConfigurationException e = openFailing(new IllegalArgumentException("index out of range"));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.PROVIDER_OPEN_FAILED);
+        assertThat(e.kind()).isEqualTo(ErrorKind.INFRASTRUCTURE);
+        assertThat(e).hasMessage("Sandbox provider 'failing' could not be opened: index out of range");
+    }
+
+    @Test
+    void aRejectedConfigValueStaysBadInput() {
+        FactoryConfigurationException e = openFailing(new InvalidInputException(ErrorCode.INVALID_CONFIG,
+                "providers.failing.root 'x' is invalid; it must be an absolute path."));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
+        assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
+        assertThat(e.getMessage()).contains("'failing'").contains("providers.failing.root");
+    }
+
+    @Test
+    void aProvidersOwnCodeIsKept() {
+        FactoryConfigurationException e = openFailing(new SandboxException(ErrorCode.DOCKER_UNAVAILABLE, "no engine at unix:///x"));
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.DOCKER_UNAVAILABLE);
+        assertThat(e.kind()).isEqualTo(ErrorKind.INFRASTRUCTURE);
+    }
+}
