@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -32,6 +34,7 @@ final class ReadyCopies implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ReadyCopies.class.getName());
     private static final String READY = "ready";
     private static final String PARTIAL = "partial-";
+    private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
 
     private final Path staging;
     private final Set<String> refilling = ConcurrentHashMap.newKeySet();
@@ -92,6 +95,7 @@ final class ReadyCopies implements AutoCloseable {
         try {
             refills.execute(() -> {
                 try {
+                    removeAbandonedPartials();
                     if (!hasReady(name) && Files.isDirectory(tree)) {
                         prepare(name, tree);
                     }
@@ -110,6 +114,27 @@ final class ReadyCopies implements AutoCloseable {
     /** Removes the ready copies of template {@code name}. */
     void discard(String name) throws IOException {
         Directories.deleteRecursively(staging.resolve(READY).resolve(name));
+    }
+
+    /** Partial copies a day old belong to a process that died copying (a copy takes seconds): removed. */
+    private void removeAbandonedPartials() throws IOException {
+        if (!Files.isDirectory(staging)) {
+            return;
+        }
+        Instant cutoff = Instant.now().minus(ABANDONED_AFTER);
+        List<Path> partials;
+        try (Stream<Path> children = Files.list(staging)) {
+            partials = children.filter(p -> p.getFileName().toString().startsWith(PARTIAL)).toList();
+        }
+        for (Path partial : partials) {
+            try {
+                if (Files.getLastModifiedTime(partial).toInstant().isBefore(cutoff)) {
+                    Directories.deleteRecursively(partial);
+                }
+            } catch (NoSuchFileException gone) {
+                // Finished or removed meanwhile.
+            }
+        }
     }
 
     private boolean hasReady(String name) throws IOException {
