@@ -226,6 +226,12 @@ public final class SessionOpener implements AutoCloseable {
             if (use == null || spec.isEmpty() || !use.isTemplateFailure(failure)) {
                 return Optional.empty();
             }
+            // From now on the old instance never starts again: another thread retrying it would prepare
+            // the session's directory beside the new instance.
+            while (!entry.condemn(entry.starts())) {
+                Thread.onSpinWait();
+            }
+            Optional.ofNullable(hooks.get(entry.sandbox())).ifPresent(SessionStartHook::refuseStarts);
             skipTemplate(entry, use, failure);
             SessionEntry fresh = open(spec.get(), false).entry();
             revival.replaced(entry, fresh);

@@ -95,6 +95,8 @@ public final class SessionStartHook implements SandboxStartHook {
     private volatile SessionEntry ownEntry;
     /** The plan the latest preparation began with (identity: every open makes its own plan). */
     private volatile SessionPlan lastPlan;
+    /** Set when the opener replaced this instance (its template failed): it never prepares the session again. */
+    private volatile boolean replaced;
     /** Serializes preparations of the running sandbox by threads of this process (the lease is shared among them). */
     private final ReentrantLock preparations = new ReentrantLock();
 
@@ -161,6 +163,14 @@ public final class SessionStartHook implements SandboxStartHook {
         } finally {
             preparations.unlock();
         }
+    }
+
+    /**
+     * From now on every start of this hook's instance fails as a replaced one: the opener made a new
+     * instance in its place, and an instance that never reached this hook has no memo entry to ask.
+     */
+    void refuseStarts() {
+        replaced = true;
     }
 
     /** Whether the latest preparation was for exactly {@code plan} (a start that an open joined). */
@@ -424,7 +434,7 @@ public final class SessionStartHook implements SandboxStartHook {
     private void admit() {
         entry.get().ifPresent(seen -> ownEntry = seen);
         SessionEntry own = ownEntry;
-        if (own != null && !own.admitStart()) {
+        if (replaced || (own != null && !own.admitStart())) {
             throw new SandboxDestroyedException("The sandbox instance of session '" + id()
                     + "' was replaced by a fresh one after it was found gone; use the session's handle to reach the fresh one.");
         }

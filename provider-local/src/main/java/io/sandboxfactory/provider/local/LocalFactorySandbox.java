@@ -36,6 +36,7 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     private final Map<String, String> baseEnv;
     private final HostProcess host = HostProcess.current();
     private final LocalTemplates templates;
+    private final ReadyCopies readyCopies;
     private final CommandThreads threads = new CommandThreads();
     private final Launcher launcher;
 
@@ -44,7 +45,8 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
         this.root = root;
         this.baseEnv = Map.copyOf(baseEnv);
         this.launcher = launchers.apply(threads);
-        this.templates = new LocalTemplates(templateDirectory);
+        this.readyCopies = new ReadyCopies(root.resolve(LocalTemplates.STAGING));
+        this.templates = new LocalTemplates(templateDirectory, readyCopies);
     }
 
     /** The directory holding every session directory. */
@@ -80,9 +82,10 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
         templates.remove(name);
     }
 
-    /** Stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
+    /** Lets a ready template copy in progress finish (bounded), then stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
     @Override
     public void close() {
+        readyCopies.close();
         launcher.close();
     }
 

@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
@@ -28,15 +30,20 @@ import java.util.stream.Stream;
  */
 final class LocalTemplates {
 
+    private static final Logger LOG = Logger.getLogger(LocalTemplates.class.getName());
+    /** Beside the session directories, so what is staged there is renamed into place on one file system. */
+    static final String STAGING = ".template-staging";
     private static final String META = "template.properties";
     private static final String TREE = "tree";
     /** What a session directory holds that belongs to the session, not to a template. */
     private static final Set<String> SESSION_ONLY = Set.of(LocalSandbox.OWNER_MARKER, RunningCommands.DIRECTORY);
 
     private final Path directory;
+    private final ReadyCopies ready;
 
-    LocalTemplates(Path directory) {
+    LocalTemplates(Path directory, ReadyCopies ready) {
         this.directory = directory;
+        this.ready = ready;
     }
 
     List<SandboxTemplate> list() {
@@ -66,6 +73,13 @@ final class LocalTemplates {
             TreeCopier.copy(sessionDirectory, partial.resolve(TREE), SESSION_ONLY);
             write(template, partial.resolve(META));
             Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
+            // The first open from it then takes this copy instead of copying while it waits; opens refill it.
+            try {
+                ready.prepare(template.name(), done.resolve(TREE));
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "Preparing a ready copy of local template " + template.name() + " failed; opens copy it: "
+                        + e.getMessage());
+            }
             return template;
         } catch (IOException e) {
             try {
@@ -81,21 +95,33 @@ final class LocalTemplates {
     void remove(String name) {
         try {
             Directories.deleteRecursively(directory.resolve(SandboxTemplate.requireValidName(name)));
+            ready.discard(name);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not remove local template " + name + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Makes {@code sessionDirectory} a copy of the template's tree: copied into a staging directory
-     * beside it and renamed into place, so a copy cut short never looks like a session.
+     * Makes {@code sessionDirectory} a copy of the template's tree: a ready copy when there is one
+     * ({@link ReadyCopies}), else copied into a staging directory beside it and renamed into place,
+     * so a copy cut short never looks like a session; then a fresh ready copy is made in the background.
      */
     void copyInto(String name, Path sessionDirectory) throws IOException {
         Path tree = directory.resolve(SandboxTemplate.requireValidName(name)).resolve(TREE);
         if (!Files.isDirectory(tree)) {
             throw new IOException("Local template " + name + " has no tree at " + tree + "; it was removed or is damaged.");
         }
-        Path staging = sessionDirectory.resolveSibling(".template-staging").resolve(UUID.randomUUID().toString());
+        try {
+            if (!ready.claim(name, sessionDirectory)) {
+                copy(tree, sessionDirectory);
+            }
+        } finally {
+            ready.refill(name, tree);
+        }
+    }
+
+    private static void copy(Path tree, Path sessionDirectory) throws IOException {
+        Path staging = sessionDirectory.resolveSibling(STAGING).resolve(UUID.randomUUID().toString());
         try {
             Files.createDirectories(staging.getParent());
             TreeCopier.copy(tree, staging, Set.of());
