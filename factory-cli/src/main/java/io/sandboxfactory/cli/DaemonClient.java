@@ -22,30 +22,31 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The {@code factory} side of the factory daemon. {@code factory exec} (and the other {@link
- * #SERVED} commands) asks the daemon of its state directory to run the command, with its own
- * arguments, working directory and environment, and relays the output and the exit code; the daemon
- * keeps factories and running sandboxes warm, so the command costs one JVM start plus the command.
- * When there is no daemon (or it declines), the command runs in this process as usual, and
- * afterwards starts a daemon for the next call. {@code FACTORY_DAEMON=off} turns all of this off;
- * a {@code --verbose} or help invocation always runs in this process.
+ * The {@code factory} side of the factory daemon. Every {@link #SERVED} command asks the daemon of
+ * its state directory to run it, with its own arguments, working directory and environment, and
+ * relays the output and the exit code; the daemon keeps factories and running sandboxes warm, so
+ * the command costs one JVM start plus the command. When there is no daemon (or it declines), the
+ * command runs in this process as usual, and afterwards starts a daemon for the next call.
+ * {@code FACTORY_DAEMON=off} turns all of this off; a help or version invocation always runs in
+ * this process.
  */
 final class DaemonClient {
 
     /**
-     * The commands a daemon runs: {@code open}, whose sandbox then stays warm there for the next
-     * commands, short ones in an existing session, where a JVM and a factory per call cost the
-     * most, and {@code retire} and {@code sweep}, which then also end the daemon's warm sandboxes
-     * of those sessions at once. {@code run} (an ephemeral session) and the rest run in a process of
-     * their own.
+     * The commands a daemon runs: every one that works with a factory, except {@code shell} (its
+     * terminal and stdin are the caller's), {@code mcp} (a long-lived server of its own on the
+     * caller's stdio), {@code providers} and {@code completion} (no session, nothing to keep warm).
+     * {@code run} opens and destroys its ephemeral session inside the daemon; {@code export} runs
+     * the host's git there with the caller's environment and working directory.
      */
-    static final Set<String> SERVED = Set.of("open", "exec", "status", "list", "cat", "ls", "cp", "touch", "retire", "sweep");
+    static final Set<String> SERVED = Set.of("run", "open", "exec", "status", "list", "cat", "ls", "cp", "touch", "retire", "sweep",
+            "template", "log", "diff", "export");
     /**
-     * Served commands that never start a daemon: {@code status} and {@code list} read the store, and
-     * after {@code retire} or {@code sweep} there is nothing warm to keep; a running daemon answers
-     * them, but starting a JVM for them would only cost the user a process.
+     * Served commands that never start a daemon: {@code status}, {@code list} and {@code log} read
+     * the store, and after {@code retire} or {@code sweep} there is nothing warm to keep; a running
+     * daemon answers them, but starting a JVM for them would only cost the user a process.
      */
-    static final Set<String> NEVER_START_A_DAEMON = Set.of("status", "list", "retire", "sweep");
+    static final Set<String> NEVER_START_A_DAEMON = Set.of("status", "list", "log", "retire", "sweep");
 
     private static final Duration RETRY_FAILED_DAEMON_AFTER = Duration.ofMinutes(10);
 
@@ -75,8 +76,7 @@ final class DaemonClient {
 
     static DaemonClient of(String[] args, Map<String, String> environment, Path workingDirectory, Path home) {
         Invocation invocation = Invocation.of(args);
-        boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.verboseOrHelp()
-                && served(invocation);
+        boolean wanted = !"off".equals(environment.get("FACTORY_DAEMON")) && !invocation.help() && served(invocation);
         return new DaemonClient(invocation, environment, workingDirectory, wanted
                 ? stateDirectory(invocation, environment, workingDirectory, home) : Optional.empty());
     }

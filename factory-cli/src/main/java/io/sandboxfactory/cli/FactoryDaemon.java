@@ -27,15 +27,14 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The factory daemon of one state directory: a resident process that runs {@code factory exec}
- * requests from {@link DaemonClient}s on its Unix socket, each with the client's own arguments,
+ * The factory daemon of one state directory: a resident process that runs {@code factory}
+ * commands ({@link DaemonClient#SERVED}) from {@link DaemonClient}s on its Unix socket, each with the client's own arguments,
  * working directory and environment, through the same picocli command as in a process of its own.
  * Its {@link WarmFactories} keep sessions' sandboxes running between commands.
  *
@@ -61,7 +60,7 @@ final class FactoryDaemon {
     /** Apart from {@link #watch}: a slow teardown must not hold up the daemon's own exit checks. */
     private final ScheduledExecutorService idlePolicies = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "factory-daemon-idle"));
     /** Where what a request's thread logs goes: that request's client. */
-    private final Map<Thread, PrintStream> requestErr = new ConcurrentHashMap<>();
+    private final RequestLogs logs = new RequestLogs(System.err);
     private final ExecutorService requests = Executors.newCachedThreadPool(r -> thread(r, "factory-daemon-request"));
     private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "factory-daemon-watch"));
     /** Guarded by {@code this}. */
@@ -141,7 +140,7 @@ final class FactoryDaemon {
     }
 
     void serve() {
-        Logging.configure(false, thread -> requestErr.getOrDefault(thread, System.err));
+        logs.install();
         System.err.println(Instant.now() + " factory daemon " + ProcessHandle.current().pid() + " serving " + socket);
         watch.scheduleWithFixedDelay(this::closeWhenUnwanted, 1, 1, TimeUnit.SECONDS);
         watch.scheduleWithFixedDelay(this::releaseMemoryWhenQuiet, 1, 1, TimeUnit.SECONDS);
@@ -256,16 +255,17 @@ final class FactoryDaemon {
             DataInputStream in = new DataInputStream(DaemonProtocol.input(client));
             FrameWriter frames = new FrameWriter(new DataOutputStream(DaemonProtocol.output(client)));
             DaemonProtocol.Request request = DaemonProtocol.readRequest(in);
-            Optional<String> subcommand = request == null ? Optional.empty() : servable(request);
-            if (subcommand.isEmpty()) {
+            Optional<Invocation> invocation = request == null ? Optional.empty() : servable(request);
+            if (invocation.isEmpty()) {
                 frames.write(DaemonProtocol.DECLINED, new byte[0], 0, 0);
                 return;
             }
             frames.write(DaemonProtocol.STARTED, new byte[0], 0, 0);
             long started = System.nanoTime();
-            int code = run(request, frames, in);
+            int code = run(request, invocation.get().verbose(), frames, in);
             // The subcommand only: arguments may hold anything.
-            System.err.println(Instant.now() + " served " + subcommand.get() + ": exit " + code + " in "
+            System.err.println(Instant.now() + " served " + invocation.get().subcommand().orElseThrow()
+                    + (invocation.get().verbose() ? " (verbose)" : "") + ": exit " + code + " in "
                     + (System.nanoTime() - started) / 1_000_000 + " ms");
             frames.exit(code);
         } catch (IOException e) {
@@ -274,17 +274,17 @@ final class FactoryDaemon {
     }
 
     /**
-     * The subcommand of a request this daemon runs: a {@linkplain DaemonClient#SERVED served} one
-     * without {@code --verbose} (whose log would mix with other requests'). Whatever the caller's
-     * environment: the request's environment is what the factory, its providers and their commands see.
+     * The invocation of a request this daemon runs: a {@linkplain DaemonClient#SERVED served} one
+     * that asks for no help. Whatever the caller's environment: the request's environment is what
+     * the factory, its providers and their commands see.
      */
-    private static Optional<String> servable(DaemonProtocol.Request request) {
+    private static Optional<Invocation> servable(DaemonProtocol.Request request) {
         Invocation invocation = Invocation.of(request.args().toArray(String[]::new));
-        boolean servable = DaemonClient.served(invocation) && !invocation.verboseOrHelp() && Path.of(request.workingDirectory()).isAbsolute();
-        return servable ? invocation.subcommand() : Optional.empty();
+        boolean servable = DaemonClient.served(invocation) && !invocation.help() && Path.of(request.workingDirectory()).isAbsolute();
+        return servable ? Optional.of(invocation) : Optional.empty();
     }
 
-    private int run(DaemonProtocol.Request request, FrameWriter frames, DataInputStream in) {
+    private int run(DaemonProtocol.Request request, boolean verbose, FrameWriter frames, DataInputStream in) {
         PrintStream out = new PrintStream(frames.stream(DaemonProtocol.STDOUT), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(frames.stream(DaemonProtocol.STDERR), true, StandardCharsets.UTF_8);
         Console console = new Console(out, err, Map.copyOf(request.environment()), Path.of(request.workingDirectory()),
@@ -296,11 +296,11 @@ final class FactoryDaemon {
             cancellation.cancel();
         }, "factory-daemon-cancel");
         watcher.start();
-        requestErr.put(Thread.currentThread(), err);
+        logs.begin(Thread.currentThread(), err, verbose);
         try {
             return FactoryCommand.commandLine(console, args).execute(args);
         } finally {
-            requestErr.remove(Thread.currentThread());
+            logs.end(Thread.currentThread());
             cancellation.finish();
         }
     }

@@ -7,20 +7,23 @@ import java.util.Set;
 
 /**
  * A first look at a command line without picocli, cheap enough for the start of every process:
- * which subcommand it names, the {@code --state-dir} it gives and whether it asks for help, a
- * version or a verbose run. Anything it does not understand makes it {@link #unknown()}, and the
+ * which subcommand it names, the {@code --state-dir} it gives and whether it asks for help (or a
+ * version) or a verbose run. Anything it does not understand makes it {@link #unknown()}, and the
  * command line is then left to picocli alone.
  *
  * @param subcommand the subcommand, empty when there is none or the line was not understood
+ * @param help whether it asks for help or the version
+ * @param verbose whether it asks for the debug log ({@code --verbose})
  */
-record Invocation(Optional<String> subcommand, Path stateDirectory, boolean verboseOrHelp) {
+record Invocation(Optional<String> subcommand, Path stateDirectory, boolean help, boolean verbose) {
 
     private static final Set<String> VALUE_OPTIONS = Set.of("--provider", "--config", "--state-dir");
     private static final Set<String> FLAGS = Set.of("--json", "--quiet");
-    private static final Set<String> HELP_AND_VERBOSE = Set.of("-h", "--help", "-V", "--version", "--verbose");
+    private static final Set<String> HELP = Set.of("-h", "--help", "-V", "--version");
+    private static final String VERBOSE = "--verbose";
 
     static Invocation unknown() {
-        return new Invocation(Optional.empty(), null, false);
+        return new Invocation(Optional.empty(), null, false, false);
     }
 
     /**
@@ -31,15 +34,18 @@ record Invocation(Optional<String> subcommand, Path stateDirectory, boolean verb
     static Invocation of(String[] args) {
         String subcommand = null;
         Path stateDirectory = null;
-        boolean verboseOrHelp = false;
+        boolean help = false;
+        boolean verbose = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--")) {
                 break;
             }
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
-            if (HELP_AND_VERBOSE.contains(arg)) {
-                verboseOrHelp = true;
+            if (HELP.contains(arg)) {
+                help = true;
+            } else if (arg.equals(VERBOSE)) {
+                verbose = true;
             } else if (VALUE_OPTIONS.contains(name)) {
                 String value;
                 if (name.equals(arg)) {
@@ -67,6 +73,6 @@ record Invocation(Optional<String> subcommand, Path stateDirectory, boolean verb
             }
             // After the subcommand: its own options and arguments, which only picocli knows.
         }
-        return new Invocation(Optional.ofNullable(subcommand), stateDirectory, verboseOrHelp);
+        return new Invocation(Optional.ofNullable(subcommand), stateDirectory, help, verbose);
     }
 }

@@ -18,26 +18,32 @@ final class Logging {
     }
 
     static void configure(boolean verbose, PrintStream err) {
-        configure(verbose, thread -> err);
+        Route route = new Route(err, verbose);
+        configure(thread -> route);
+        setVerbose(verbose);
+    }
+
+    /** Where the records of one thread go, and whether its debug records go there too. */
+    record Route(PrintStream stream, boolean verbose) {
     }
 
     /**
-     * Routes each record to the stream {@code streamFor} gives the logging thread: the factory
-     * daemon sends what a request's thread logs to that request's client.
+     * Routes each record to the {@link Route} {@code routeFor} gives the logging thread: the factory
+     * daemon sends what a request's thread logs to that request's client, debug records only to a
+     * client that asked for them. Debug records are produced at all only after {@link #setVerbose}.
      */
-    static void configure(boolean verbose, Function<Thread, PrintStream> streamFor) {
+    static void configure(Function<Thread, Route> routeFor) {
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);
         }
-        Level level = verbose ? Level.FINE : Level.WARNING;
         Handler handler = new Handler() {
             @Override
             public void publish(LogRecord record) {
-                if (isLoggable(record)) {
-                    PrintStream stream = streamFor.apply(Thread.currentThread());
-                    stream.print(getFormatter().format(record));
-                    stream.flush();
+                Route route = routeFor.apply(Thread.currentThread());
+                if (isLoggable(record) && (route.verbose() || record.getLevel().intValue() >= Level.WARNING.intValue())) {
+                    route.stream().print(getFormatter().format(record));
+                    route.stream().flush();
                 }
             }
 
@@ -50,9 +56,14 @@ final class Logging {
             }
         };
         handler.setFormatter(new OneLine());
-        handler.setLevel(level);
+        handler.setLevel(Level.FINE);
         root.addHandler(handler);
-        root.setLevel(level);
+    }
+
+    /** Whether the loggers produce debug records; without them a debug call costs next to nothing. */
+    static void setVerbose(boolean verbose) {
+        Level level = verbose ? Level.FINE : Level.WARNING;
+        Logger.getLogger("").setLevel(level);
         Logger.getLogger("io.sandboxfactory").setLevel(level);
     }
 

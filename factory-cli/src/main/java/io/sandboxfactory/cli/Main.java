@@ -21,7 +21,10 @@ public final class Main {
             System.exit(served.getAsInt());
         }
         int code = run(args);
-        daemon.startDaemonIfNone();
+        if (code != ExitCodes.BAD_INPUT) {
+            // Bad input leaves nothing behind, not even a daemon.
+            daemon.startDaemonIfNone();
+        }
         System.exit(code);
     }
 

@@ -91,7 +91,8 @@ final class RetireCommand implements Callable<Integer> {
     private int retireOne(RetireMode mode) {
         Console console = root.console;
         PhaseReporter reporter = new PhaseReporter(console.err(), root.global.quiet || root.global.json);
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(new ProgressListener(reporter))) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), new ProgressListener(reporter))) {
+            SandboxFactory factory = use.factory();
             factory.sessionStore().find(sessionId).ifPresent(record -> StoredSessions.requireSameProvider(factory, record));
             reporter.begin((delete ? "destroying" : "stopping") + " session " + sessionId);
             RetireResult result = factory.retire(sessionId, mode);
@@ -117,7 +118,8 @@ final class RetireCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new BadInputException("--parallel " + parallel + " is invalid; it must be at least 1.");
         }
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             if (dryRun) {
                 List<SessionRecord> picked = factory.selectSessions(selector);
                 if (root.global.json) {

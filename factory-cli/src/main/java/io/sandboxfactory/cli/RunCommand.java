@@ -52,7 +52,8 @@ final class RunCommand implements Callable<Integer> {
         String sessionId = session != null ? session : "run-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         PhaseReporter reporter = new PhaseReporter(console.err(), global.quiet || global.json);
         var limit = timeout == null ? null : DurationFormat.parse(timeout);
-        try (SandboxFactory factory = new FactoryLauncher(console, global).open(new ProgressListener(reporter))) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, global), new ProgressListener(reporter))) {
+            SandboxFactory factory = use.factory();
             var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER, factory);
             boolean retire = !keep;
             try {
@@ -67,8 +68,23 @@ final class RunCommand implements Callable<Integer> {
                 return result.exitCode();
             } finally {
                 if (retire) {
-                    factory.retire(sessionId, RetireMode.DESTROY);
+                    destroy(factory, sessionId);
                 }
+            }
+        }
+    }
+
+    /**
+     * Destroys the session even when the command was cancelled: in the factory daemon a client that
+     * went away (Ctrl-C) interrupts this thread, and a teardown or removal would stop at the interrupt.
+     */
+    private static void destroy(SandboxFactory factory, String sessionId) {
+        boolean cancelled = Thread.interrupted();
+        try {
+            factory.retire(sessionId, RetireMode.DESTROY);
+        } finally {
+            if (cancelled) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -23,7 +23,8 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Console console = root.console;
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE)) {
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
             List<SandboxListing> removed = factory.sweep();
             List<RetireResult> idle = factory.applyIdlePolicies();
             if (root.global.json) {

@@ -13,7 +13,8 @@ class InvocationTest {
         Invocation invocation = Invocation.of(new String[] {"--json", "--provider", "local", "--state-dir=/s", "--quiet", "exec", "s1", "--", "true"});
         assertThat(invocation.subcommand()).contains("exec");
         assertThat(invocation.stateDirectory()).isEqualTo(Path.of("/s"));
-        assertThat(invocation.verboseOrHelp()).isFalse();
+        assertThat(invocation.help()).isFalse();
+        assertThat(invocation.verbose()).isFalse();
     }
 
     @Test
@@ -21,11 +22,15 @@ class InvocationTest {
         Invocation invocation = Invocation.of(new String[] {"exec", "s1", "--state-dir", "rel", "--timeout", "5s", "--", "grep", "--verbose", "--state-dir", "x"});
         assertThat(invocation.subcommand()).contains("exec");
         assertThat(invocation.stateDirectory()).isEqualTo(Path.of("rel"));
-        assertThat(invocation.verboseOrHelp()).as("--verbose after -- belongs to the user's command").isFalse();
+        assertThat(invocation.verbose()).as("--verbose after -- belongs to the user's command").isFalse();
 
-        assertThat(Invocation.of(new String[] {"exec", "--verbose", "s1", "--", "true"}).verboseOrHelp()).isTrue();
-        assertThat(Invocation.of(new String[] {"--help"}).verboseOrHelp()).isTrue();
-        assertThat(Invocation.of(new String[] {"exec", "-h"}).verboseOrHelp()).isTrue();
+        Invocation verbose = Invocation.of(new String[] {"exec", "--verbose", "s1", "--", "true"});
+        assertThat(verbose.verbose()).isTrue();
+        assertThat(verbose.help()).isFalse();
+        assertThat(Invocation.of(new String[] {"--verbose", "run", "--repo", ".", "--branch", "b", "--", "true"}).verbose()).isTrue();
+        assertThat(Invocation.of(new String[] {"--help"}).help()).isTrue();
+        assertThat(Invocation.of(new String[] {"exec", "-h"}).help()).isTrue();
+        assertThat(Invocation.of(new String[] {"exec", "-V"}).verbose()).isFalse();
     }
 
     @Test
