@@ -1,10 +1,10 @@
 package io.sandboxfactory.cli;
 
 /** Input the user can fix (a flag, a name, a path); the command exits with {@link ExitCodes#BAD_INPUT}. */
-final class BadInputException extends RuntimeException {
+public final class BadInputException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    BadInputException(String message) {
+    public BadInputException(String message) {
         super(message);
     }
 }

@@ -1,12 +1,12 @@
 package io.sandboxfactory.cli;
 
 /** The exit codes of {@code factory} other than a command's own. */
-final class ExitCodes {
-    static final int OK = 0;
+public final class ExitCodes {
+    public static final int OK = 0;
     /** The framework or the sandbox failed (clone, engine, transport). */
-    static final int INFRASTRUCTURE = 1;
+    public static final int INFRASTRUCTURE = 1;
     /** Bad input: unknown provider, invalid ref or session id, bad config, bad flags. */
-    static final int BAD_INPUT = 2;
+    public static final int BAD_INPUT = 2;
 
     private ExitCodes() {
     }
