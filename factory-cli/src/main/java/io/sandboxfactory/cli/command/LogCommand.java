@@ -7,7 +7,7 @@ import io.sandboxfactory.cli.FactoryLauncher;
 import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
-import io.sandboxfactory.cli.session.StoredSessions;
+import io.sandboxfactory.cli.session.SessionJournal;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.store.JournalEntry;
@@ -16,9 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory log}: the command journal of a session. */
@@ -28,17 +26,14 @@ import java.util.concurrent.Callable;
         footerHeading = "%nExamples:%n", footer = {"  factory log fix-42", "  factory log fix-42 -n 5", "  factory --json log fix-42"})
 public final class LogCommand implements Callable<Integer> {
 
-    /** Entries shown when {@code -n} is not given. */
-    public static final int DEFAULT_ENTRIES = 20;
-
     @ParentCommand
     FactoryCommand root;
 
     @Parameters(index = "0", paramLabel = "ID", description = "Session id.")
     String sessionId;
 
-    @Option(names = {"-n", "--entries"}, paramLabel = "N", description = "Show the last N commands (default " + DEFAULT_ENTRIES + ").")
-    int entries = DEFAULT_ENTRIES;
+    @Option(names = {"-n", "--entries"}, paramLabel = "N", description = "Show the last N commands (default " + SessionJournal.DEFAULT_ENTRIES + ").")
+    int entries = SessionJournal.DEFAULT_ENTRIES;
 
     @Override
     public Integer call() {
@@ -48,9 +43,9 @@ public final class LogCommand implements Callable<Integer> {
         Console console = root.console;
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
-            List<JournalEntry> journal = journal(factory, sessionId, entries);
+            List<JournalEntry> journal = SessionJournal.journal(factory, sessionId, entries);
             if (root.global.json) {
-                Json.print(console.out(), document(sessionId, journal));
+                Json.print(console.out(), SessionJournal.document(sessionId, journal));
             } else {
                 for (JournalEntry entry : journal) {
                     String end = entry.timedOut() ? "timeout " + entry.exitCode() : "exit " + entry.exitCode();
@@ -60,33 +55,6 @@ public final class LogCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-    }
-
-    /** The newest {@code limit} entries of a session the store knows, oldest first. */
-    public static List<JournalEntry> journal(SandboxFactory factory, String sessionId, int limit) {
-        StoredSessions.record(factory, sessionId);
-        return factory.sessionStore().journal(sessionId, limit);
-    }
-
-    /** The document {@code --json} and the session_log tool give. */
-    public static Map<String, Object> document(String sessionId, List<JournalEntry> journal) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("session", sessionId);
-        doc.put("entries", journal.stream().map(LogCommand::json).toList());
-        return doc;
-    }
-
-    private static Map<String, Object> json(JournalEntry entry) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("startedAt", entry.startedAt().toString());
-        doc.put("durationMillis", entry.duration().toMillis());
-        doc.put("origin", entry.origin());
-        doc.put("command", entry.command());
-        doc.put("exitCode", entry.exitCode());
-        doc.put("timedOut", entry.timedOut());
-        doc.put("stdoutTail", entry.stdoutTail());
-        doc.put("stderrTail", entry.stderrTail());
-        return doc;
     }
 
     private static String seconds(long millis) {

@@ -7,6 +7,7 @@ import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.session.SessionFileAccess;
+import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.files.SandboxFilesystem;
@@ -50,7 +51,7 @@ public final class LsCommand implements Callable<Integer> {
                 return info.isDirectory() ? files.list(where.path()) : List.of(info);
             });
             if (root.global.json) {
-                List<Map<String, Object>> rows = entries.stream().map(LsCommand::row).toList();
+                List<Map<String, Object>> rows = entries.stream().map(SessionJson::fileEntry).toList();
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("session", where.sessionId());
                 doc.put("path", where.path());
@@ -69,17 +70,6 @@ public final class LsCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-    }
-
-    /** One entry as {@code --json} (and the file_list tool) shows it. */
-    public static Map<String, Object> row(FileInfo entry) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", entry.name());
-        row.put("type", entry.type().name().toLowerCase(java.util.Locale.ROOT));
-        row.put("size", entry.size());
-        row.put("modified", entry.modified().toString());
-        row.put("permissions", String.format("%04o", entry.permissions()));
-        return row;
     }
 
     /** The name with control characters escaped (a name may hold a newline) and the type marker. */

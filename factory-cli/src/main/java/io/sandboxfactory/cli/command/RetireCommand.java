@@ -11,6 +11,7 @@ import io.sandboxfactory.cli.output.PhaseReporter;
 import io.sandboxfactory.cli.output.ProgressListener;
 import io.sandboxfactory.cli.session.SessionOptions;
 import io.sandboxfactory.cli.session.StoredSessions;
+import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.retire.RetireMode;
@@ -26,7 +27,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,7 +113,7 @@ public final class RetireCommand implements Callable<Integer> {
                 case FAILED -> reporter.done(result.describe());
             }
             if (root.global.json) {
-                Map<String, Object> doc = json(result);
+                Map<String, Object> doc = SessionJson.retirement(result);
                 doc.put("mode", mode.name());
                 doc.put("phases", reporter.phases().stream().map(PhaseReporter.Phase::toJson).toList());
                 Json.print(console.out(), doc);
@@ -144,7 +144,7 @@ public final class RetireCommand implements Callable<Integer> {
             List<RetireResult> results = factory.retireAll(selector, mode, parallel);
             long failed = results.stream().filter(RetireResult::failed).count();
             if (root.global.json) {
-                Json.print(console.out(), results.stream().map(RetireCommand::json).toList());
+                Json.print(console.out(), results.stream().map(SessionJson::retirement).toList());
             } else {
                 results.forEach(r -> console.out().println(r.describe()));
                 if (!root.global.quiet) {
@@ -154,13 +154,5 @@ public final class RetireCommand implements Callable<Integer> {
             }
             return failed > 0 ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;
         }
-    }
-
-    public static Map<String, Object> json(RetireResult result) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("session", result.sessionId());
-        doc.put("outcome", result.outcome().name());
-        doc.put("problems", result.problems());
-        return doc;
     }
 }

@@ -1,10 +1,10 @@
 package io.sandboxfactory.cli.mcp;
 
 import io.sandboxfactory.cli.BadInputException;
-import io.sandboxfactory.cli.command.LsCommand;
 import io.sandboxfactory.cli.session.FileEdit;
 import io.sandboxfactory.cli.session.FileSlice;
 import io.sandboxfactory.cli.session.SessionFileAccess;
+import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.files.SandboxFilesystem;
@@ -142,7 +142,7 @@ public final class McpFileTools {
                     FileInfo info = at.files().stat(at.path());
                     List<FileInfo> entries = info.isDirectory() ? at.files().list(at.path()) : List.of(info);
                     Map<String, Object> doc = at.doc();
-                    doc.put("entries", entries.stream().map(LsCommand::row).toList());
+                    doc.put("entries", entries.stream().map(SessionJson::fileEntry).toList());
                     return McpTool.McpReply.of(doc);
                 }));
     }

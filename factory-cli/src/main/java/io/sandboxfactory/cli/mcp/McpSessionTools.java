@@ -3,12 +3,11 @@ package io.sandboxfactory.cli.mcp;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.cli.BadInputException;
-import io.sandboxfactory.cli.command.LogCommand;
-import io.sandboxfactory.cli.command.RetireCommand;
 import io.sandboxfactory.cli.output.PhaseReporter;
 import io.sandboxfactory.cli.session.CommandRunner;
 import io.sandboxfactory.cli.session.SandboxStates;
 import io.sandboxfactory.cli.session.SessionDiff;
+import io.sandboxfactory.cli.session.SessionJournal;
 import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.cli.session.SessionOptions;
 import io.sandboxfactory.cli.session.StoredSessions;
@@ -229,14 +228,14 @@ public final class McpSessionTools {
     private McpTool log() {
         ToolSchema schema = ToolSchema.object()
                 .string("id", true, ID)
-                .integer("limit", "How many of the newest commands to return (default " + LogCommand.DEFAULT_ENTRIES + ").");
+                .integer("limit", "How many of the newest commands to return (default " + SessionJournal.DEFAULT_ENTRIES + ").");
         return new McpTool("session_log", "The commands run in a session, oldest first (any client's, setup and teardown included):"
                 + " start time, duration, origin, command line, exit code, timed out, and the last 4 KiB of each stream.",
                 schema, call -> {
                     McpArguments args = call.arguments();
                     String id = args.string("id");
-                    int limit = (int) Math.min(args.number("limit", LogCommand.DEFAULT_ENTRIES, 1), Integer.MAX_VALUE);
-                    return McpTool.McpReply.of(LogCommand.document(id, LogCommand.journal(factory, id, limit)));
+                    int limit = (int) Math.min(args.number("limit", SessionJournal.DEFAULT_ENTRIES, 1), Integer.MAX_VALUE);
+                    return McpTool.McpReply.of(SessionJournal.document(id, SessionJournal.journal(factory, id, limit)));
                 });
     }
 
@@ -256,7 +255,7 @@ public final class McpSessionTools {
                     if (result.failed()) {
                         throw new IllegalStateException(result.describe());
                     }
-                    Map<String, Object> doc = RetireCommand.json(result);
+                    Map<String, Object> doc = SessionJson.retirement(result);
                     doc.put("mode", mode.name());
                     doc.put("message", result.describe());
                     return McpTool.McpReply.of(doc);

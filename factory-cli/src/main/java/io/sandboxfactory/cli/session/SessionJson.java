@@ -3,6 +3,8 @@ package io.sandboxfactory.cli.session;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.cli.output.PhaseReporter;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.files.FileInfo;
+import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.store.SessionRecord;
 
@@ -64,6 +66,26 @@ public final class SessionJson {
             repo.put("setup", record.setupStates().getOrDefault(r.dir(), "pending"));
             return repo;
         }).toList()));
+        return doc;
+    }
+
+    /** One entry as {@code --json} (and the file_list tool) shows it. */
+    public static Map<String, Object> fileEntry(FileInfo entry) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("name", entry.name());
+        row.put("type", entry.type().name().toLowerCase(java.util.Locale.ROOT));
+        row.put("size", entry.size());
+        row.put("modified", entry.modified().toString());
+        row.put("permissions", String.format("%04o", entry.permissions()));
+        return row;
+    }
+
+    /** A retirement's outcome as {@code factory retire --json} (and the session_retire tool) shows it. */
+    public static Map<String, Object> retirement(RetireResult result) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("session", result.sessionId());
+        doc.put("outcome", result.outcome().name());
+        doc.put("problems", result.problems());
         return doc;
     }
 }
