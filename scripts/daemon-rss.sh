@@ -27,7 +27,7 @@ pid=$(pgrep -f "FactoryDaemon $sock" | head -1)
 if [ $# -gt 0 ]; then
   kill "$pid"; while kill -0 "$pid" 2> /dev/null; do sleep 0.2; done
   rm -f "$sock"
-  setsid java "$@" -cp "$JAR" io.sandboxfactory.cli.FactoryDaemon "$sock" < /dev/null >> "$WORK/daemon.log" 2>&1 &
+  setsid java "$@" -cp "$JAR" io.sandboxfactory.cli.daemon.FactoryDaemon "$sock" < /dev/null >> "$WORK/daemon.log" 2>&1 &
   for _ in $(seq 1 40); do [ -S "$sock" ] && break; sleep 0.25; done
   pid=$(pgrep -f "FactoryDaemon $sock" | head -1)
 fi

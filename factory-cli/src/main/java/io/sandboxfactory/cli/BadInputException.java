@@ -8,16 +8,16 @@ import io.sandboxfactory.api.ErrorCoded;
  * Input the user can fix (a flag, a name, a path); the command exits with {@link ExitCodes#BAD_INPUT}.
  * Code {@code BAD_INPUT} unless it restates a failure of kind bad input that has a code of its own.
  */
-final class BadInputException extends RuntimeException implements ErrorCoded {
+public final class BadInputException extends RuntimeException implements ErrorCoded {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode errorCode;
 
-    BadInputException(String message) {
+    public BadInputException(String message) {
         this(ErrorCode.BAD_INPUT, message, null);
     }
 
-    BadInputException(ErrorCode errorCode, String message, Throwable cause) {
+    public BadInputException(ErrorCode errorCode, String message, Throwable cause) {
         super(message, cause);
         this.errorCode = errorCode;
     }

@@ -4,18 +4,18 @@ import io.sandboxfactory.api.ErrorKind;
 
 
 /** The exit codes of {@code factory} other than a command's own; docs/errors.md lists them by kind. */
-final class ExitCodes {
-    static final int OK = 0;
+public final class ExitCodes {
+    public static final int OK = 0;
     /** The sandbox or the framework failed (clone, engine, transport, a bug). */
-    static final int INFRASTRUCTURE = 1;
+    public static final int INFRASTRUCTURE = 1;
     /** Bad input: unknown provider, invalid ref or session id, bad config, bad flags. */
-    static final int BAD_INPUT = 2;
+    public static final int BAD_INPUT = 2;
 
     private ExitCodes() {
     }
 
     /** {@link #BAD_INPUT} for bad input, {@link #INFRASTRUCTURE} for a failure of the sandbox or of the machinery. */
-    static int of(ErrorKind kind) {
+    public static int of(ErrorKind kind) {
         return switch (kind) {
             case BAD_INPUT -> BAD_INPUT;
             case SANDBOX, INFRASTRUCTURE -> INFRASTRUCTURE;

@@ -1,10 +1,32 @@
 package io.sandboxfactory.cli;
 
-import picocli.CommandLine;
+import io.sandboxfactory.cli.command.CatCommand;
+import io.sandboxfactory.cli.command.ConfigCommand;
+import io.sandboxfactory.cli.command.CompletionCommand;
+import io.sandboxfactory.cli.command.CpCommand;
+import io.sandboxfactory.cli.command.DiffCommand;
+import io.sandboxfactory.cli.command.ExecCommand;
+import io.sandboxfactory.cli.command.ExportCommand;
+import io.sandboxfactory.cli.command.ListCommand;
+import io.sandboxfactory.cli.command.LogCommand;
+import io.sandboxfactory.cli.command.LsCommand;
+import io.sandboxfactory.cli.command.McpCommand;
+import io.sandboxfactory.cli.command.OpenCommand;
+import io.sandboxfactory.cli.command.ProvidersCommand;
+import io.sandboxfactory.cli.command.RetireCommand;
+import io.sandboxfactory.cli.command.RunCommand;
+import io.sandboxfactory.cli.command.ShellCommand;
+import io.sandboxfactory.cli.command.StatusCommand;
+import io.sandboxfactory.cli.command.SweepCommand;
+import io.sandboxfactory.cli.command.TemplateCommand;
+import io.sandboxfactory.cli.command.TouchCommand;
+import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.output.ErrorReporter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.util.List;
 
@@ -27,7 +49,7 @@ import java.util.List;
                 "  factory retire fix-42 --delete",
                 "",
                 "Exit codes: the command's own for run and exec; 2 for bad input; 1 when the sandbox or the framework failed."})
-final class FactoryCommand implements Runnable {
+public final class FactoryCommand implements Runnable {
 
     /** Every subcommand, in the order the help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(
@@ -36,12 +58,12 @@ final class FactoryCommand implements Runnable {
             DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @Mixin
-    GlobalOptions global = new GlobalOptions();
+    public GlobalOptions global = new GlobalOptions();
 
     @Spec
     CommandSpec spec;
 
-    final Console console;
+    public final Console console;
 
     FactoryCommand(Console console) {
         this.console = console;
@@ -53,7 +75,7 @@ final class FactoryCommand implements Runnable {
     }
 
     /** The command line for {@code args}: with only the subcommand they name when that is unambiguous, else with all. */
-    static CommandLine commandLine(Console console, String... args) {
+    public static CommandLine commandLine(Console console, String... args) {
         FactoryCommand root = new FactoryCommand(console);
         CommandLine commandLine = new CommandLine(root);
         // Before the settings below: picocli applies them to the subcommands present at that moment.

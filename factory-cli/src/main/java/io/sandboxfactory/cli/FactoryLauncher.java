@@ -1,5 +1,9 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.DaemonAddress;
+import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.output.Logging;
+import io.sandboxfactory.cli.plugin.PluginLoader;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 
@@ -14,23 +18,23 @@ import java.util.List;
 import java.util.Optional;
 
 /** Builds the {@link SandboxFactory} a command works with, from the global options and the surroundings. */
-final class FactoryLauncher {
+public final class FactoryLauncher {
 
     private final Console console;
     private final GlobalOptions global;
 
-    FactoryLauncher(Console console, GlobalOptions global) {
+    public FactoryLauncher(Console console, GlobalOptions global) {
         this.console = console;
         this.global = global;
     }
 
     /** Sends the framework's log to this command's stderr, then builds the factory of a command run in its own process. */
-    SandboxFactory open(SessionListener listener) {
+    public SandboxFactory open(SessionListener listener) {
         return open(listener, "cli");
     }
 
     /** The same, for commands that journal as having come from {@code origin} ({@code mcp}). */
-    SandboxFactory open(SessionListener listener, String origin) {
+    public SandboxFactory open(SessionListener listener, String origin) {
         Logging.configure(global.verbose, console.err());
         return build(listener, origin);
     }
@@ -40,12 +44,12 @@ final class FactoryLauncher {
      *
      * @param origin what the command journal records the commands of its sessions as coming from
      */
-    SandboxFactory build(SessionListener listener, String origin) {
+    public SandboxFactory build(SessionListener listener, String origin) {
         return builder(listener, origin).build();
     }
 
     /** The builder {@link #build} builds with: config, flags, environment, plugins and token applied. */
-    SandboxFactory.Builder builder(SessionListener listener, String origin) {
+    public SandboxFactory.Builder builder(SessionListener listener, String origin) {
         SandboxFactory.Builder builder = SandboxFactory.builder().commandOrigin(origin)
                 .environment(console.environment())
                 .workingDirectory(console.workingDirectory());
@@ -87,7 +91,7 @@ final class FactoryLauncher {
      * equivalent factories, so a daemon may serve both with one. The environment (which may hold
      * tokens) goes into the digest only.
      */
-    String fingerprint() {
+    public String fingerprint() {
         MessageDigest digest = Digests.sha256();
         Optional<Path> config = configFile();
         Digests.add(digest, "config", config.map(Path::toString).orElse(""));

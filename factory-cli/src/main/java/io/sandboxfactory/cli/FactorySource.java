@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.WarmFactories;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 
@@ -7,7 +8,7 @@ import io.sandboxfactory.core.session.SessionListener;
  * Where a command gets its {@link SandboxFactory}: built for the one command and closed after it,
  * or kept warm across commands by the factory daemon ({@link WarmFactories}).
  */
-interface FactorySource {
+public interface FactorySource {
 
     /** Builds a factory per command and closes it when the command is done. */
     FactorySource PER_COMMAND = (launcher, listener) -> {

@@ -1,5 +1,7 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.DaemonClient;
+import io.sandboxfactory.cli.output.Console;
 import picocli.CommandLine;
 
 import java.nio.file.Path;
@@ -21,7 +23,10 @@ public final class Main {
             System.exit(served.getAsInt());
         }
         int code = run(args);
-        daemon.startDaemonIfNone();
+        if (code != ExitCodes.BAD_INPUT) {
+            // Bad input leaves nothing behind, not even a daemon.
+            daemon.startDaemonIfNone();
+        }
         System.exit(code);
     }
 
@@ -31,7 +36,7 @@ public final class Main {
      * a one-off cost that only pays back in a long-running process (the factory uses no method
      * interception, the one Guice feature that needs it).
      */
-    static void startupDefaults() {
+    public static void startupDefaults() {
         setIfAbsent("guice_bytecode_gen_option", "DISABLED");
     }
 

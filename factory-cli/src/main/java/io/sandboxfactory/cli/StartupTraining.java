@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.DaemonClient;
 import java.nio.file.Path;
 import java.util.Arrays;
 

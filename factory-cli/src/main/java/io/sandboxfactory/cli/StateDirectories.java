@@ -10,12 +10,12 @@ import java.util.Map;
  * else {@code ~/.sandbox-factory}. An invalid {@code $FACTORY_STATE_DIR} fails with the factory's
  * own {@code FactoryConfigurationException}.
  */
-final class StateDirectories {
+public final class StateDirectories {
 
     private StateDirectories() {
     }
 
-    static Path named(Path option, Map<String, String> environment, Path workingDirectory, Path home) {
+    public static Path named(Path option, Map<String, String> environment, Path workingDirectory, Path home) {
         if (option != null) {
             return workingDirectory.resolve(option).normalize();
         }

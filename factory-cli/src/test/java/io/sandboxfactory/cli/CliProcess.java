@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /** Runs the real {@code factory.jar} as a subprocess, the way a user does. */
 final class CliProcess {
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.FactoryDaemon;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;

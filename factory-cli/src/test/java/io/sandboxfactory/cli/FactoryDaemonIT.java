@@ -1,5 +1,8 @@
 package io.sandboxfactory.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -82,6 +86,55 @@ class FactoryDaemonIT {
     /** The pids {@link #ANCESTORS} printed at the start of a command's output. */
     private static List<Long> leadingPids(String output) {
         return output.lines().takeWhile(line -> line.matches("\\d+")).map(Long::parseLong).toList();
+    }
+
+    /** The same commands in a process of their own, from the same working directory. */
+    private CliProcess alone() {
+        return new CliProcess(state).in(temp);
+    }
+
+    /** Output without the pids {@link #ANCESTORS} printed. */
+    private static String withoutPids(String output) {
+        return output.lines().dropWhile(line -> line.matches("\\d+")).map(line -> line + "\n").reduce("", String::concat);
+    }
+
+    /** Progress lines without their elapsed times, which are the only part that may differ between runs. */
+    private static String withoutTimes(String stderr) {
+        return stderr.replaceAll("\\[\\d+\\.\\d s\\]", "[t]");
+    }
+
+    /** Progress of a template build without its times and the build sandbox's unique suffix. */
+    private static String withoutBuildIds(String stderr) {
+        return withoutTimes(stderr).replaceAll("(template-build-t[0-9a-f]+)-[0-9a-z]+", "$1-X");
+    }
+
+    /** A --json document without its durations. */
+    private static JsonNode withoutDurations(String json) throws IOException {
+        JsonNode doc = new ObjectMapper().readTree(json);
+        zeroDurations(doc);
+        return doc;
+    }
+
+    private static void zeroDurations(JsonNode node) {
+        if (node instanceof ObjectNode object && object.has("durationMillis")) {
+            object.put("durationMillis", 0);
+        }
+        node.forEach(FactoryDaemonIT::zeroDurations);
+    }
+
+    /** Runs {@code args} through the daemon and then in a process of its own; both must give the same exit code, stdout and stderr. */
+    private CliProcess.Result sameBothWays(String... args) {
+        CliProcess.Result served = cli.run(args);
+        CliProcess.Result alone = alone().run(args);
+        assertThat(served.exitCode()).as("exit code through the daemon of " + List.of(args) + "\n" + served + "\nalone:\n" + alone)
+                .isEqualTo(alone.exitCode());
+        assertThat(served.stdout()).as("stdout of " + List.of(args)).isEqualTo(alone.stdout());
+        assertThat(withoutTimes(served.stderr())).as("stderr of " + List.of(args)).isEqualTo(withoutTimes(alone.stderr()));
+        return served;
+    }
+
+    private long served(String line) throws IOException {
+        return Files.readAllLines(daemons.logs().stream().findFirst().orElseThrow()).stream().filter(l -> l.contains(" " + line)).count();
     }
 
     private void open() {
@@ -377,6 +430,176 @@ class FactoryDaemonIT {
         for (Path log : daemons.logs()) {
             assertThat(Files.readString(log)).contains("serving").doesNotContain(token);
         }
+    }
+
+    @Test
+    void runOpensAndDestroysItsSessionInTheDaemonWithTheOutputProgressJsonAndExitCodeOfItsOwnProcess() throws Exception {
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        String[] run = {"run", "--session", "r1", "--repo", bare.toString(), "--branch", "feature/x", "--", "sh", "-c",
+                ANCESTORS + "; cat README.md; git rev-parse --abbrev-ref HEAD; echo oops >&2; exit 7"};
+
+        CliProcess.Result served = cli.run(run);
+        assertThat(state.resolve("sessions/r1")).as("destroyed by the daemon").doesNotExist();
+        CliProcess.Result alone = alone().run(run);
+
+        assertThat(served.exitCode()).as(served.toString()).isEqualTo(7);
+        assertThat(alone.exitCode()).as(alone.toString()).isEqualTo(7);
+        assertThat(leadingPids(served.stdout())).as("the command ran under the daemon").contains(daemon.pid());
+        assertThat(leadingPids(alone.stdout())).doesNotContain(daemon.pid());
+        assertThat(withoutPids(served.stdout())).isEqualTo(withoutPids(alone.stdout())).isEqualTo("hello from app\nfeature/x\n");
+        assertThat(withoutTimes(served.stderr())).isEqualTo(withoutTimes(alone.stderr())).contains("cloning", "ready", "oops");
+        assertThat(state.resolve("sessions/r1")).doesNotExist();
+
+        String[] json = {"--json", "run", "--session", "j1", "--repo", bare.toString(), "--branch", "j", "--", "echo", "hi there"};
+        CliProcess.Result servedJson = cli.run(json);
+        CliProcess.Result aloneJson = alone().run(json);
+        assertThat(servedJson.exitCode()).as(servedJson.toString()).isZero();
+        assertThat(withoutDurations(servedJson.stdout())).isEqualTo(withoutDurations(aloneJson.stdout()));
+        assertThat(withoutDurations(servedJson.stdout()).path("stdout").asText()).isEqualTo("hi there\n");
+
+        assertThat(served("served run: exit 7")).as("the daemon ran the run").isEqualTo(1);
+        assertThat(served("served run: exit 0")).as("the daemon ran the --json run").isEqualTo(1);
+        assertThat(daemons()).containsExactly(daemon);
+    }
+
+    @Test
+    void aClientKilledDuringRunTakesItsCommandDownAndTheDaemonStillDestroysTheSession() throws Exception {
+        open();
+        awaitDaemon();
+        Path pidFile = temp.resolve("run.pid");
+        Process client = cli.start("run", "--session", "r-gone", "--repo", bare.toString(), "--branch", "k", "--", "sh", "-c",
+                "echo $$ > '" + pidFile + "'; exec sleep 300");
+        assertThat(awaitCondition(() -> readPid(pidFile).isPresent())).as("the command started").isTrue();
+        long sleeper = readPid(pidFile).orElseThrow();
+        assertThat(state.resolve("sessions/r-gone")).isDirectory();
+
+        // SIGTERM, as Ctrl-C ends the client's JVM: the daemon sees its client go away.
+        client.destroy();
+        assertThat(client.waitFor(1, TimeUnit.MINUTES)).isTrue();
+
+        assertThat(awaitCondition(() -> ProcessHandle.of(sleeper).map(p -> !p.isAlive()).orElse(true)))
+                .as("the daemon killed the command").isTrue();
+        assertThat(awaitCondition(() -> !Files.exists(state.resolve("sessions/r-gone")))).as("and destroyed the session").isTrue();
+        assertThat(awaitCondition(() -> {
+            try {
+                return served("served run: exit") == 1;
+            } catch (IOException e) {
+                return false;
+            }
+        })).as("the daemon finished the request").isTrue();
+        assertThat(cli.run("status", "r-gone").exitCode()).as("the session is forgotten").isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.run("exec", "s1", "--", "echo", "still-serving").stdout()).isEqualTo("still-serving\n");
+    }
+
+    @Test
+    void logDiffAndExportAreServedByTheDaemonWithTheResultsOfTheirOwnProcess() throws Exception {
+        open();
+        awaitDaemon();
+        CliProcess.Result change = cli.run("exec", "s1", "--", "sh", "-c", "echo committed >> README.md && git -c user.name=A"
+                + " -c user.email=a@example.invalid commit -q -am one && echo uncommitted > README.md && echo new > new.txt");
+        assertThat(change.exitCode()).as(change.toString()).isZero();
+
+        assertThat(sameBothWays("log", "s1").stdout()).contains("daemon");
+        assertThat(sameBothWays("--json", "log", "s1", "-n", "1").stdout()).contains("\"origin\" : \"daemon\"");
+        assertThat(sameBothWays("log", "s1", "-n", "0").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(sameBothWays("diff", "s1").stdout()).contains("+uncommitted");
+        assertThat(sameBothWays("diff", "s1", "--stat").stdout()).contains("README.md");
+        assertThat(sameBothWays("--json", "diff", "s1").stdout()).contains("new.txt");
+        assertThat(sameBothWays("diff", "nobody").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+
+        Path intoServed = temp.resolve("served-clone");
+        Path intoAlone = temp.resolve("alone-clone");
+        GitRepos.git(temp, "clone", "-q", bare.toString(), intoServed.toString());
+        GitRepos.git(temp, "clone", "-q", bare.toString(), intoAlone.toString());
+        CliProcess.Result exported = cli.in(intoServed).run("export", "s1");
+        CliProcess.Result exportedAlone = alone().in(intoAlone).run("export", "s1");
+        assertThat(exported.exitCode()).as(exported.toString()).isZero();
+        assertThat(exported.stdout()).startsWith("factory/s1/work ").isEqualTo(exportedAlone.stdout());
+        // The daemon's sandbox is warm: it skips the reconnect lines of a process of its own, and adds none.
+        assertThat(withoutTimes(exportedAlone.stderr()).lines()).containsSubsequence(withoutTimes(exported.stderr()).lines().toList());
+        assertThat(exported.stderr()).contains("exporting work of session s1", "uncommitted changes");
+        assertThat(GitRepos.git(intoServed, "rev-parse", "factory/s1/work")).isEqualTo(GitRepos.git(intoAlone, "rev-parse", "factory/s1/work"));
+
+        assertThat(served("served log: exit 0")).isEqualTo(2);
+        assertThat(served("served log: exit 2")).isEqualTo(1);
+        assertThat(served("served diff: exit 0")).isEqualTo(3);
+        assertThat(served("served diff: exit 2")).isEqualTo(1);
+        assertThat(served("served export: exit 0")).isEqualTo(1);
+    }
+
+    @Test
+    void templateBuildListRmAndPruneAreServedByTheDaemonWithTheResultsOfTheirOwnProcess() throws Exception {
+        open();
+        awaitDaemon();
+        CliProcess.Result build = cli.run("template", "build", "--repo", bare.toString(), "--setup", "echo built > built.txt");
+        assertThat(build.exitCode()).as(build.toString()).isZero();
+        String servedName = build.stdout().strip();
+        CliProcess.Result buildAlone = alone().run("template", "build", "--repo", bare.toString(), "--setup", "echo built > built.txt");
+        assertThat(buildAlone.exitCode()).as(buildAlone.toString()).isZero();
+        assertThat(withoutBuildIds(build.stderr())).isEqualTo(withoutBuildIds(buildAlone.stderr())).contains("building a template");
+        String aloneName = buildAlone.stdout().strip();
+
+        assertThat(sameBothWays("template", "list").stdout()).contains(servedName, aloneName);
+        assertThat(sameBothWays("--json", "template", "list").stdout()).contains("\"name\" : \"" + servedName + "\"");
+        assertThat(sameBothWays("template", "rm", "not/valid").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.run("template", "rm", servedName).exitCode()).isZero();
+        assertThat(sameBothWays("template", "list").stdout()).doesNotContain(servedName).contains(aloneName);
+        CliProcess.Result prune = cli.run("template", "prune", "--older-than", "1ms");
+        assertThat(prune.exitCode()).as(prune.toString()).isZero();
+        assertThat(prune.stdout()).contains(aloneName);
+        assertThat(sameBothWays("template", "list").stdout()).isEmpty();
+
+        assertThat(served("served template: exit 0")).as("build, four lists, rm and prune").isEqualTo(7);
+        assertThat(served("served template: exit 2")).isEqualTo(1);
+    }
+
+    @Test
+    void aVerboseRequestGetsTheDebugLogOfItsOwnRequestOnlyAndOthersGetNone() throws Exception {
+        open();
+        awaitDaemon();
+        Path started = temp.resolve("a-started");
+        Path go = temp.resolve("go");
+        CompletableFuture<CliProcess.Result> a = CompletableFuture.supplyAsync(() -> cli.run("--verbose", "run", "--session", "va",
+                "--repo", bare.toString(), "--branch", "a", "--", "sh", "-c",
+                "touch '" + started + "'; until [ -e '" + go + "' ]; do sleep 0.1; done"));
+        assertThat(awaitCondition(() -> Files.exists(started))).as("the verbose run holds").isTrue();
+
+        CliProcess.Result b = cli.run("run", "--session", "vb", "--repo", bare.toString(), "--branch", "b", "--verbose", "--", "true");
+        CliProcess.Result c = cli.run("run", "--session", "vc", "--repo", bare.toString(), "--branch", "c", "--", "true");
+        Files.createFile(go);
+        CliProcess.Result aDone = a.get(5, TimeUnit.MINUTES);
+
+        assertThat(aDone.exitCode()).as(aDone.toString()).isZero();
+        assertThat(b.exitCode()).as(b.toString()).isZero();
+        assertThat(c.exitCode()).as(c.toString()).isZero();
+        assertThat(aDone.stderr()).contains("factory: debug: Session 'va' runs: ").doesNotContain("'vb'", "'vc'");
+        assertThat(b.stderr()).contains("factory: debug: Session 'vb' runs: ").doesNotContain("'va'", "'vc'");
+        assertThat(c.stderr()).doesNotContain("debug:").contains("ready");
+        assertThat(served("served run (verbose): exit 0")).as("both verbose runs were served").isEqualTo(2);
+        assertThat(served("served run: exit 0")).isEqualTo(1);
+        assertThat(daemonLog()).as("no debug line in the daemon's own log").doesNotContain("debug:");
+
+        CliProcess.Result alone = alone().run("--verbose", "run", "--session", "vd", "--repo", bare.toString(), "--branch", "d", "--", "true");
+        assertThat(alone.stderr()).as("the same debug lines in a process of its own").contains("factory: debug: Session 'vd' runs: ");
+    }
+
+    @Test
+    void helpIsAnsweredInTheCallersOwnProcess() throws Exception {
+        open();
+        awaitDaemon();
+        CliProcess.Result help = cli.run("run", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.stdout()).contains("--keep");
+        assertThat(daemonLog()).doesNotContain("served run");
+    }
+
+    @Test
+    void badInputInItsOwnProcessStartsNoDaemon() {
+        CliProcess.Result bad = cli.run("run", "--session", "bad", "--repo", bare.toString(), "--branch", "a..b", "--", "true");
+        assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(daemonDirectory()).doesNotExist();
+        assertThat(daemons()).isEmpty();
     }
 
     @Test

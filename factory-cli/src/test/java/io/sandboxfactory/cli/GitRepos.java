@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Map;
 
 /** Real bare repositories for CLI tests, made with the real git. */
-final class GitRepos {
+public final class GitRepos {
 
     private GitRepos() {
     }
 
     /** A bare repository with one commit on {@code main} holding README.md. */
-    static Path bareWithMain(Path parent, String name) throws Exception {
+    public static Path bareWithMain(Path parent, String name) throws Exception {
         Path work = parent.resolve(name + "-work");
         Path bare = parent.resolve(name + ".git");
         git(parent, "init", "-q", "-b", "main", work.toString());
@@ -44,7 +44,7 @@ final class GitRepos {
         }
     }
 
-    static String git(Path cwd, String... args) {
+    public static String git(Path cwd, String... args) {
         List<String> command = new ArrayList<>();
         command.add("git");
         command.addAll(List.of(args));

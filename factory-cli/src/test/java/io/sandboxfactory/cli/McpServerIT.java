@@ -3,6 +3,7 @@ package io.sandboxfactory.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.sandboxfactory.cli.mcp.McpSessionTools;
 import io.sandboxfactory.core.testing.GitHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

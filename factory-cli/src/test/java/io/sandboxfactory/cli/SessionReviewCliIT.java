@@ -2,9 +2,13 @@ package io.sandboxfactory.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -13,9 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Reviewing what a session did, through the real jar on the local provider with real git: {@code
- * factory diff}, {@code factory export}. These commands run in their own process (the daemon serves none of them).
+ * factory diff}, {@code factory export}, {@code factory log}; with the factory daemon off and on.
  */
+@ParameterizedClass(name = "daemon {0}")
+@EnumSource(DaemonMode.class)
 class SessionReviewCliIT {
+
+    @Parameter
+    DaemonMode mode;
 
     private static final String COMMIT = "git -c user.name=Agent -c user.email=agent@example.invalid commit -q -am";
 
@@ -30,7 +39,17 @@ class SessionReviewCliIT {
     void setUp() throws Exception {
         state = temp.resolve("state");
         bare = GitRepos.bareWithMain(temp, "app");
-        cli = new CliProcess(state).in(temp);
+        cli = mode.cli(state).in(temp);
+    }
+
+    @AfterEach
+    void stopDaemons() throws Exception {
+        new Daemons(state).stop();
+    }
+
+    /** Where a command of the CLI was journaled as coming from: a daemon, when one ran it, may be up. */
+    private String cliOrigin() {
+        return mode == DaemonMode.OFF ? "cli" : "(cli|daemon)";
     }
 
     private void ok(String... args) {
@@ -144,7 +163,7 @@ class SessionReviewCliIT {
         List<String> lines = log.stdout().lines().toList();
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).contains("setup").contains("exit 0").endsWith("echo prepared");
-        assertThat(lines.get(1)).contains("cli").endsWith("sh -c 'echo out; echo err >&2'");
+        assertThat(lines.get(1)).containsPattern("\\s" + cliOrigin() + "\\s").endsWith("sh -c 'echo out; echo err >&2'");
         assertThat(lines.get(3)).contains("exit 4").endsWith("sh -c 'exit 4'");
 
         assertThat(cli.run("log", "l1", "-n", "2").stdout().lines()).hasSize(2).last().asString().endsWith("sh -c 'exit 4'");
@@ -152,7 +171,7 @@ class SessionReviewCliIT {
         JsonNode echo = doc.path("entries").get(1);
         assertThat(echo.path("stdoutTail").asText()).isEqualTo("out\n");
         assertThat(echo.path("stderrTail").asText()).isEqualTo("err\n");
-        assertThat(echo.path("origin").asText()).isEqualTo("cli");
+        assertThat(echo.path("origin").asText()).matches(cliOrigin());
         assertThat(cli.run("log", "l1", "-n", "0").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
 
         ok("retire", "l1", "--delete");

@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.daemon.DaemonClient;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import org.junit.jupiter.api.Test;
 

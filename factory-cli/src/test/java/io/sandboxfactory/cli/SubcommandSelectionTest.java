@@ -1,8 +1,11 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.command.ExecCommand;
+import io.sandboxfactory.cli.command.StatusCommand;
+import io.sandboxfactory.cli.output.Console;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

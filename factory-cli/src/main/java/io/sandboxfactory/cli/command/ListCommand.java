@@ -1,0 +1,59 @@
+package io.sandboxfactory.cli.command;
+
+import io.sandboxfactory.cli.ExitCodes;
+import io.sandboxfactory.cli.FactoryCommand;
+import io.sandboxfactory.cli.FactoryLauncher;
+import io.sandboxfactory.cli.FactorySource;
+import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.output.Json;
+import io.sandboxfactory.cli.session.SandboxStates;
+import io.sandboxfactory.cli.session.SessionJson;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.core.store.SessionRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code factory list}: every session the store knows. */
+@Command(mixinStandardHelpOptions = true, name = "list", description = "List sessions: provider, status, branch, created and last-used times.",
+        footerHeading = "%nExamples:%n", footer = {"  factory list", "  factory --json list"})
+public final class ListCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Override
+    public Integer call() {
+        Console console = root.console;
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
+            SandboxStates states = new SandboxStates(factory);
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (SessionRecord record : factory.sessionStore().list()) {
+                String provider = record.definition().provider().orElse(null);
+                rows.add(SessionJson.record(record, states.of(record.sessionId(), provider, factory.providerName())));
+            }
+            if (root.global.json) {
+                Json.print(console.out(), Map.of("sessions", rows));
+            } else {
+                String format = "%-24s %-9s %-8s %-24s %-20s %-20s%n";
+                console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "BRANCH", "CREATED", "LAST USED");
+                for (Map<String, Object> row : rows) {
+                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), row.get("branch"),
+                            shortTime(row.get("createdAt")), shortTime(row.get("lastUsedAt")));
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static String shortTime(Object instant) {
+        String text = String.valueOf(instant);
+        return text.length() > 19 ? text.substring(0, 19).replace('T', ' ') : text;
+    }
+}

@@ -1,0 +1,52 @@
+package io.sandboxfactory.cli.command;
+
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.cli.ExitCodes;
+import io.sandboxfactory.cli.FactoryCommand;
+import io.sandboxfactory.cli.FactoryLauncher;
+import io.sandboxfactory.cli.FactorySource;
+import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.output.Json;
+import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.retire.RetireResult;
+import io.sandboxfactory.core.session.SessionListener;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code factory sweep}: remove orphaned sandboxes of the selected provider. */
+@Command(mixinStandardHelpOptions = true, name = "sweep", description = {"Remove sandboxes of the selected provider whose session is unknown to the session store, or whose first open crashed. Sessions that were ever handed to a user (running, stopped, or with a failed setup) are never touched by that.",
+        "Then apply the idle policies of the config: destroy sessions idle longer than lifecycle.deleteAfterIdle, stop those idle longer than lifecycle.stopAfterIdle (both off unless set). A session with a command running is never idle."},
+        footerHeading = "%nExamples:%n", footer = {"  factory sweep", "  factory --provider docker --json sweep"})
+public final class SweepCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FactoryCommand root;
+
+    @Override
+    public Integer call() {
+        Console console = root.console;
+        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+            SandboxFactory factory = use.factory();
+            List<SandboxListing> removed = factory.sweep();
+            List<RetireResult> idle = factory.applyIdlePolicies();
+            if (root.global.json) {
+                Json.print(console.out(), Map.of("removed", removed.stream()
+                        .map(l -> Map.of("session", l.sessionId(), "sandboxId", l.sandboxId())).toList(),
+                        "idle", idle.stream().map(r -> Map.of("session", r.sessionId(), "outcome", r.outcome().name(),
+                                "problems", r.problems())).toList()));
+            } else {
+                for (SandboxListing listing : removed) {
+                    console.out().println("removed " + listing.sessionId() + " (" + listing.sandboxId() + ")");
+                }
+                idle.forEach(r -> console.out().println(r.describe() + " (idle)"));
+                console.err().println("factory: swept " + removed.size() + " orphaned sandbox(es); retired " + idle.size()
+                        + " idle session(s)");
+            }
+            return idle.stream().anyMatch(RetireResult::failed) ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.sandboxfactory.cli.daemon;
+
+import io.sandboxfactory.cli.output.Logging;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where the factory daemon's log goes: what a request's thread logs to that request's client
+ * (debug records only to a {@code --verbose} one, so no caller sees another's), everything else to
+ * the daemon's own log. The loggers produce debug records only while a verbose request runs.
+ */
+final class RequestLogs {
+
+    private final Logging.Route daemon;
+    private final Map<Thread, Logging.Route> byThread = new ConcurrentHashMap<>();
+    /** Guarded by {@code this}. */
+    private int verboseRequests;
+
+    RequestLogs(PrintStream daemonLog) {
+        this.daemon = new Logging.Route(daemonLog, false);
+    }
+
+    /** Makes this the framework's log routing. */
+    void install() {
+        Logging.configure(thread -> byThread.getOrDefault(thread, daemon));
+        Logging.setVerbose(false);
+    }
+
+    /** Sends what {@code thread} logs to {@code err} until {@link #end}. */
+    void begin(Thread thread, PrintStream err, boolean verbose) {
+        byThread.put(thread, new Logging.Route(err, verbose));
+        if (verbose) {
+            synchronized (this) {
+                if (verboseRequests++ == 0) {
+                    Logging.setVerbose(true);
+                }
+            }
+        }
+    }
+
+    void end(Thread thread) {
+        Logging.Route route = byThread.remove(thread);
+        if (route != null && route.verbose()) {
+            synchronized (this) {
+                if (--verboseRequests == 0) {
+                    Logging.setVerbose(false);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.sandboxfactory.cli.output;
+
+import io.sandboxfactory.cli.FactorySource;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Where the CLI writes and what it reads from its surroundings; one per invocation. In the factory
+ * daemon these are the calling client's, not the daemon process's own.
+ *
+ * @param factories where commands that run in a session get their factory
+ */
+public record Console(PrintStream out, PrintStream err, Map<String, String> environment, Path workingDirectory, Path home,
+               FactorySource factories) {
+
+    /** This process's own surroundings; each command builds its own factory. */
+    public Console(PrintStream out, PrintStream err, Map<String, String> environment) {
+        this(out, err, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
+                FactorySource.PER_COMMAND);
+    }
+}

@@ -1,0 +1,91 @@
+package io.sandboxfactory.cli.output;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCoded;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.cli.BadInputException;
+import io.sandboxfactory.cli.ExitCodes;
+import io.sandboxfactory.cli.GlobalOptions;
+import io.sandboxfactory.core.FactoryConfigurationException;
+import picocli.CommandLine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns an exception into an exit code and one sentence on stderr (or a JSON error document with
+ * {@code --json}); the stack trace only with {@code --verbose}. The exit code comes from the kind
+ * of the failure's {@link ErrorCode}: an {@code IllegalArgumentException} without one is a bug, not
+ * bad input.
+ */
+public final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
+
+    private final Console console;
+    private final GlobalOptions global;
+
+    public ErrorReporter(Console console, GlobalOptions global) {
+        this.console = console;
+        this.global = global;
+    }
+
+    @Override
+    public int handleExecutionException(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+        int code = exitCode(e);
+        String message = message(e);
+        if (global.json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("error", message);
+            doc.put("code", code(e));
+            doc.put("exitCode", code);
+            Json.print(console.out(), doc);
+        }
+        console.err().println("factory: " + message);
+        if (global.verbose) {
+            e.printStackTrace(console.err());
+        }
+        return code;
+    }
+
+    /** The exit code of {@code e}'s kind ({@link ExitCodes#of}); an exception that carries no code is an internal error. */
+    static int exitCode(Throwable e) {
+        return ExitCodes.of(errorCode(e).kind());
+    }
+
+    /** The first code on the cause chain: the outermost failure that says what it is. */
+    static ErrorCode errorCode(Throwable e) {
+        return coded(e).map(ErrorCoded::errorCode).orElse(ErrorCode.FAILED);
+    }
+
+    private static String code(Throwable e) {
+        return coded(e).map(ErrorCoded::code).orElse(ErrorCode.FAILED.name());
+    }
+
+    private static Optional<ErrorCoded> coded(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ErrorCoded coded) {
+                return Optional.of(coded);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The most specific sentence: the innermost exception that carries a message of ours. */
+    public static String message(Throwable e) {
+        String best = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()
+                    && (t instanceof SandboxException || t instanceof IllegalArgumentException || t instanceof BadInputException
+                    || t instanceof IllegalStateException)) {
+                best = t.getMessage();
+                if (!(t instanceof io.sandboxfactory.api.SandboxStartHookException)) {
+                    break;
+                }
+            }
+        }
+        if (best == null) {
+            best = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        return best;
+    }
+}

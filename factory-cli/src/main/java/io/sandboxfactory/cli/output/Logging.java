@@ -1,0 +1,82 @@
+package io.sandboxfactory.cli.output;
+
+import java.io.PrintStream;
+import java.util.function.Function;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
+ * warnings and errors normally, everything with {@code --verbose}.
+ */
+public final class Logging {
+
+    private Logging() {
+    }
+
+    public static void configure(boolean verbose, PrintStream err) {
+        Route route = new Route(err, verbose);
+        configure(thread -> route);
+        setVerbose(verbose);
+    }
+
+    /** Where the records of one thread go, and whether its debug records go there too. */
+    public record Route(PrintStream stream, boolean verbose) {
+    }
+
+    /**
+     * Routes each record to the {@link Route} {@code routeFor} gives the logging thread: the factory
+     * daemon sends what a request's thread logs to that request's client, debug records only to a
+     * client that asked for them. Debug records are produced at all only after {@link #setVerbose}.
+     */
+    public static void configure(Function<Thread, Route> routeFor) {
+        Logger root = Logger.getLogger("");
+        for (Handler handler : root.getHandlers()) {
+            root.removeHandler(handler);
+        }
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                Route route = routeFor.apply(Thread.currentThread());
+                if (isLoggable(record) && (route.verbose() || record.getLevel().intValue() >= Level.WARNING.intValue())) {
+                    route.stream().print(getFormatter().format(record));
+                    route.stream().flush();
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        handler.setFormatter(new OneLine());
+        handler.setLevel(Level.FINE);
+        root.addHandler(handler);
+    }
+
+    /** Whether the loggers produce debug records; without them a debug call costs next to nothing. */
+    public static void setVerbose(boolean verbose) {
+        Level level = verbose ? Level.FINE : Level.WARNING;
+        Logger.getLogger("").setLevel(level);
+        Logger.getLogger("io.sandboxfactory").setLevel(level);
+    }
+
+    private static final class OneLine extends Formatter {
+        @Override
+        public String format(LogRecord record) {
+            String level = record.getLevel().intValue() >= Level.SEVERE.intValue() ? "error"
+                    : record.getLevel().intValue() >= Level.WARNING.intValue() ? "warning" : "debug";
+            StringBuilder line = new StringBuilder("factory: ").append(level).append(": ").append(formatMessage(record));
+            if (record.getThrown() != null && record.getLevel().intValue() < Level.WARNING.intValue()) {
+                line.append(" (").append(record.getThrown()).append(')');
+            }
+            return line.append(System.lineSeparator()).toString();
+        }
+    }
+}
