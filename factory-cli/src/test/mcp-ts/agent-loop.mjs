@@ -3,6 +3,8 @@
 // Usage: node agent-loop.mjs JAVA JAR STATE_DIR REPO
 // Prints one JSON document of what it saw on stdout; exits 1 with a message on stderr when a step fails.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -37,8 +39,14 @@ try {
   await call("file_edit", { id: "ts-agent", path: "README.md", old_string: "hello from", new_string: "hello, agent, from" });
   await call("file_write", { id: "ts-agent", path: "test.sh",
     content: ". ./calc.sh\n[ \"$(add 2 3)\" = 5 ] && echo 'test passed' || { echo 'test failed' >&2; exit 1; }\n" });
-  seen.exec = await call("session_exec", { id: "ts-agent", command: "sh test.sh" },
-    (p) => seen.progress.push({ progress: p.progress, message: p.message }));
+  // The SDK runs notification handlers a microtask after it read them, but settles a response read
+  // in the same chunk at once (and forgets its progress handler): a fast command's output would be
+  // dropped. So the command holds its result until this client has seen its output (a flag file;
+  // at most 60 s, then it fails).
+  const seenOutput = join(stateDir, "progress-seen");
+  seen.exec = await call("session_exec", { id: "ts-agent", command: "sh test.sh && i=0 && while [ ! -f '" + seenOutput
+      + "' ]; do [ $i -lt 1200 ] || exit 3; i=$((i + 1)); sleep 0.05; done" },
+    (p) => { seen.progress.push({ progress: p.progress, message: p.message }); writeFileSync(seenOutput, ""); });
   assert.equal(seen.exec.exitCode, 0, `the test command failed: ${JSON.stringify(seen.exec)}`);
   seen.diff = await call("session_diff", { id: "ts-agent" });
   seen.failedEdit = await client.callTool({ name: "file_edit",
