@@ -4,7 +4,8 @@
 #   scripts/stress-suite.sh N
 #
 # Clones this repository's HEAD (committed code only: uncommitted changes are not tested) into a
-# temporary directory, starts the Docker engine and test image (scripts/docker-up.sh), starts two
+# temporary directory, starts the Docker engine and test image (scripts/docker-up.sh) and PostgreSQL
+# (scripts/postgres-up.sh), installs the MCP TypeScript client before every run (as .ci/run does), starts two
 # CPU-bound processes that run beside the suite for the whole loop, then runs the README's test
 # command, `./mvnw -B verify` with CI=true, N times, each time from a clean tree (git clean -fdx,
 # so every run compiles and tests from scratch, as CI does). One line per run: its number,
@@ -100,12 +101,15 @@ echo "stress-suite: $runs run(s) of './mvnw -B verify' (CI=true) on ${head:0:12}
 git clone -q --no-hardlinks "$source_repo" "$clone"
 git -C "$clone" checkout -q --detach "$head"
 
-# The docker provider's integration tests need the engine and the offline image (as in .ci/run).
-if ! (cd "$clone" && bash scripts/docker-up.sh) >"$logs/docker-up.log" 2>&1; then
-  echo "stress-suite: scripts/docker-up.sh failed:" >&2
-  tail -n 20 "$logs/docker-up.log" >&2
-  exit 1
-fi
+# What the tests need, prepared as .ci/run prepares it: the Docker engine and the offline image, the
+# PostgreSQL server; the MCP TypeScript client is installed into each clean tree below.
+for prerequisite in docker-up postgres-up; do
+  if ! (cd "$clone" && bash "scripts/$prerequisite.sh") >"$logs/$prerequisite.log" 2>&1; then
+    echo "stress-suite: scripts/$prerequisite.sh failed:" >&2
+    tail -n 20 "$logs/$prerequisite.log" >&2
+    exit 1
+  fi
+done
 
 for _ in $(seq 1 "$burners"); do
   # Pure CPU, no I/O: a busy loop in its own bash.
@@ -120,6 +124,8 @@ for run in $(seq 1 "$runs"); do
   log="$logs/run-$tag.log"
   git -C "$clone" clean -ffdxq
   git -C "$clone" reset -q --hard "$head"
+  # Into target/, which the clean removed (npm ci from the local cache: seconds).
+  (cd "$clone" && bash scripts/mcp-ts-client.sh) >"$logs/run-$tag-mcp-ts-client.log" 2>&1 || true
   start=$(date +%s)
   start_ms=$(date +%s%3N)
   rc=0
