@@ -2,6 +2,7 @@ package io.sandboxfactory.bench.scaling;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -28,7 +29,7 @@ public final class HeapProbe {
         owners.put("org.sqlite.", "store");
         owners.put("io.sandboxfactory.provider.local.", "local sandboxes");
         owners.put("io.sandboxfactory.", "other factory objects");
-        return owners;
+        return Collections.unmodifiableMap(owners);
     }
 
     /** Heap bytes in use after two full collections (the second frees what the first's finalization released). */
