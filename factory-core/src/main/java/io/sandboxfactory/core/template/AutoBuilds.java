@@ -25,11 +25,8 @@ public final class AutoBuilds implements AutoCloseable {
     private final boolean enabled;
     private final Duration closeWait;
     private final Set<TemplateKey> building = ConcurrentHashMap.newKeySet();
-    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "template-auto-build");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Only when {@code templates.autoBuild} is on: a factory without it holds no executor. */
+    private final ExecutorService executor;
 
     /**
      * @param enabled {@code templates.autoBuild}; when false, {@link #request} builds nothing
@@ -38,6 +35,11 @@ public final class AutoBuilds implements AutoCloseable {
     public AutoBuilds(TemplateBuilder builder, boolean enabled, Duration closeWait) {
         this.builder = enabled ? Objects.requireNonNull(builder, "builder") : builder;
         this.enabled = enabled;
+        this.executor = enabled ? Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "template-auto-build");
+            t.setDaemon(true);
+            return t;
+        }) : null;
         this.closeWait = Objects.requireNonNull(closeWait, "closeWait");
     }
 
@@ -74,6 +76,9 @@ public final class AutoBuilds implements AutoCloseable {
 
     @Override
     public void close() {
+        if (executor == null) {
+            return;
+        }
         executor.shutdown();
         try {
             if (!executor.awaitTermination(closeWait.toMillis(), TimeUnit.MILLISECONDS)) {
