@@ -1,9 +1,11 @@
 package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -16,20 +18,23 @@ import java.util.regex.Pattern;
 public final class EnvironmentVariables {
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final String NAME_RULE = "it must be non-empty and contain neither '=' nor NUL";
+    private static final String IDENTIFIER_RULE = "it must be letters, digits and '_', not starting with a digit";
+    private static final String VALUE_RULE = "it must be set and contain no NUL character";
 
     private EnvironmentVariables() {
     }
 
     /**
      * What any process environment accepts: a non-empty name without {@code =} or NUL, and a
-     * non-null value without NUL. {@code where} starts the message, e.g. {@code providers.docker.env}.
+     * non-null value without NUL. {@code where} starts the message, e.g. {@code Command environment}.
      *
      * @throws InvalidInputException naming the variable and the rule
      */
     public static void requireValid(String name, String value, String where) {
-        if (name == null || name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+        if (!isName(name)) {
             throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name)
-                    + "' is invalid; it must be non-empty and contain neither '=' nor NUL.");
+                    + "' is invalid; " + NAME_RULE + ".");
         }
         requireValue(name, value, where);
     }
@@ -47,16 +52,56 @@ public final class EnvironmentVariables {
      */
     public static void requireIdentifier(String name, String value, String where) {
         if (name == null || !IDENTIFIER.matcher(name).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name) + "' is invalid; it must be letters,"
-                    + " digits and '_', not starting with a digit.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name) + "' is invalid; "
+                    + IDENTIFIER_RULE + ".");
         }
         requireValue(name, value, where);
     }
 
+    /**
+     * Checks {@code env}, the map at {@code key} of a provider's config section (usually {@code
+     * env}), by {@link #requireValid(String, String, String)}'s rule: each bad name is rejected as
+     * {@code key}, each bad value as {@code key.NAME} without showing it. For a config record's
+     * constructor, so that every bad variable is reported with the section's other problems.
+     */
+    public static void check(Map<String, String> env, String key, InvalidConfigValueException.Collector problems) {
+        check(env, key, problems, false);
+    }
+
+    /** {@link #check(Map, String, InvalidConfigValueException.Collector)} by {@link #requireIdentifier}'s narrower rule. */
+    public static void checkIdentifiers(Map<String, String> env, String key, InvalidConfigValueException.Collector problems) {
+        check(env, key, problems, true);
+    }
+
+    private static void check(Map<String, String> env, String key, InvalidConfigValueException.Collector problems, boolean identifiers) {
+        if (env == null) {
+            return;
+        }
+        env.forEach((name, value) -> {
+            Optional<String> nameRule = identifiers
+                    ? Optional.of(IDENTIFIER_RULE).filter(rule -> name == null || !IDENTIFIER.matcher(name).matches())
+                    : Optional.of(NAME_RULE).filter(rule -> !isName(name));
+            if (nameRule.isPresent()) {
+                // The rule reads "it must ..."; here it is about a name inside the map.
+                problems.reject(key, printable(name), "a variable name" + nameRule.get().substring("it".length()));
+            } else if (!isValue(value)) {
+                problems.reject(key + "." + name, null, VALUE_RULE);
+            }
+        });
+    }
+
+    private static boolean isName(String name) {
+        return name != null && !name.isEmpty() && name.indexOf('=') < 0 && name.indexOf('\0') < 0;
+    }
+
+    private static boolean isValue(String value) {
+        return value != null && value.indexOf('\0') < 0;
+    }
+
     private static void requireValue(String name, String value, String where) {
-        if (value == null || value.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable " + name + " has an invalid value; it must be set and"
-                    + " contain no NUL character.");
+        if (!isValue(value)) {
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable " + name + " has an invalid value; "
+                    + VALUE_RULE + ".");
         }
     }
 
