@@ -93,12 +93,18 @@ class ConfigCliIT {
                 providers:
                   local:
                     bogus: 1
+                    root: relative/sessions
+                    inheritEnvironment: maybe
                 """);
         CliProcess.Result result = cli.env("FACTORY_STORE_POOL_SIZE", "many").run("--json", "--config", config.toString(), "config");
 
         assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
-        assertThat(result.stderr()).contains("The configuration has 4 errors:").contains("'colour'").contains("timeouts.setup")
-                .contains("providers.local.bogus").contains("FACTORY_STORE_POOL_SIZE").contains(config.toString());
+        assertThat(result.stderr()).contains("The configuration has 6 errors:").contains("'colour'").contains("timeouts.setup")
+                .contains("providers.local.bogus").contains("FACTORY_STORE_POOL_SIZE").contains(config.toString())
+                .contains("Invalid value 'relative/sessions' for configuration key 'providers.local.root' in " + config.toAbsolutePath()
+                        + "; it must be an absolute path or start with ~/.")
+                .contains("Invalid value 'maybe' for configuration key 'providers.local.inheritEnvironment' in " + config.toAbsolutePath()
+                        + "; expected Boolean.");
         assertThat(result.stdout()).contains("\"code\" : \"INVALID_CONFIG\"").contains("\"exitCode\" : 2");
         assertThat(state).doesNotExist();
     }

@@ -86,7 +86,8 @@ class CommandJournalTest {
         Path config = Files.writeString(tmp.resolve("factory.yaml"), "journal:\n  maxEntries: -1\n");
         assertThatThrownBy(() -> SandboxFactory.builder().provider("local").config(config).environment(Map.of())
                 .stateDirectory(tmp.resolve("fresh")).build())
-                .hasMessageContaining("journal.maxEntries = -1").hasMessageContaining("between 0 (no journal) and 1000000");
+                .hasMessage("Invalid value '-1' for configuration key 'journal.maxEntries' in " + config
+                        + "; it must be between 0 (no journal) and 1000000.");
         assertThatThrownBy(() -> SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_JOURNAL_MAX_ENTRIES", "many"))
                 .stateDirectory(tmp.resolve("fresh")).build())
                 .hasMessageContaining("FACTORY_JOURNAL_MAX_ENTRIES").hasMessageContaining("'many' is not a whole number");

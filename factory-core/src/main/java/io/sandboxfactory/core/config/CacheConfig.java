@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.time.Duration;
 
@@ -17,9 +16,9 @@ public record CacheConfig(Boolean enabled, Duration maxIdle) {
     public CacheConfig {
         enabled = enabled != null && enabled;
         maxIdle = maxIdle == null ? Duration.ofDays(30) : maxIdle;
-        if (maxIdle.isNegative() || maxIdle.isZero()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "cache.maxIdle " + maxIdle + " is invalid; it must be positive.");
-        }
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        Timeouts.requirePositive("maxIdle", maxIdle, problems);
+        problems.throwIfAny();
     }
 
     public static CacheConfig defaults() {

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Turns Jackson's failures into one sentence naming the full key path and where it came from. */
@@ -23,6 +25,16 @@ final class ConfigErrors {
      * @param where where the value came from: {@code in /etc/factory.yaml}, {@code from environment variable X}
      */
     static InvalidConfigException describe(JsonProcessingException e, String prefix, String where) {
+        return describe(e, prefix, key -> where);
+    }
+
+    /** {@link #describe(JsonProcessingException, String, String)} naming the source of each key with {@code whereOf}. */
+    static InvalidConfigException describe(JsonProcessingException e, String prefix, Function<String, String> whereOf) {
+        if (e instanceof ValueInstantiationException failed && failed.getCause() instanceof InvalidConfigValueException rejected) {
+            String at = path(prefix, failed);
+            return new InvalidConfigException(rejected.problems().stream().map(p -> rejected(join(at, p.key()), p, whereOf)).toList(), e);
+        }
+        String where = whereOf.apply(e instanceof JsonMappingException mapping ? path(prefix, mapping) : prefix);
         if (e instanceof UnrecognizedPropertyException unknown) {
             return invalid("Unknown configuration key '" + path(prefix, unknown) + "' " + where + "; known keys there: "
                     + sorted(unknown.getKnownPropertyIds()) + ".", e);
@@ -46,6 +58,20 @@ final class ConfigErrors {
                     + (parse.getLocation() == null ? "" : " (line " + parse.getLocation().getLineNr() + ")") + ".", e);
         }
         return invalid("Invalid configuration " + where + ": " + sentence(e.getOriginalMessage()) + ".", e);
+    }
+
+    /** One value a record rejected, as a sentence naming the full key, the value (unless hidden), where it came from and the rule. */
+    static String rejected(String fullKey, InvalidConfigValueException.Problem problem, Function<String, String> whereOf) {
+        return "Invalid value" + (problem.value() == null ? "" : " '" + problem.value() + "'") + " for configuration key '" + fullKey
+                + "' " + whereOf.apply(fullKey) + "; " + problem.rule() + ".";
+    }
+
+    /** {@code key} under {@code prefix}: joined by {@code .}, or directly when it starts with an index. */
+    static String join(String prefix, String key) {
+        if (prefix.isEmpty()) {
+            return key;
+        }
+        return key.startsWith("[") ? prefix + key : prefix + "." + key;
     }
 
     static InvalidConfigException invalid(String message) {

@@ -65,7 +65,10 @@ final class ConfigMappers {
         @Override
         public Duration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw JsonMappingException.from(p, "Duration " + p.getText() + " is invalid; write it as ISO-8601 (PT15M)"
+                // A list or mapping has no text of its own to show ("[" is no help).
+                String given = p.currentToken().isScalarValue() ? "Duration " + p.getText()
+                        : p.currentToken() == JsonToken.START_ARRAY ? "A list" : "A mapping";
+                throw JsonMappingException.from(p, given + " is invalid; write it as ISO-8601 (PT15M)"
                         + " or as a number with a unit (500ms, 30s, 15m, 2h, 1d).");
             }
             try {

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;
@@ -122,41 +122,36 @@ public final class ConfigResolver {
         String inOrigin = "in " + origin;
         EnvironmentOverrides env = new EnvironmentOverrides(environment, problems);
 
-        Map<String, ObjectNode> sections = new LinkedHashMap<>();
-        Map<String, Object> bound = new LinkedHashMap<>();
-        config.providers().forEach((name, values) -> problems.run(() -> {
-            DiscoveredProvider provider = providers.find(name).orElseThrow(() -> ConfigErrors.invalid(
-                    "Configuration section 'providers." + name + "' " + inOrigin + " names a sandbox provider that was not"
-                            + " discovered; available: " + providers.names() + "."));
-            ObjectNode section = json.valueToTree(values);
-            sections.put(name, section);
-            bound.put(name, binder.bind(provider, section, inOrigin));
-        }));
-        for (EnvironmentOverrides.ProviderOverride override : env.providerOverrides(providers, binder::keys, problems)) {
-            String name = override.provider().name();
-            if (sections.containsKey(name) && !bound.containsKey(name)) {
-                continue; // the file's section is broken already; that error is recorded
-            }
-            problems.run(() -> {
-                ObjectNode section = sections.getOrDefault(name, JsonNodeFactory.instance.objectNode()).deepCopy();
-                section.set(override.key(), scalar(override.value()));
-                bound.put(name, binder.bind(override.provider(), section, "from environment variable " + override.variable()));
-                sections.put(name, section);
-            });
-        }
-
         String provider = overrides.provider()
                 .or(() -> env.get(EnvironmentOverrides.PROVIDER))
                 .or(config::provider)
                 .orElse(DEFAULT_PROVIDER);
+        // Each section is bound once, from the file's keys with the environment's on top, so that
+        // every error of a section comes out together, each named with where its value came from.
+        Map<String, ObjectNode> sections = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
+        config.providers().forEach((name, values) -> problems.run(() -> {
+            providers.find(name).orElseThrow(() -> ConfigErrors.invalid(
+                    "Configuration section 'providers." + name + "' " + inOrigin + " names a sandbox provider that was not"
+                            + " discovered; available: " + providers.names() + "."));
+            ObjectNode section = json.valueToTree(values);
+            sections.put(name, section);
+            section.fieldNames().forEachRemaining(key -> origins.put("providers." + name + "." + key, inOrigin));
+        }));
+        for (EnvironmentOverrides.ProviderOverride override : env.providerOverrides(providers, binder::keys, problems)) {
+            String name = override.provider().name();
+            sections.computeIfAbsent(name, n -> JsonNodeFactory.instance.objectNode()).set(override.key(), scalar(override.value()));
+            origins.put("providers." + name + "." + override.key(), "from environment variable " + override.variable());
+        }
         problems.run(() -> {
-            DiscoveredProvider selected = providers.require(provider);
-            if (!sections.containsKey(provider)) {
-                // The framework owns the section: an absent one is the provider's defaults, never null.
-                bound.put(provider, binder.bind(selected, JsonNodeFactory.instance.objectNode(),
-                        "(section absent " + inOrigin + ", so bound from {})"));
-            }
+            providers.require(provider);
+            // The framework owns the section: an absent one is the provider's defaults, never null.
+            sections.computeIfAbsent(provider, n -> JsonNodeFactory.instance.objectNode());
         });
+        ConfigOrigins providerOrigins = new ConfigOrigins(origins, "(not set " + inOrigin + ", so its default)");
+        Map<String, Object> bound = new LinkedHashMap<>();
+        sections.forEach((name, section) -> problems.run(() ->
+                bound.put(name, binder.bind(providers.require(name), section, providerOrigins::where))));
 
         Path stateDirectory = problems.check(() -> stateDirectory(config, env, overrides), () -> home.resolve(DEFAULT_STATE_DIR));
         String owner = problems.check(() -> owner(config, env, overrides, inOrigin), this::defaultOwner);
@@ -169,7 +164,7 @@ public final class ConfigResolver {
         JournalConfig journal = journal(config.journal(), env, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
-                origin, store, templates, cache, journal);
+                origin, store, templates, cache, journal, providerOrigins);
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -209,27 +204,27 @@ public final class ConfigResolver {
         RepositoryDefaults result = fromFile;
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.CLONE_URL_TEMPLATE, () -> new RepositoryDefaults(template.get(),
+            result = fromEnv(problems, EnvironmentOverrides.CLONE_URL_TEMPLATE, "repository", () -> new RepositoryDefaults(template.get(),
                     fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()), fromFile);
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
-            result = fromEnv(problems, EnvironmentOverrides.DEFAULT_BASE_BRANCH, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+            result = fromEnv(problems, EnvironmentOverrides.DEFAULT_BASE_BRANCH, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()), current);
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
-            result = fromEnv(problems, EnvironmentOverrides.ALLOWED_FILE_ROOTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+            result = fromEnv(problems, EnvironmentOverrides.ALLOWED_FILE_ROOTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()), current);
         }
         Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
         if (inputs.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
-            result = fromEnv(problems, EnvironmentOverrides.TEMPLATE_INPUTS, () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+            result = fromEnv(problems, EnvironmentOverrides.TEMPLATE_INPUTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list), current);
         }
         return result;
@@ -238,20 +233,20 @@ public final class ConfigResolver {
     private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Optional<String> autoBuild = env.get(EnvironmentOverrides.TEMPLATES_AUTO_BUILD);
         return autoBuild.isEmpty() ? fromFile
-                : fromEnv(problems, EnvironmentOverrides.TEMPLATES_AUTO_BUILD, () -> new TemplatesConfig(flag(autoBuild.get())), fromFile);
+                : fromEnv(problems, EnvironmentOverrides.TEMPLATES_AUTO_BUILD, "templates", () -> new TemplatesConfig(flag(autoBuild.get())), fromFile);
     }
 
     private static CacheConfig cache(CacheConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         CacheConfig result = fromFile;
         Optional<String> enabled = env.get(EnvironmentOverrides.CACHE_ENABLED);
         if (enabled.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.CACHE_ENABLED, () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()),
+            result = fromEnv(problems, EnvironmentOverrides.CACHE_ENABLED, "cache", () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()),
                     fromFile);
         }
         Optional<String> maxIdle = env.get(EnvironmentOverrides.CACHE_MAX_IDLE);
         if (maxIdle.isPresent()) {
             CacheConfig current = result;
-            result = fromEnv(problems, EnvironmentOverrides.CACHE_MAX_IDLE,
+            result = fromEnv(problems, EnvironmentOverrides.CACHE_MAX_IDLE, "cache",
                     () -> new CacheConfig(current.enabled(), DurationFormat.parse(maxIdle.get())), current);
         }
         return result;
@@ -270,13 +265,13 @@ public final class ConfigResolver {
         Timeouts result = fromFile;
         Optional<String> setup = env.get(EnvironmentOverrides.SETUP_TIMEOUT);
         if (setup.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.SETUP_TIMEOUT, () -> fromFile.withSetup(DurationFormat.parse(setup.get())),
+            result = fromEnv(problems, EnvironmentOverrides.SETUP_TIMEOUT, "timeouts", () -> fromFile.withSetup(DurationFormat.parse(setup.get())),
                     fromFile);
         }
         Optional<String> command = env.get(EnvironmentOverrides.COMMAND_TIMEOUT);
         if (command.isPresent()) {
             Timeouts current = result;
-            result = fromEnv(problems, EnvironmentOverrides.COMMAND_TIMEOUT, () -> current.withCommand(DurationFormat.parse(command.get())),
+            result = fromEnv(problems, EnvironmentOverrides.COMMAND_TIMEOUT, "timeouts", () -> current.withCommand(DurationFormat.parse(command.get())),
                     current);
         }
         return result;
@@ -286,13 +281,13 @@ public final class ConfigResolver {
         Lifecycle result = fromFile;
         Optional<String> stop = env.get(EnvironmentOverrides.STOP_AFTER_IDLE);
         if (stop.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.STOP_AFTER_IDLE, () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
+            result = fromEnv(problems, EnvironmentOverrides.STOP_AFTER_IDLE, "lifecycle", () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
                     fromFile.deleteAfterIdle()), fromFile);
         }
         Optional<String> delete = env.get(EnvironmentOverrides.DELETE_AFTER_IDLE);
         if (delete.isPresent()) {
             Lifecycle current = result;
-            result = fromEnv(problems, EnvironmentOverrides.DELETE_AFTER_IDLE, () -> new Lifecycle(current.stopAfterIdle(),
+            result = fromEnv(problems, EnvironmentOverrides.DELETE_AFTER_IDLE, "lifecycle", () -> new Lifecycle(current.stopAfterIdle(),
                     Optional.of(DurationFormat.parse(delete.get()))), current);
         }
         return result;
@@ -303,7 +298,7 @@ public final class ConfigResolver {
         if (size.isEmpty()) {
             return fromFile;
         }
-        return fromEnv(problems, EnvironmentOverrides.JOURNAL_MAX_ENTRIES, () -> {
+        return fromEnv(problems, EnvironmentOverrides.JOURNAL_MAX_ENTRIES, "journal", () -> {
             try {
                 return new JournalConfig(Integer.valueOf(size.get().strip()));
             } catch (NumberFormatException e) {
@@ -320,17 +315,23 @@ public final class ConfigResolver {
             Optional<String> value = env.get(variable);
             if (value.isPresent()) {
                 StoreConfig current = result;
-                result = fromEnv(problems, variable, () -> current.with(key, value.get()), current);
+                result = fromEnv(problems, variable, "store", () -> current.with(key, value.get()), current);
             }
         }
         return result;
     }
 
-    /** {@code build}'s value, or {@code unchanged} after recording why the variable's value is invalid. */
-    private static <T> T fromEnv(ConfigProblems problems, String variable, Supplier<T> build, T unchanged) {
+    /**
+     * {@code build}'s value, or {@code unchanged} after recording why the variable's value is invalid;
+     * a value a record rejects is named by its key under {@code section}.
+     */
+    private static <T> T fromEnv(ConfigProblems problems, String variable, String section, Supplier<T> build, T unchanged) {
         return problems.check(() -> {
             try {
                 return build.get();
+            } catch (InvalidConfigValueException e) {
+                throw new InvalidConfigException(e.problems().stream().map(p -> ConfigErrors.rejected(ConfigErrors.join(section, p.key()),
+                        p, key -> "from environment variable " + variable)).toList(), e);
             } catch (IllegalArgumentException e) {
                 throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
             }

@@ -107,7 +107,7 @@ public final class FactoryConfigLoader {
         }
     }
 
-    /** Binds one top-level section at a time; a failing section is recorded and read as absent. */
+    /** Binds one top-level section at a time, reporting every error in it; a failing section is recorded and read as absent. */
     private record Sections(ObjectMapper mapper, ObjectNode tree, String where, ConfigProblems problems) {
 
         <T> T bind(String key, Class<T> type) {
@@ -123,15 +123,7 @@ public final class FactoryConfigLoader {
             if (node == null || node.isNull()) {
                 return null;
             }
-            return problems.check(() -> {
-                try {
-                    return mapper.treeToValue(node, type);
-                } catch (JsonProcessingException e) {
-                    throw ConfigErrors.describe(e, key, where);
-                } catch (IllegalArgumentException e) {
-                    throw ConfigErrors.invalid("Invalid configuration at '" + key + "' " + where + ": " + e.getMessage(), e);
-                }
-            }, () -> null);
+            return problems.check(() -> new SectionBinder(mapper).bind(node, type, key, k -> where), () -> null);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.List;
@@ -17,6 +18,15 @@ public final class InvalidConfigException extends FactoryConfigurationException 
     InvalidConfigException(List<String> problems, Throwable cause) {
         super(ErrorCode.INVALID_CONFIG, message(problems), cause);
         this.problems = List.copyOf(problems);
+    }
+
+    /**
+     * The values provider {@code name} rejected (in its {@code open}), each named {@code
+     * providers.<name>.<key>} with where {@code origins} says it came from.
+     */
+    public static InvalidConfigException rejectedBy(String name, InvalidConfigValueException rejected, ConfigOrigins origins) {
+        return new InvalidConfigException(rejected.problems().stream()
+                .map(p -> ConfigErrors.rejected(ConfigErrors.join("providers." + name, p.key()), p, origins::where)).toList(), rejected);
     }
 
     /** Every error, in the order found. */

@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 
 /**
@@ -19,8 +18,7 @@ public record JournalConfig(Integer maxEntries) {
     public JournalConfig {
         maxEntries = maxEntries == null ? DEFAULT_MAX_ENTRIES : maxEntries;
         if (maxEntries < 0 || maxEntries > LIMIT) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Journal size journal.maxEntries = " + maxEntries + " is invalid; it must be between 0 (no journal) and "
-                    + LIMIT + ".");
+            throw new InvalidConfigValueException("maxEntries", maxEntries, "it must be between 0 (no journal) and " + LIMIT);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -20,14 +19,10 @@ public record Lifecycle(Optional<Duration> stopAfterIdle, Optional<Duration> del
     public Lifecycle {
         stopAfterIdle = Objects.requireNonNullElse(stopAfterIdle, Optional.empty());
         deleteAfterIdle = Objects.requireNonNullElse(deleteAfterIdle, Optional.empty());
-        stopAfterIdle.ifPresent(d -> requirePositive("lifecycle.stopAfterIdle", d));
-        deleteAfterIdle.ifPresent(d -> requirePositive("lifecycle.deleteAfterIdle", d));
-    }
-
-    private static void requirePositive(String key, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Idle time " + key + " = " + value + " is invalid; it must be positive.");
-        }
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        stopAfterIdle.ifPresent(d -> Timeouts.requirePositive("stopAfterIdle", d, problems));
+        deleteAfterIdle.ifPresent(d -> Timeouts.requirePositive("deleteAfterIdle", d, problems));
+        problems.throwIfAny();
     }
 
     /** No idle policy. */

@@ -1,14 +1,14 @@
 package io.sandboxfactory.core.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 
 import java.util.List;
+import java.util.function.Function;
 
-/** Binds a {@code providers.<name>} tree to that provider's config type, strictly. */
+/** Binds a {@code providers.<name>} tree to that provider's config type, strictly, reporting every error in it. */
 final class ProviderSectionBinder {
 
     private final ObjectMapper mapper;
@@ -18,23 +18,18 @@ final class ProviderSectionBinder {
     }
 
     /**
-     * The config object for {@code provider} from {@code section}; an unknown key or bad value fails
-     * naming {@code providers.<name>.<key>} and {@code where} the value came from.
+     * The config object for {@code provider} from {@code section}; every unknown key, bad value and
+     * value the config type rejects fails at once, each naming {@code providers.<name>.<key>} and
+     * where it came from ({@code whereOf} of that full key).
      */
-    Object bind(DiscoveredProvider provider, ObjectNode section, String where) {
-        try {
-            Object config = mapper.treeToValue(section, provider.configType());
-            if (config == null) {
-                throw ConfigErrors.invalid("Configuration section 'providers." + provider.name() + "' " + where
-                        + " bound to nothing; " + provider.configType().getName() + " must accept an empty section.");
-            }
-            return config;
-        } catch (JsonProcessingException e) {
-            throw ConfigErrors.describe(e, "providers." + provider.name(), where);
-        } catch (IllegalArgumentException e) {
-            throw ConfigErrors.invalid("Invalid configuration at 'providers." + provider.name() + "' " + where + ": "
-                    + e.getMessage(), e);
+    Object bind(DiscoveredProvider provider, ObjectNode section, Function<String, String> whereOf) {
+        String prefix = "providers." + provider.name();
+        Object config = new SectionBinder(mapper).bind(section, mapper.constructType(provider.configType()), prefix, whereOf);
+        if (config == null) {
+            throw ConfigErrors.invalid("Configuration section '" + prefix + "' " + whereOf.apply(prefix) + " bound to nothing; "
+                    + provider.configType().getName() + " must accept an empty section.");
         }
+        return config;
     }
 
     /** The keys the section of {@code provider} accepts, as Jackson sees the config type. */

@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param templates template use
  * @param cache the host git object cache
  * @param journal how much command journal a session keeps
+ * @param providerOrigins where each provider key's value came from, to name it when {@code open} rejects it
  */
 public record ResolvedConfig(
         String provider,
@@ -37,9 +38,11 @@ public record ResolvedConfig(
         StoreConfig store,
         TemplatesConfig templates,
         CacheConfig cache,
-        JournalConfig journal) {
+        JournalConfig journal,
+        ConfigOrigins providerOrigins) {
 
     public ResolvedConfig {
+        providerOrigins = Objects.requireNonNullElse(providerOrigins, ConfigOrigins.all("in " + origin));
         journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
@@ -56,6 +59,14 @@ public record ResolvedConfig(
         if (!providerConfigs.containsKey(provider)) {
             throw new IllegalArgumentException("No bound configuration for the selected provider '" + provider + "'.");
         }
+    }
+
+    /** Without the origins of provider keys: each reads as coming from {@code origin}. */
+    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
+                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
+                          String origin, StoreConfig store, TemplatesConfig templates, CacheConfig cache, JournalConfig journal) {
+        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, templates,
+                cache, journal, null);
     }
 
     /** Without template settings. */

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 
 import java.time.Duration;
@@ -48,37 +49,28 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
         poolSize = Objects.requireNonNullElse(poolSize, Optional.empty());
         leaseTtl = Objects.requireNonNullElse(leaseTtl, DEFAULT_LEASE_TTL);
         connectTimeout = Objects.requireNonNullElse(connectTimeout, DEFAULT_CONNECT_TIMEOUT);
+        // Keys are relative to store, which the config reader prefixes.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
         if (!TYPE.matcher(type).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Store type '" + type + "' is invalid; it must match " + TYPE.pattern() + ".");
+            problems.reject("type", type, "it must match " + TYPE.pattern());
         }
-        url.ifPresent(u -> {
-            if (CREDENTIALS_IN_URL.matcher(u).find()) {
-                // Do not echo it: it holds a secret.
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.url holds a password; put the password in an environment variable"
-                        + " and name it in store.passwordEnv.");
-            }
-        });
-        passwordEnv.ifPresent(name -> {
-            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.passwordEnv '" + name + "' is invalid; it must be an environment variable name.");
-            }
-        });
-        schema.ifPresent(s -> {
-            if (!IDENTIFIER.matcher(s).matches()) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.schema '" + s + "' is invalid; it must match " + IDENTIFIER.pattern() + ".");
-            }
-        });
-        poolSize.ifPresent(n -> {
-            if (n < 1 || n > 64) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.poolSize " + n + " is invalid; it must be between 1 and 64.");
-            }
-        });
+        if (url.filter(u -> CREDENTIALS_IN_URL.matcher(u).find()).isPresent()) {
+            // Not echoed: it holds a secret.
+            problems.reject("url", null, "it holds a password; put the password in an environment variable and name it in"
+                    + " store.passwordEnv");
+        }
+        passwordEnv.filter(name -> !name.matches("[A-Za-z_][A-Za-z0-9_]*"))
+                .ifPresent(name -> problems.reject("passwordEnv", name, "it must be an environment variable name"));
+        schema.filter(s -> !IDENTIFIER.matcher(s).matches())
+                .ifPresent(s -> problems.reject("schema", s, "it must match " + IDENTIFIER.pattern()));
+        poolSize.filter(n -> n < 1 || n > 64).ifPresent(n -> problems.reject("poolSize", n, "it must be between 1 and 64"));
         if (leaseTtl.toMillis() < 300) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.leaseTtl " + leaseTtl + " is invalid; it must be at least 300 ms.");
+            problems.reject("leaseTtl", leaseTtl, "it must be at least 300 ms");
         }
         if (connectTimeout.toMillis() < 250) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store.connectTimeout " + connectTimeout + " is invalid; it must be at least 250 ms.");
+            problems.reject("connectTimeout", connectTimeout, "it must be at least 250 ms");
         }
+        problems.throwIfAny();
         schema = schema.map(s -> s.toLowerCase(Locale.ROOT));
     }
 
@@ -103,7 +95,7 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "store." + key + " '" + text + "' is invalid; it must be a whole number.", e);
+            throw new InvalidConfigValueException(key, text, "it must be a whole number");
         }
     }
 

@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -32,12 +31,14 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
         network = network == null ? DEFAULT_NETWORK : network;
         checkout = checkout == null ? DEFAULT_CHECKOUT : checkout;
         teardown = teardown == null ? DEFAULT_TEARDOWN : teardown;
-        requirePositive("timeouts.setup", setup);
-        command.ifPresent(c -> requirePositive("timeouts.command", c));
-        requirePositive("timeouts.probe", probe);
-        requirePositive("timeouts.network", network);
-        requirePositive("timeouts.checkout", checkout);
-        requirePositive("timeouts.teardown", teardown);
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        requirePositive("setup", setup, problems);
+        command.ifPresent(c -> requirePositive("command", c, problems));
+        requirePositive("probe", probe, problems);
+        requirePositive("network", network, problems);
+        requirePositive("checkout", checkout, problems);
+        requirePositive("teardown", teardown, problems);
+        problems.throwIfAny();
     }
 
     /** Setup and command as given, the other timeouts their defaults. */
@@ -53,9 +54,10 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
         return new Timeouts(setup, Optional.of(value), probe, network, checkout, teardown);
     }
 
-    private static void requirePositive(String key, Duration value) {
+    /** Keys are relative to {@code timeouts}, which the config reader prefixes. */
+    static void requirePositive(String key, Duration value, InvalidConfigValueException.Collector problems) {
         if (value.isNegative() || value.isZero()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Timeout " + key + " = " + value + " is invalid; it must be positive.");
+            problems.reject(key, value, "it must be positive");
         }
     }
 

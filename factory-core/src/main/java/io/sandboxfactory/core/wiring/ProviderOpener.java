@@ -3,10 +3,13 @@ package io.sandboxfactory.core.wiring;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.config.ConfigOrigins;
+import io.sandboxfactory.core.config.InvalidConfigException;
 
 import java.util.Set;
 
@@ -21,12 +24,16 @@ final class ProviderOpener {
     private ProviderOpener() {
     }
 
-    static FactorySandbox open(String name, SandboxProvider<?> provider, Object config, ProviderContext context) {
+    /** @param origins where the provider's keys came from, to name a value its {@code open} rejects */
+    static FactorySandbox open(String name, SandboxProvider<?> provider, Object config, ProviderContext context, ConfigOrigins origins) {
         FactorySandbox opened;
         try {
             opened = openTyped(provider, config, context);
         } catch (FactoryConfigurationException e) {
             throw e;
+        } catch (InvalidConfigValueException e) {
+            // The provider names keys within its section; the framework owns the prefix and knows each value's source.
+            throw InvalidConfigException.rejectedBy(name, e, origins);
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
             // A provider's own code (DOCKER_UNAVAILABLE, INVALID_CONFIG) says more than ours, and decides the exit code.

@@ -43,6 +43,6 @@ public final class SelectedProvider {
         if (provider == null) {
             discovered.require(name);
         }
-        return ProviderOpener.open(name, provider, config.providerConfig(), context);
+        return ProviderOpener.open(name, provider, config.providerConfig(), context, config.providerOrigins());
     }
 }

@@ -115,7 +115,7 @@ class ConfigTest {
         assertThat(fromYaml.repository().cloneUrl("acme", "widgets")).isEqualTo("file:///srv/git/acme/widgets.git");
         assertThat(resolvedYaml.providerConfig()).isEqualTo(resolvedJson.providerConfig())
                 .isEqualTo(new MemoryConfig("lab", "host", 4, Duration.ofSeconds(90), true, List.of("a", "b"), false));
-        assertThat(resolvedYaml).usingRecursiveComparison().ignoringFields("origin").isEqualTo(resolvedJson);
+        assertThat(resolvedYaml).usingRecursiveComparison().ignoringFields("origin", "providerOrigins").isEqualTo(resolvedJson);
     }
 
     @Test
@@ -288,8 +288,8 @@ class ConfigTest {
             Path file = write("factory.yaml", "store: {type: postgres, url: '" + url + "'}\n");
             assertThatThrownBy(() -> resolveFile(file, Map.of()))
                     .isInstanceOf(FactoryConfigurationException.class)
-                    .hasMessageContaining("store.url holds a password; put the password in an environment variable and name it in"
-                            + " store.passwordEnv")
+                    .hasMessageContaining("Invalid value for configuration key 'store.url' in " + file + "; it holds a password;"
+                            + " put the password in an environment variable and name it in store.passwordEnv.")
                     .hasMessageNotContaining("hunter2");
             assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_URL", url), ConfigOverrides.none()))
                     .hasMessageContaining("FACTORY_STORE_URL").hasMessageNotContaining("hunter2");
@@ -299,13 +299,13 @@ class ConfigTest {
     @Test
     void badStoreValuesFailNamingTheKeyAndTheRule() {
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_LEASE_TTL", "100ms"), ConfigOverrides.none()))
-                .hasMessage("Invalid value from environment variable FACTORY_STORE_LEASE_TTL: store.leaseTtl PT0.1S is invalid;"
-                        + " it must be at least 300 ms.");
+                .hasMessage("Invalid value 'PT0.1S' for configuration key 'store.leaseTtl' from environment variable"
+                        + " FACTORY_STORE_LEASE_TTL; it must be at least 300 ms.");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_POOL_SIZE", "many"), ConfigOverrides.none()))
-                .hasMessage("Invalid value from environment variable FACTORY_STORE_POOL_SIZE: store.poolSize 'many' is invalid;"
-                        + " it must be a whole number.");
+                .hasMessage("Invalid value 'many' for configuration key 'store.poolSize' from environment variable"
+                        + " FACTORY_STORE_POOL_SIZE; it must be a whole number.");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_SCHEMA", "a;drop"), ConfigOverrides.none()))
-                .hasMessageContaining("store.schema 'a;drop' is invalid");
+                .hasMessageContaining("Invalid value 'a;drop' for configuration key 'store.schema'");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_PASWORD_ENV", "X"), ConfigOverrides.none()))
                 .hasMessageStartingWith("Unknown configuration key from environment variable FACTORY_STORE_PASWORD_ENV;")
                 .hasMessageContaining("FACTORY_STORE_PASSWORD_ENV");

@@ -3,16 +3,20 @@ package io.sandboxfactory.core.wiring;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.config.ConfigOrigins;
+import io.sandboxfactory.core.config.InvalidConfigException;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -41,7 +45,9 @@ class ProviderOpenerCodesTest {
             }
         };
         return catchThrowableOfType(FactoryConfigurationException.class,
-                () -> ProviderOpener.open("failing", provider, "config", new TestProviderContext(tmp, "owner")));
+                () -> ProviderOpener.open("failing", provider, "config", new TestProviderContext(tmp, "owner"),
+                        new ConfigOrigins(Map.of("providers.failing.root", "from environment variable FACTORY_PROVIDERS_FAILING_ROOT"),
+                                "(not set in /etc/factory.yaml, so its default)")));
     }
 
     @Test
@@ -59,6 +65,22 @@ class ProviderOpenerCodesTest {
         assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
         assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
         assertThat(e.getMessage()).contains("'failing'").contains("providers.failing.root");
+    }
+
+    @Test
+    void valuesRejectedByOpenAreNamedUnderTheSectionWithTheirSources() {
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        problems.reject("root", "tmp", "it must be an absolute path");
+        problems.reject("env.TOKEN", null, "it must be set");
+        FactoryConfigurationException e = openFailing(catchThrowableOfType(InvalidConfigValueException.class, problems::throwIfAny));
+
+        assertThat(e).isInstanceOf(InvalidConfigException.class);
+        assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
+        assertThat(((InvalidConfigException) e).problems()).containsExactly(
+                "Invalid value 'tmp' for configuration key 'providers.failing.root' from environment variable"
+                        + " FACTORY_PROVIDERS_FAILING_ROOT; it must be an absolute path.",
+                "Invalid value for configuration key 'providers.failing.env.TOKEN' (not set in /etc/factory.yaml, so its default);"
+                        + " it must be set.");
     }
 
     @Test

@@ -3,8 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Volume;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.util.Objects;
 
@@ -27,16 +26,16 @@ record BindMount(String hostPath, String containerPath, boolean readOnly) {
     }
 
     /**
-     * Parses {@code spec}; a bad one fails with one sentence naming {@code what}, the value and the rule.
+     * Parses {@code spec}; a bad one is rejected naming {@code key}, the value and the rule.
      *
-     * @param what how to name the value in an error, e.g. {@code providers.docker.volumes}
+     * @param key the config key holding the value, within the provider's section: {@code volumes[0]}
      */
-    static BindMount parse(String spec, String what) {
+    static BindMount parse(String spec, String key) {
         String[] parts = spec == null ? new String[0] : spec.split(":", -1);
         boolean shaped = parts.length == 2 || (parts.length == 3 && (parts[2].equals("ro") || parts[2].equals("rw")));
         if (!shaped || !isAbsolute(parts[0]) || !isAbsolute(parts[1]) || parts[1].replaceAll("/+", "/").equals("/")) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " entry '" + spec + "' is invalid; it must be /host/path:/container/path"
-                    + " with an optional :ro or :rw, both paths absolute, without ':', and not mounted over the container's /.");
+            throw new InvalidConfigValueException(key, spec, "it must be /host/path:/container/path with an optional :ro or :rw, both"
+                    + " paths absolute, without ':', and not mounted over the container's /");
         }
         return new BindMount(parts[0], parts[1], parts.length == 3 && parts[2].equals("ro"));
     }

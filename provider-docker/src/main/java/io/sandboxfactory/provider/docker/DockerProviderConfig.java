@@ -1,9 +1,10 @@
 package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
-
 import io.sandboxfactory.api.support.EnvironmentVariables;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
@@ -14,13 +15,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
  * Configuration of the {@code docker} provider ({@code providers.docker} in the config file).
- * Absent fields get their defaults; every value is checked here, so a bad one fails when the
- * config is read, with one sentence naming the field, the value and the rule.
+ * Absent fields get their defaults; every value is checked here, so the bad ones fail together when
+ * the config is read, each rejected by its key within the section, its value and the rule.
  *
  * <p>The engine is reached with these values only: {@code DOCKER_HOST}, {@code
  * ~/.docker-java.properties}, Docker contexts and JVM system properties are ignored unless
@@ -85,7 +85,7 @@ public record DockerProviderConfig(
     /** Label keys under this prefix belong to the provider. */
     static final String RESERVED_LABEL_PREFIX = "io.sandboxfactory.";
 
-    private static final String FIELD = "providers.docker.";
+    private static final String WORKING_DIRECTORY_RULE = "it must be an absolute path inside the container, such as /workspace";
     private static final Pattern API_VERSION = Pattern.compile("1\\.\\d{1,3}");
     private static final Pattern NETWORK_MODE = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.:-]*");
 
@@ -93,36 +93,44 @@ public record DockerProviderConfig(
         host = Objects.requireNonNullElse(host, DEFAULT_HOST).trim();
         image = Objects.requireNonNullElse(image, DEFAULT_IMAGE).trim();
         networkMode = Objects.requireNonNullElse(networkMode, DEFAULT_NETWORK_MODE).trim();
-        labels = checkedCopy(labels, DockerProviderConfig::checkLabel);
         workingDirectory = Objects.requireNonNullElse(workingDirectory, DEFAULT_WORKING_DIRECTORY).trim();
         apiVersion = apiVersion == null || apiVersion.isBlank() ? null : apiVersion.trim();
         useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
-        env = checkedCopy(env, (name, value) -> EnvironmentVariables.requireValid(name, value, FIELD + "env"));
         init = Objects.requireNonNullElse(init, Boolean.TRUE);
-        volumes = checkedVolumes(volumes);
         execChannel = Objects.requireNonNullElse(execChannel, Boolean.TRUE);
 
-        checkHost(host);
+        // Keys are relative to the section: the framework puts the section's own prefix before them.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        checkLabels(labels, problems);
+        EnvironmentVariables.check(env, "env", problems);
+        checkVolumes(volumes, problems);
+        if (!isHost(host)) {
+            problems.reject("host", host, "it must be unix:///path/to/docker.sock, tcp://host:port or npipe:////./pipe/name");
+        }
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "image '" + image + "' is invalid; it must be an image reference"
-                    + " without spaces, such as alpine/git:latest.");
+            problems.reject("image", image, "it must be an image reference without spaces, such as alpine/git:latest");
         }
         if (cpus != null && !(cpus > 0 && cpus <= 1024)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "cpus " + cpus + " is invalid; it must be a number of CPUs above 0"
-                    + " and at most 1024, such as 0.5 or 2.");
+            problems.reject("cpus", cpus, "it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2");
         }
         if (memory != null) {
-            MemorySize.parse(memory, FIELD + "memory");
+            String text = memory;
+            problems.check(() -> MemorySize.parse(text, "memory"), 0L);
         }
         if (!NETWORK_MODE.matcher(networkMode).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "networkMode '" + networkMode + "' is invalid; it must be none,"
-                    + " host, bridge or a network name made of letters, digits, '_', '.', ':' and '-'.");
+            problems.reject("networkMode", networkMode, "it must be none, host, bridge or a network name made of letters, digits,"
+                    + " '_', '.', ':' and '-'");
         }
-        checkWorkingDirectory(workingDirectory, FIELD + "workingDirectory");
+        if (!isWorkingDirectory(workingDirectory)) {
+            problems.reject("workingDirectory", workingDirectory, WORKING_DIRECTORY_RULE);
+        }
         if (apiVersion != null && !API_VERSION.matcher(apiVersion).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "apiVersion '" + apiVersion + "' is invalid; it must look like"
-                    + " 1.41, or be left out to negotiate it with the engine.");
+            problems.reject("apiVersion", apiVersion, "it must look like 1.41, or be left out to negotiate it with the engine");
         }
+        problems.throwIfAny();
+        labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+        env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        volumes = volumes == null ? List.of() : List.copyOf(volumes);
     }
 
     /** The config as it was before {@code volumes}: no mounts. */
@@ -158,12 +166,12 @@ public record DockerProviderConfig(
 
     /** The memory limit in bytes, when configured. */
     public Optional<Long> memoryBytes() {
-        return Optional.ofNullable(memory).map(m -> MemorySize.parse(m, FIELD + "memory"));
+        return Optional.ofNullable(memory).map(m -> MemorySize.parse(m, "memory"));
     }
 
     /** The parsed {@link #volumes()}. */
     List<BindMount> bindMounts() {
-        return volumes.stream().map(v -> BindMount.parse(v, FIELD + "volumes")).toList();
+        return volumes.stream().map(v -> BindMount.parse(v, "volumes")).toList();
     }
 
     /** The pinned API version; empty means negotiate. */
@@ -186,70 +194,61 @@ public record DockerProviderConfig(
                 + ", execChannel=" + execChannel + "]";
     }
 
+    /** Checks a session's own working directory; {@code what} starts the message. */
     static void checkWorkingDirectory(String dir, String what) {
-        if (dir.isEmpty() || !dir.startsWith("/") || dir.indexOf('\0') >= 0 || dir.contains("\n")) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; it must be an absolute path inside"
-                    + " the container, such as /workspace.");
+        if (!isWorkingDirectory(dir)) {
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; " + WORKING_DIRECTORY_RULE + ".");
         }
     }
 
-    private static void checkHost(String host) {
+    private static boolean isWorkingDirectory(String dir) {
+        return !dir.isEmpty() && dir.startsWith("/") && dir.indexOf('\0') < 0 && !dir.contains("\n");
+    }
+
+    private static boolean isHost(String host) {
         URI uri;
         try {
             uri = new URI(host);
         } catch (URISyntaxException e) {
-            uri = null;
+            return false;
         }
-        String scheme = uri == null ? null : uri.getScheme();
-        boolean ok = scheme != null && switch (scheme) {
+        String scheme = uri.getScheme();
+        return scheme != null && switch (scheme) {
             case "unix", "npipe" -> uri.getPath() != null && !uri.getPath().isEmpty();
             case "tcp" -> uri.getHost() != null && uri.getPort() > 0;
             default -> false;
         };
-        if (!ok) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
-                    + " tcp://host:port or npipe:////./pipe/name.");
-        }
     }
 
-    private static Map<String, String> checkedCopy(Map<String, String> map, BiConsumer<String, String> check) {
-        if (map == null) {
-            return Map.of();
-        }
-        Map<String, String> copy = new LinkedHashMap<>();
-        map.forEach((key, value) -> {
-            check.accept(key, value);
-            copy.put(key, value);
-        });
-        return Collections.unmodifiableMap(copy);
-    }
-
-    private static List<String> checkedVolumes(List<String> volumes) {
+    private static void checkVolumes(List<String> volumes, InvalidConfigValueException.Collector problems) {
         if (volumes == null) {
-            return List.of();
+            return;
         }
         Set<String> containerPaths = new HashSet<>();
-        for (String volume : volumes) {
-            BindMount mount = BindMount.parse(volume, FIELD + "volumes");
-            if (!containerPaths.add(mount.containerPath().replaceFirst("/+$", ""))) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "volumes mounts two directories at " + mount.containerPath()
-                        + "; each container path may be mounted once.");
+        for (int i = 0; i < volumes.size(); i++) {
+            String key = "volumes[" + i + "]";
+            String volume = volumes.get(i);
+            BindMount mount = problems.check(() -> BindMount.parse(volume, key), null);
+            if (mount != null && !containerPaths.add(mount.containerPath().replaceFirst("/+$", ""))) {
+                problems.reject(key, volume, "it mounts a second directory at " + mount.containerPath()
+                        + "; each container path may be mounted once");
             }
         }
-        return List.copyOf(volumes);
     }
 
-    private static void checkLabel(String key, String value) {
-        if (key == null || key.isBlank() || key.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels key '" + key + "' is invalid; it must be non-blank.");
+    private static void checkLabels(Map<String, String> labels, InvalidConfigValueException.Collector problems) {
+        if (labels == null) {
+            return;
         }
-        if (value == null) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels." + key + " has no value; give it one (an empty string is fine).");
-        }
-        if (key.startsWith(RESERVED_LABEL_PREFIX)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "labels key '" + key + "' is invalid; keys under "
-                    + RESERVED_LABEL_PREFIX + " are reserved for the provider.");
-        }
+        labels.forEach((key, value) -> {
+            if (key == null || key.isBlank() || key.indexOf('\0') >= 0) {
+                problems.reject("labels", key, "a label key must be non-blank");
+            } else if (key.startsWith(RESERVED_LABEL_PREFIX)) {
+                problems.reject("labels", key, "label keys under " + RESERVED_LABEL_PREFIX + " are reserved for the provider");
+            } else if (value == null) {
+                problems.reject("labels." + key, null, "it has no value; give it one (an empty string is fine)");
+            }
+        });
     }
 
     /** Builder for {@link DockerProviderConfig}; unset fields take their defaults. Not thread-safe. */

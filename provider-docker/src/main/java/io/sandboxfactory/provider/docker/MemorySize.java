@@ -1,7 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -29,28 +28,26 @@ final class MemorySize {
     /**
      * The number of bytes {@code text} stands for.
      *
-     * @param what how to name the value in an error, e.g. {@code providers.docker.memory}
-     * @throws IllegalArgumentException when the syntax is wrong, the value is fractional bytes,
+     * @param key the config key holding the value, within the provider's section: {@code memory}
+     * @throws InvalidConfigValueException when the syntax is wrong, the value is fractional bytes,
      *     too large for a long or under {@link #MINIMUM_BYTES}
      */
-    static long parse(String text, String what) {
+    static long parse(String text, String key) {
         String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         Matcher m = SYNTAX.matcher(trimmed);
         if (!m.matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; it must be a number of bytes with an"
-                    + " optional binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
+            throw new InvalidConfigValueException(key, text, "it must be a number of bytes with an optional binary unit b, k, m, g or t"
+                    + " (for example 536870912, 512m or 2g)");
         }
         BigDecimal bytes = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier(m.group(2))));
         long value;
         try {
             value = bytes.setScale(0, RoundingMode.UNNECESSARY).longValueExact();
         } catch (ArithmeticException e) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; it must be a whole number of bytes"
-                    + " no larger than " + Long.MAX_VALUE + ".");
+            throw new InvalidConfigValueException(key, text, "it must be a whole number of bytes no larger than " + Long.MAX_VALUE);
         }
         if (value < MINIMUM_BYTES) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + text + "' is invalid; Docker needs at least 6m ("
-                    + MINIMUM_BYTES + " bytes).");
+            throw new InvalidConfigValueException(key, text, "Docker needs at least 6m (" + MINIMUM_BYTES + " bytes)");
         }
         return value;
     }

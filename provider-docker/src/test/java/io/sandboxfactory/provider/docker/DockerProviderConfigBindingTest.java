@@ -46,7 +46,7 @@ class DockerProviderConfigBindingTest {
     void reportsBadValuesAndUnknownKeysClearly() {
         assertThatThrownBy(() -> mapper.readValue("{\"memory\": \"lots\"}", DockerProviderConfig.class))
                 .isInstanceOf(ValueInstantiationException.class)
-                .hasMessageContaining("providers.docker.memory 'lots' is invalid");
+                .hasMessageContaining("memory 'lots' is invalid");
         assertThatThrownBy(() -> mapper.readValue("{\"memoryBytes\": 1}", DockerProviderConfig.class))
                 .isInstanceOf(UnrecognizedPropertyException.class)
                 .hasMessageContaining("memoryBytes");

@@ -1,8 +1,11 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.InvalidConfigValueException;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -50,47 +53,57 @@ class DockerProviderConfigTest {
     @Test
     void rejectsBadHosts() {
         for (String host : new String[] {"/var/run/docker.sock", "http://localhost:2375", "tcp://localhost", "unix://", "not a uri"}) {
-            assertInvalid(b -> b.host(host), "providers.docker.host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
+            assertInvalid(b -> b.host(host), "host '" + host + "' is invalid; it must be unix:///path/to/docker.sock,"
                     + " tcp://host:port or npipe:////./pipe/name.");
         }
     }
 
     @Test
     void rejectsBadImageCpusAndMemory() {
-        assertInvalid(b -> b.image("two words"), "providers.docker.image 'two words' is invalid; it must be an image reference"
+        assertInvalid(b -> b.image("two words"), "image 'two words' is invalid; it must be an image reference"
                 + " without spaces, such as alpine/git:latest.");
-        assertInvalid(b -> b.cpus(0.0), "providers.docker.cpus 0.0 is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
-        assertInvalid(b -> b.cpus(Double.NaN), "providers.docker.cpus NaN is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
-        assertInvalid(b -> b.memory("lots"), "providers.docker.memory 'lots' is invalid; it must be a number of bytes with an"
+        assertInvalid(b -> b.cpus(0.0), "cpus '0.0' is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
+        assertInvalid(b -> b.cpus(Double.NaN), "cpus 'NaN' is invalid; it must be a number of CPUs above 0 and at most 1024, such as 0.5 or 2.");
+        assertInvalid(b -> b.memory("lots"), "memory 'lots' is invalid; it must be a number of bytes with an"
                 + " optional binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
     }
 
     @Test
     void rejectsBadNetworkLabelsAndDirectories() {
-        assertInvalid(b -> b.networkMode("no net"), "providers.docker.networkMode 'no net' is invalid; it must be none, host,"
+        assertInvalid(b -> b.networkMode("no net"), "networkMode 'no net' is invalid; it must be none, host,"
                 + " bridge or a network name made of letters, digits, '_', '.', ':' and '-'.");
-        assertInvalid(b -> b.labels(Map.of("io.sandboxfactory.session", "x")), "providers.docker.labels key"
-                + " 'io.sandboxfactory.session' is invalid; keys under io.sandboxfactory. are reserved for the provider.");
+        assertInvalid(b -> b.labels(Map.of("io.sandboxfactory.session", "x")), "labels"
+                + " 'io.sandboxfactory.session' is invalid; label keys under io.sandboxfactory. are reserved for the provider.");
         Map<String, String> nullValue = new HashMap<>();
         nullValue.put("team", null);
-        assertInvalid(b -> b.labels(nullValue), "providers.docker.labels.team has no value; give it one (an empty string is fine).");
-        assertInvalid(b -> b.workingDirectory("workspace"), "providers.docker.workingDirectory 'workspace' is invalid; it must be"
+        assertInvalid(b -> b.labels(nullValue), "labels.team is invalid; it has no value; give it one (an empty string is fine).");
+        assertInvalid(b -> b.workingDirectory("workspace"), "workingDirectory 'workspace' is invalid; it must be"
                 + " an absolute path inside the container, such as /workspace.");
     }
 
     @Test
     void rejectsBadApiVersionAndEnv() {
-        assertInvalid(b -> b.apiVersion("latest"), "providers.docker.apiVersion 'latest' is invalid; it must look like 1.41,"
+        assertInvalid(b -> b.apiVersion("latest"), "apiVersion 'latest' is invalid; it must look like 1.41,"
                 + " or be left out to negotiate it with the engine.");
-        assertInvalid(b -> b.env(Map.of("A=B", "x")), "providers.docker.env variable name 'A=B' is invalid; it must be non-empty"
+        assertInvalid(b -> b.env(Map.of("A=B", "x")), "env 'A=B' is invalid; a variable name must be non-empty"
                 + " and contain neither '=' nor NUL.");
-        assertInvalid(b -> b.env(Map.of("A", "nul\u0000")), "providers.docker.env variable A has an invalid value; it must be"
+        assertInvalid(b -> b.env(Map.of("A", "nul\u0000")), "env.A is invalid; it must be"
                 + " set and contain no NUL character.");
+    }
+
+    @Test
+    void rejectsEveryBadValueAtOnceNamingKeysWithinTheSection() {
+        assertThatThrownBy(() -> DockerProviderConfig.builder().image("two words").cpus(0.0).memory("lots").networkMode("no net")
+                .volumes(List.of("/a:/data", "/b:/data")).env(Map.of("A=B", "x")).build())
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems())
+                        .extracting(InvalidConfigValueException.Problem::key)
+                        .containsExactly("env", "volumes[1]", "image", "cpus", "memory", "networkMode"))
+                .hasMessageNotContaining("providers.docker");
     }
 
     private static void assertInvalid(UnaryOperator<DockerProviderConfig.Builder> change, String message) {
         assertThatThrownBy(() -> change.apply(DockerProviderConfig.builder()).build())
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(InvalidConfigValueException.class)
                 .hasMessage(message);
     }
 }

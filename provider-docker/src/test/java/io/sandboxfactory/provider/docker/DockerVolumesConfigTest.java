@@ -46,7 +46,7 @@ class DockerVolumesConfigTest {
     void rejectsEntriesThatAreNotAbsoluteHostPathMounts(String entry) {
         assertThatThrownBy(() -> DockerProviderConfig.builder().volumes(List.of(entry)).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("providers.docker.volumes entry '" + entry + "' is invalid; it must be /host/path:/container/path"
+                .hasMessage("volumes[0] '" + entry + "' is invalid; it must be /host/path:/container/path"
                         + " with an optional :ro or :rw, both paths absolute, without ':', and not mounted over the container's /.");
     }
 
@@ -54,13 +54,14 @@ class DockerVolumesConfigTest {
     void rejectsTwoMountsAtOneContainerPath() {
         assertThatThrownBy(() -> DockerProviderConfig.builder().volumes(List.of("/a:/data", "/b:/data/:ro")).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("providers.docker.volumes mounts two directories at /data/; each container path may be mounted once.");
+                .hasMessage("volumes[1] '/b:/data/:ro' is invalid; it mounts a second directory at /data/; each container path may be"
+                        + " mounted once.");
     }
 
     @Test
-    void aBadEntryInAConfigFileNamesTheField() {
+    void aBadEntryInAConfigFileNamesItsKeyWithinTheSection() {
         assertThatThrownBy(() -> mapper.readValue("{\"volumes\": [\"repos:/repos\"]}", DockerProviderConfig.class))
                 .isInstanceOf(ValueInstantiationException.class)
-                .hasMessageContaining("providers.docker.volumes entry 'repos:/repos' is invalid");
+                .hasMessageContaining("volumes[0] 'repos:/repos' is invalid");
     }
 }

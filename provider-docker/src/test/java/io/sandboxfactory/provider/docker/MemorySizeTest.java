@@ -29,9 +29,9 @@ class MemorySizeTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "m", "-1m", "12x", "1.5.5g", "ten", "512 m b", "1e9", "0x100m", "512ib"})
     void rejectsOtherSyntaxNamingTheValueAndTheRule(String text) {
-        assertThatThrownBy(() -> MemorySize.parse(text, "providers.docker.memory"))
+        assertThatThrownBy(() -> MemorySize.parse(text, "memory"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("providers.docker.memory '" + text + "' is invalid; it must be a number of bytes with an optional"
+                .hasMessage("memory '" + text + "' is invalid; it must be a number of bytes with an optional"
                         + " binary unit b, k, m, g or t (for example 536870912, 512m or 2g).");
     }
 

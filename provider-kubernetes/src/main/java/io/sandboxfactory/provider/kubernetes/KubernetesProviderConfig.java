@@ -2,8 +2,7 @@ package io.sandboxfactory.provider.kubernetes;
 
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -17,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * Configuration of the {@code kubernetes} provider ({@code providers.kubernetes} in the config
- * file). Absent fields get their defaults; every value is checked here, so a bad one fails when the
- * config is read, with one sentence naming the field, the value and the rule.
+ * file). Absent fields get their defaults; every value is checked here, so the bad ones fail together
+ * when the config is read, each rejected by its key within the section, its value and the rule.
  *
  * <p>The cluster is reached with these values only: {@code KUBECONFIG}, {@code ~/.kube/config}'s
  * current context when another is named, fabric8's system properties and environment variables are
@@ -86,24 +85,25 @@ public record KubernetesProviderConfig(
     public static final String DENY_ALL = "deny-all";
     public static final String NO_POLICY = "none";
 
-    private static final String FIELD = "providers.kubernetes.";
     private static final Pattern LABEL_KEY = Pattern.compile(
             "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final Pattern SHORT_DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
 
     public KubernetesProviderConfig {
+        // Keys are relative to the section: the framework puts the section's own prefix before them.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
         namespace = Objects.requireNonNullElse(namespace, DEFAULT_NAMESPACE).trim();
         image = Objects.requireNonNullElse(image, DEFAULT_IMAGE).trim();
         serviceAccount = blankToNull(serviceAccount);
-        cpuRequest = quantity(cpuRequest, "cpuRequest");
-        cpuLimit = quantity(cpuLimit, "cpuLimit");
-        memoryRequest = quantity(memoryRequest, "memoryRequest");
-        memoryLimit = quantity(memoryLimit, "memoryLimit");
-        nodeSelector = labelMap(nodeSelector, "nodeSelector", false);
+        cpuRequest = quantity(cpuRequest, "cpuRequest", problems);
+        cpuLimit = quantity(cpuLimit, "cpuLimit", problems);
+        memoryRequest = quantity(memoryRequest, "memoryRequest", problems);
+        memoryLimit = quantity(memoryLimit, "memoryLimit", problems);
+        nodeSelector = labelMap(nodeSelector, "nodeSelector", false, problems);
         tolerations = List.copyOf(Objects.requireNonNullElse(tolerations, List.of()));
-        labels = labelMap(labels, "labels", true);
+        labels = labelMap(labels, "labels", true, problems);
         storageClass = blankToNull(storageClass);
-        storageSize = Objects.requireNonNullElse(quantity(storageSize, "storageSize"), DEFAULT_STORAGE_SIZE);
+        storageSize = Objects.requireNonNullElse(quantity(storageSize, "storageSize", problems), DEFAULT_STORAGE_SIZE);
         networkPolicy = Objects.requireNonNullElse(networkPolicy, DENY_ALL).trim();
         kubeconfig = blankToNull(kubeconfig);
         context = blankToNull(context);
@@ -111,33 +111,34 @@ public record KubernetesProviderConfig(
         useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
         workingDirectory = Objects.requireNonNullElse(workingDirectory, DEFAULT_WORKING_DIRECTORY).trim();
         readyTimeout = Objects.requireNonNullElse(readyTimeout, DEFAULT_READY_TIMEOUT).trim();
-        env = envMap(env);
+        EnvironmentVariables.checkIdentifiers(env, "env", problems);
 
-        requireName(namespace, "namespace");
+        requireName(namespace, "namespace", problems);
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "image '" + image + "' is invalid; it must be an image reference"
-                    + " without spaces, such as alpine/git:latest.");
+            problems.reject("image", image, "it must be an image reference without spaces, such as alpine/git:latest");
         }
         if (serviceAccount != null) {
-            requireName(serviceAccount, "serviceAccount");
+            requireName(serviceAccount, "serviceAccount", problems);
         }
         if (storageClass != null) {
-            requireName(storageClass, "storageClass");
+            requireName(storageClass, "storageClass", problems);
         }
         if (!DENY_ALL.equals(networkPolicy) && !NO_POLICY.equals(networkPolicy)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "networkPolicy '" + networkPolicy + "' is invalid; it must be "
-                    + DENY_ALL + " or " + NO_POLICY + ".");
+            problems.reject("networkPolicy", networkPolicy, "it must be " + DENY_ALL + " or " + NO_POLICY);
         }
         if (inCluster && kubeconfig != null) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "inCluster true is invalid with kubeconfig '" + kubeconfig
-                    + "'; choose one way to reach the cluster.");
+            problems.reject("inCluster", true, "it cannot be combined with kubeconfig '" + kubeconfig + "'; choose one way to reach"
+                    + " the cluster");
         }
         if (!workingDirectory.startsWith("/") || workingDirectory.indexOf('\0') >= 0 || workingDirectory.contains("/../")
                 || workingDirectory.endsWith("/..") || "/".equals(workingDirectory)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "workingDirectory '" + workingDirectory + "' is invalid; it must be"
-                    + " an absolute directory other than / without '..' components, such as /workspace.");
+            problems.reject("workingDirectory", workingDirectory, "it must be an absolute directory other than / without '..'"
+                    + " components, such as /workspace");
         }
-        parseDuration(readyTimeout);
+        String timeout = readyTimeout;
+        problems.check(() -> parseDuration(timeout), null);
+        problems.throwIfAny();
+        env = Map.copyOf(Objects.requireNonNullElse(env, Map.<String, String>of()));
     }
 
     /** Every default. */
@@ -173,8 +174,7 @@ public record KubernetesProviderConfig(
             }
         }
         if (parsed == null || parsed.isNegative() || parsed.isZero()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + "readyTimeout '" + text + "' is invalid; it must be a positive"
-                    + " duration such as 90s, 3m, 1h30m or PT3M.");
+            throw new InvalidConfigValueException("readyTimeout", text, "it must be a positive duration such as 90s, 3m, 1h30m or PT3M");
         }
         return parsed;
     }
@@ -187,55 +187,46 @@ public record KubernetesProviderConfig(
         return value == null || value.isBlank() ? null : value.trim();
     }
 
-    private static String quantity(String value, String field) {
+    private static String quantity(String value, String key, InvalidConfigValueException.Collector problems) {
         String trimmed = blankToNull(value);
         if (trimmed == null) {
             return null;
         }
+        boolean positive;
         try {
-            if (Quantity.getAmountInBytes(new Quantity(trimmed)).signum() <= 0) {
-                throw new IllegalArgumentException("not positive");
-            }
+            positive = Quantity.getAmountInBytes(new Quantity(trimmed)).signum() > 0;
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " '" + trimmed + "' is invalid; it must be a positive"
-                    + " Kubernetes quantity such as 500m, 2, 512Mi or 4Gi.", e);
+            positive = false;
+        }
+        if (!positive) {
+            problems.reject(key, trimmed, "it must be a positive Kubernetes quantity such as 500m, 2, 512Mi or 4Gi");
         }
         return trimmed;
     }
 
-    private static void requireName(String value, String field) {
+    private static void requireName(String value, String key, InvalidConfigValueException.Collector problems) {
         if (value.length() > 63 || !ResourceNames.DNS_1123_LABEL.matcher(value).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " '" + value + "' is invalid; it must be a DNS-1123 label:"
-                    + " lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.");
+            problems.reject(key, value, "it must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a"
+                    + " letter or digit, at most 63 characters");
         }
     }
 
-    private static Map<String, String> labelMap(Map<String, String> map, String field, boolean reserve) {
+    private static Map<String, String> labelMap(Map<String, String> map, String key, boolean reserve,
+                                                InvalidConfigValueException.Collector problems) {
         Map<String, String> copy = new LinkedHashMap<>();
-        Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((key, value) -> {
-            if (key == null || key.length() > 316 || !LABEL_KEY.matcher(key).matches()) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " key '" + key + "' is invalid; it must be a Kubernetes"
-                        + " label key: an optional DNS prefix and '/', then 1-63 letters, digits, '-', '_' or '.'.");
-            }
-            if (reserve && key.startsWith(SessionLabels.RESERVED_PREFIX)) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " key '" + key + "' is invalid; keys under "
-                        + SessionLabels.RESERVED_PREFIX + " are the provider's own.");
-            }
+        Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((label, value) -> {
             String v = Objects.requireNonNullElse(value, "");
-            if (!SessionLabels.isValidLabelValue(v)) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, FIELD + field + " value '" + v + "' of key '" + key + "' is invalid;"
-                        + " it must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.");
+            if (label == null || label.length() > 316 || !LABEL_KEY.matcher(label).matches()) {
+                problems.reject(key, label, "a label key must be an optional DNS prefix and '/', then 1-63 letters, digits, '-', '_'"
+                        + " or '.'");
+            } else if (reserve && label.startsWith(SessionLabels.RESERVED_PREFIX)) {
+                problems.reject(key, label, "label keys under " + SessionLabels.RESERVED_PREFIX + " are the provider's own");
+            } else if (!SessionLabels.isValidLabelValue(v)) {
+                problems.reject(key + "." + label, v, "it must be at most 63 letters, digits, '-', '_' or '.', starting and ending"
+                        + " with a letter or digit");
+            } else {
+                copy.put(label, v);
             }
-            copy.put(key, v);
-        });
-        return Map.copyOf(copy);
-    }
-
-    private static Map<String, String> envMap(Map<String, String> map) {
-        Map<String, String> copy = new LinkedHashMap<>();
-        Objects.requireNonNullElse(map, Map.<String, String>of()).forEach((name, value) -> {
-            EnvironmentVariables.requireIdentifier(name, value, FIELD + "env");
-            copy.put(name, value);
         });
         return Map.copyOf(copy);
     }

@@ -1,14 +1,13 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Toleration;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.InvalidConfigValueException;
 
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * One toleration of every sandbox pod ({@code providers.kubernetes.tolerations[]}), in Kubernetes'
+ * One toleration of every sandbox pod (an entry of the section's {@code tolerations}), in Kubernetes'
  * own spelling.
  *
  * @param key the taint key; empty with {@code Exists} tolerates every taint
@@ -27,24 +26,24 @@ public record KubernetesToleration(String key, String operator, String value, St
         operator = Objects.requireNonNullElse(operator, "Equal");
         value = Objects.requireNonNullElse(value, "");
         effect = Objects.requireNonNullElse(effect, "");
-        String field = "providers.kubernetes.tolerations";
+        // Keys are relative to this toleration; the framework puts the section and tolerations[i] before them.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
         if (!OPERATORS.contains(operator)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " operator '" + operator + "' is invalid; it must be Equal or Exists.");
+            problems.reject("operator", operator, "it must be Equal or Exists");
         }
         if (!EFFECTS.contains(effect)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " effect '" + effect + "' is invalid; it must be NoSchedule,"
-                    + " PreferNoSchedule, NoExecute or empty.");
+            problems.reject("effect", effect, "it must be NoSchedule, PreferNoSchedule, NoExecute or empty");
         }
         if ("Exists".equals(operator) && !value.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " value '" + value + "' is invalid with operator Exists; leave it empty.");
+            problems.reject("value", value, "it must be empty with operator Exists");
         }
         if (key.isEmpty() && !"Exists".equals(operator)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " key '' is invalid with operator Equal; an empty key needs Exists.");
+            problems.reject("key", key, "an empty key needs operator Exists");
         }
         if (tolerationSeconds != null && !"NoExecute".equals(effect)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, field + " tolerationSeconds " + tolerationSeconds
-                    + " is invalid with effect '" + effect + "'; it only applies to NoExecute.");
+            problems.reject("tolerationSeconds", tolerationSeconds, "it only applies to effect NoExecute, not '" + effect + "'");
         }
+        problems.throwIfAny();
     }
 
     Toleration toModel() {

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.SandboxResources;
 import org.junit.jupiter.api.Test;
 
@@ -29,24 +30,38 @@ class KubernetesProviderConfigTest {
     @Test
     void badValuesFailNamingTheFieldAndTheRule() {
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().namespace("Team_A").build())
-                .hasMessage("providers.kubernetes.namespace 'Team_A' is invalid; it must be a DNS-1123 label: lower-case letters,"
+                .hasMessage("namespace 'Team_A' is invalid; it must be a DNS-1123 label: lower-case letters,"
                         + " digits and '-', starting and ending with a letter or digit, at most 63 characters.");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().networkPolicy("allow").build())
-                .hasMessage("providers.kubernetes.networkPolicy 'allow' is invalid; it must be deny-all or none.");
+                .hasMessage("networkPolicy 'allow' is invalid; it must be deny-all or none.");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().memoryLimit("lots").build())
-                .hasMessageStartingWith("providers.kubernetes.memoryLimit 'lots' is invalid; it must be a positive Kubernetes quantity");
+                .hasMessageStartingWith("memoryLimit 'lots' is invalid; it must be a positive Kubernetes quantity");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().readyTimeout("soon").build())
-                .hasMessageStartingWith("providers.kubernetes.readyTimeout 'soon' is invalid");
+                .hasMessageStartingWith("readyTimeout 'soon' is invalid");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().labels(Map.of("io.sandboxfactory/x", "y")).build())
                 .hasMessageContaining("keys under io.sandboxfactory/ are the provider's own");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().workingDirectory("work").build())
-                .hasMessageStartingWith("providers.kubernetes.workingDirectory 'work' is invalid");
+                .hasMessageStartingWith("workingDirectory 'work' is invalid");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().inCluster(true).kubeconfig("/k").build())
                 .hasMessageContaining("choose one way to reach the cluster");
         assertThatThrownBy(() -> new KubernetesToleration("k", "Sometimes", null, null, null))
-                .hasMessage("providers.kubernetes.tolerations operator 'Sometimes' is invalid; it must be Equal or Exists.");
+                .hasMessage("operator 'Sometimes' is invalid; it must be Equal or Exists.");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().env(Map.of("A-B", "1")).build())
-                .hasMessageContaining("variable name 'A-B' is invalid");
+                .hasMessage("env 'A-B' is invalid; a variable name must be letters, digits and '_', not starting with a digit.");
+    }
+
+    @Test
+    void everyBadValueIsRejectedAtOnceByItsKeyWithinTheSection() {
+        assertThatThrownBy(() -> KubernetesProviderConfig.builder().namespace("Team_A").memoryLimit("lots").readyTimeout("soon")
+                .labels(Map.of("io.sandboxfactory/x", "y")).build())
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems())
+                        .extracting(InvalidConfigValueException.Problem::key)
+                        .containsExactly("memoryLimit", "labels", "namespace", "readyTimeout"))
+                .hasMessageNotContaining("providers.kubernetes");
+        assertThatThrownBy(() -> new KubernetesToleration("", "Sometimes", "v", "Never", 5L))
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems())
+                        .extracting(InvalidConfigValueException.Problem::key)
+                        .containsExactly("operator", "effect", "key", "tolerationSeconds"));
     }
 
     @Test

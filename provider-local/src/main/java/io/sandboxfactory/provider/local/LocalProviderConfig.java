@@ -1,11 +1,16 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.InvalidConfigValueException;
+import io.sandboxfactory.api.support.EnvironmentVariables;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Configuration of the {@code local} provider ({@code providers.local} in the config file).
+ * Configuration of the {@code local} provider ({@code providers.local} in the config file). Every
+ * value is checked here, so all bad ones fail together while the config is read, before anything
+ * is created.
  *
  * @param root directory holding one directory per session; {@code ~} expands to the user's home.
  *     Default: {@code <stateDir>/sessions}
@@ -16,9 +21,19 @@ import java.util.Objects;
 public record LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env) {
 
     public LocalProviderConfig {
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        if (root != null && !isRoot(root)) {
+            problems.reject("root", root, "it must be an absolute path or start with ~/");
+        }
+        EnvironmentVariables.check(env, "env", problems);
+        problems.throwIfAny();
         passEnv = List.copyOf(Objects.requireNonNullElse(passEnv, List.of()));
         inheritEnvironment = Objects.requireNonNullElse(inheritEnvironment, Boolean.FALSE);
         env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
+    }
+
+    private static boolean isRoot(String root) {
+        return (root.startsWith("/") || root.equals("~") || root.startsWith("~/")) && root.indexOf('\0') < 0;
     }
 
     /** Shows env keys only: values may hold secrets. */

@@ -1,10 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.support.HostPaths;
-import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.FactorySandbox;
-import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -46,13 +43,10 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
 
     @Override
     public FactorySandbox open(LocalProviderConfig config, ProviderContext context) {
+        // The record checked root and env when the config was read; only the host-dependent default is left.
         Path root = config.root() == null
                 ? context.stateDirectory().resolve("sessions")
                 : HostPaths.expandHome(config.root());
-        if (!root.isAbsolute()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.local.root '" + config.root() + "' is invalid; it must be an absolute path or start with ~/.");
-        }
-        EnvironmentVariables.requireValid(config.env(), "providers.local.env");
         return new LocalFactorySandbox(root.normalize(), baseEnv(config, context.environment()), launchers(),
                 context.stateDirectory().resolve("templates").resolve(NAME));
     }

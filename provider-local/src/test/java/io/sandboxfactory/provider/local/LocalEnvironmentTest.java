@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.testing.TestProviderContext;
+import io.sandboxfactory.api.InvalidConfigValueException;
+import static org.assertj.core.api.Assertions.tuple;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import org.junit.jupiter.api.Test;
@@ -116,12 +117,13 @@ class LocalEnvironmentTest {
     }
 
     @Test
-    void aConfiguredVariableWithAnInvalidNameIsRejectedWhenTheProviderOpens() {
-        LocalProviderConfig bad = config(null, null, Map.of("BAD=NAME", "x"));
+    void configuredVariablesWithInvalidNamesAreAllRejectedWhenTheConfigIsRead() {
+        Map<String, String> env = new java.util.TreeMap<>(Map.of("BAD=NAME", "x", "OK", "y", "ALSO=BAD", "z"));
 
-        assertThatThrownBy(() -> new LocalSandboxProvider().open(bad, new TestProviderContext(temp)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("providers.local.env")
-                .hasMessageContaining("'BAD=NAME'");
+        assertThatThrownBy(() -> config(null, null, env))
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems())
+                        .extracting(InvalidConfigValueException.Problem::key, InvalidConfigValueException.Problem::value)
+                        .containsExactly(tuple("env", "ALSO=BAD"), tuple("env", "BAD=NAME")))
+                .hasMessageNotContaining("providers.local");
     }
 }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.testing.TestProviderContext;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxProvider;
 import org.junit.jupiter.api.Test;
@@ -47,10 +48,10 @@ class LocalProviderDiscoveryTest {
     }
 
     @Test
-    void refusesARelativeRootNamingIt() {
-        assertThatThrownBy(() -> new LocalSandboxProvider().open(LocalProviderConfig.withRoot("relative/sessions"), new TestProviderContext(temp)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'relative/sessions'")
-                .hasMessageContaining("absolute");
+    void refusesARelativeRootNamingItWithoutTheSectionPrefix() {
+        assertThatThrownBy(() -> LocalProviderConfig.withRoot("relative/sessions"))
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems()).containsExactly(
+                        new InvalidConfigValueException.Problem("root", "relative/sessions", "it must be an absolute path or start with ~/")))
+                .hasMessage("root 'relative/sessions' is invalid; it must be an absolute path or start with ~/.");
     }
 }
