@@ -1,5 +1,9 @@
 package com.example.tmpdir;
 
+import io.sandboxfactory.api.InvalidConfigValueException;
+import io.sandboxfactory.api.support.EnvironmentVariables;
+
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,12 +15,22 @@ import java.util.Objects;
  * record must survive a Jackson round trip (the kit writes it as a config section and binds it
  * back), so it holds plain values only.
  *
+ * <p>The constructor also checks the values, so a bad one fails while the config is read, before
+ * anything is created, together with every other config error.
+ *
  * @param root the directory holding one directory per session, or null for {@code <state dir>/tmpdir}
  * @param env variables every command sees, under the session's own and the per-call ones
  */
 public record TmpdirConfig(String root, Map<String, String> env) {
 
     public TmpdirConfig {
+        // Keys are named within the section: the framework reports "providers.tmpdir.root" and the file it came from.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        if (root != null && !Path.of(root).isAbsolute()) {
+            problems.reject("root", root, "it must be an absolute path");
+        }
+        EnvironmentVariables.check(env, "env", problems);
+        problems.throwIfAny();
         env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
     }
 }

@@ -1,8 +1,6 @@
 package com.example.tmpdir;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
-import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 
@@ -31,17 +29,12 @@ public final class TmpdirSandboxProvider implements SandboxProvider<TmpdirConfig
         return "Every session in its own directory under a temporary root (an example third-party provider).";
     }
 
-    /** Validates the config with a clear sentence; opening touches nothing on disk yet. */
+    /** Opening touches nothing on disk yet; the record checked its values when the config was read. */
     @Override
     public FactorySandbox open(TmpdirConfig config, ProviderContext context) {
         // Never null: the framework binds an absent section from {}, so the record's defaults apply.
         // The default root lives under the framework's state directory, which only the context knows.
         Path root = config.root() == null ? context.stateDirectory().resolve("tmpdir") : Path.of(config.root());
-        if (!root.isAbsolute()) {
-            // Typed as bad config, so the CLI exits 2 instead of reporting a bug.
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.tmpdir.root '" + config.root()
-                    + "' is invalid; it must be an absolute path.");
-        }
         return new TmpdirFactorySandbox(root.normalize(), baseEnvironment(context.environment(), config.env()));
     }
 
