@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.sandboxfactory.api.support.Polling;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
@@ -40,6 +41,7 @@ final class ChannelCommandRunner {
 
     private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
     private static final Duration GONE_CHECK = Duration.ofSeconds(2);
+    private static final Duration CHECK_PAUSE = Duration.ofMillis(50);
     private static final Duration TRACE_WAIT = Duration.ofSeconds(10);
     /** The server needs up to its grace to report a killed command whose children held the output. */
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5 + ChannelProtocol.GRACE_SECONDS);
@@ -248,25 +250,13 @@ final class ChannelCommandRunner {
      * stream a moment before the engine records it as exited, so a running one is asked again briefly.
      */
     private static boolean containerGone(DockerClient client, String containerId) {
-        long deadline = System.nanoTime() + GONE_CHECK.toNanos();
-        while (true) {
-            try {
+        try {
+            return Polling.until(GONE_CHECK, CHECK_PAUSE, () -> {
                 InspectContainerResponse container = client.inspectContainerCmd(containerId).exec();
-                if (container.getState() == null || !Boolean.TRUE.equals(container.getState().getRunning())) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                return DockerFailures.isNotFound(e);
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+                return container.getState() == null || !Boolean.TRUE.equals(container.getState().getRunning());
+            });
+        } catch (RuntimeException e) {
+            return DockerFailures.isNotFound(e);
         }
     }
 }

@@ -4,9 +4,9 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
@@ -35,7 +35,7 @@ import java.util.Set;
  * provider and this owner, in any state. {@link #close()} closes the connection; sandboxes made by
  * this instance cannot be used afterwards, their containers are untouched.
  */
-public final class DockerFactorySandbox implements FactorySandbox, SandboxInventory {
+public final class DockerFactorySandbox implements TemplateStoreSandbox, SandboxInventory {
 
     private final DockerProviderConfig config;
     private final String owner;
@@ -144,13 +144,8 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     }
 
     @Override
-    public List<SandboxTemplate> listTemplates() {
-        return templates.list();
-    }
-
-    @Override
-    public void removeTemplate(String name) {
-        templates.remove(name);
+    public TemplateStoreSandbox.Store templates() {
+        return templates;
     }
 
     @Override

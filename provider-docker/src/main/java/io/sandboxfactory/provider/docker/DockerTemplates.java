@@ -5,6 +5,7 @@ import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * so they can be listed and cleaned up by label. Names are validated by {@link
  * SandboxTemplate#requireValidName}, which also makes them valid image tags.
  */
-final class DockerTemplates {
+final class DockerTemplates implements TemplateStoreSandbox.Store {
 
     static final String REPOSITORY = "sandbox-factory-template";
     static final String NAME = "io.sandboxfactory.template";
@@ -61,7 +62,8 @@ final class DockerTemplates {
         return template;
     }
 
-    List<SandboxTemplate> list() {
+    @Override
+    public List<SandboxTemplate> list() {
         List<Image> images;
         try {
             Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
@@ -77,7 +79,8 @@ final class DockerTemplates {
         return templates;
     }
 
-    void remove(String name) {
+    @Override
+    public void remove(String name) {
         DockerClient client = connection.client();
         try {
             client.removeImageCmd(image(name)).withForce(true).exec();

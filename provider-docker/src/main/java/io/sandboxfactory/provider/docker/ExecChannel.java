@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import io.sandboxfactory.api.support.Polling;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -100,24 +101,10 @@ final class ExecChannel implements AutoCloseable {
      * server whose stream ended has usually just exited. False when the engine cannot tell.
      */
     boolean serverEnded(DockerClient client, Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            try {
-                if (Boolean.FALSE.equals(client.inspectExecCmd(execId).exec().isRunning())) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                return false;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+        try {
+            return Polling.until(wait, Duration.ofMillis(50), () -> Boolean.FALSE.equals(client.inspectExecCmd(execId).exec().isRunning()));
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -1,12 +1,12 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.SandboxProvider;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ import java.util.function.Function;
  * {@code /bin/sh}. Isolation is by directory and environment only (no containment), which makes it
  * the fast default for trusted work and tests.
  */
-public final class LocalSandboxProvider implements SandboxProvider<LocalProviderConfig> {
+public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalProviderConfig> {
 
     public static final String NAME = "local";
 
@@ -29,19 +29,8 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
     private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
     private static final List<String> PERL_CANDIDATES = List.of("/usr/bin/perl", "/bin/perl");
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<LocalProviderConfig> configType() {
-        return LocalProviderConfig.class;
-    }
-
-    @Override
-    public String description() {
-        return "Sessions as directories on the host; commands run with /bin/sh in their own process group.";
+    public LocalSandboxProvider() {
+        super(NAME, LocalProviderConfig.class, "Sessions as directories on the host; commands run with /bin/sh in their own process group.");
     }
 
     @Override

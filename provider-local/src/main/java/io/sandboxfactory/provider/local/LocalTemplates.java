@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -28,7 +29,7 @@ import java.util.stream.Stream;
  * when complete, so a listing never shows half of one. Names are validated by {@link
  * SandboxTemplate#requireValidName}, so they never escape the directory.
  */
-final class LocalTemplates {
+final class LocalTemplates implements TemplateStoreSandbox.Store {
 
     private static final Logger LOG = Logger.getLogger(LocalTemplates.class.getName());
     /** Beside the session directories, so what is staged there is renamed into place on one file system. */
@@ -46,7 +47,8 @@ final class LocalTemplates {
         this.ready = ready;
     }
 
-    List<SandboxTemplate> list() {
+    @Override
+    public List<SandboxTemplate> list() {
         if (!Files.isDirectory(directory)) {
             return List.of();
         }
@@ -92,7 +94,8 @@ final class LocalTemplates {
         }
     }
 
-    void remove(String name) {
+    @Override
+    public void remove(String name) {
         try {
             Directories.deleteRecursively(directory.resolve(SandboxTemplate.requireValidName(name)));
             ready.discard(name);
