@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.provider.support.CommandScripts;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
@@ -32,7 +33,7 @@ import java.util.concurrent.Semaphore;
  * one) and the command fails like an exec would: {@link SandboxDestroyedException} when the
  * container is gone or stopped, else {@link SandboxExecTransportException} with {@code
  * opened=true}. A timeout or interrupt kills the command's processes exactly as the exec path
- * does (pid file and marker, see {@link ExecWrapper}); the channel stays if the server reports the
+ * does (pid file and marker, see {@link CommandScripts}); the channel stays if the server reports the
  * killed command within {@link #DRAIN_AFTER_KILL}.
  */
 final class ChannelCommandRunner {
@@ -88,7 +89,7 @@ final class ChannelCommandRunner {
 
     private CommandResult runOnChannel(String containerId, CommandRequest request) {
         String cwd = execPath.workingDirectory(request);
-        String token = ExecWrapper.newToken();
+        String token = CommandScripts.newToken();
         List<String> env = execPath.environment(request.env(), token);
         long started = System.nanoTime();
         DockerClient client;
@@ -102,12 +103,12 @@ final class ChannelCommandRunner {
             return execPath.run(containerId, request);
         }
         ExecChannel ch = open.get();
-        String nonce = ExecWrapper.newToken();
-        String signal = ExecWrapper.missingDirectorySignal(token);
+        String nonce = CommandScripts.newToken();
+        String signal = CommandScripts.missingDirectorySignal(token);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
         ChannelReply reply = new ChannelReply(nonce, signal, stdout, stderr);
-        byte[] line = ChannelProtocol.request(nonce, ExecWrapper.pidFile(token), cwd, request.commandLine(), signal, env);
+        byte[] line = ChannelProtocol.request(nonce, CommandScripts.pidFile(token), cwd, request.commandLine(), signal, env);
         if (!ch.submit(reply, line)) {
             drop(ch);
             return execPath.run(containerId, request);

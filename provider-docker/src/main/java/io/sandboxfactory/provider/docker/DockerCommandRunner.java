@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.support.EnvironmentVariables;
+import io.sandboxfactory.provider.support.CommandScripts;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectExecResponse;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * per command on the shared connection pool, nothing else.
  *
  * <p>A timeout (or an interrupt of the calling thread) kills the command inside the container with
- * a second exec (see {@link ExecWrapper}), then reports exit code 124 and {@code timedOut}. Failures
+ * a second exec (see {@link CommandScripts}), then reports exit code 124 and {@code timedOut}. Failures
  * say whether the command may have run: a container that is gone or stopped before the exec exists
  * is a {@link SandboxDestroyedException}; a transport failure before the exec was created is a
  * {@link SandboxExecTransportException} with {@code opened=false}, after it was started {@code
@@ -62,7 +63,7 @@ final class DockerCommandRunner {
 
     CommandResult run(String containerId, CommandRequest request) {
         String cwd = workingDirectory(request);
-        String token = ExecWrapper.newToken();
+        String token = CommandScripts.newToken();
         List<String> env = environment(request.env(), token);
         long started = System.nanoTime();
 
@@ -73,10 +74,10 @@ final class DockerCommandRunner {
             throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId + "': "
                     + closed.getMessage(), false, closed);
         }
-        String execId = createExec(client, containerId, ExecWrapper.runCommand(token, cwd, request.commandLine()), env);
+        String execId = createExec(client, containerId, CommandScripts.runCommand(token, cwd, request.commandLine()), env);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
-        ExecStream stream = new ExecStream(stdout, stderr, ExecWrapper.missingDirectorySignal(token));
+        ExecStream stream = new ExecStream(stdout, stderr, CommandScripts.missingDirectorySignal(token));
         try {
             client.execStartCmd(execId).withDetach(false).withTty(false).exec(stream);
         } catch (RuntimeException e) {
@@ -128,8 +129,7 @@ final class DockerCommandRunner {
             EnvironmentVariables.requireValid(name, value, "Command environment");
             merged.put(name, value);
         });
-        merged.put(ExecWrapper.MARKER_VARIABLE, token);
-        merged.put(DeadHostReaper.HOST_VARIABLE, host.encoded());
+        merged.putAll(CommandScripts.markers(token, host));
         List<String> env = new ArrayList<>(merged.size());
         merged.forEach((name, value) -> env.add(name + "=" + value));
         return env;
@@ -183,11 +183,11 @@ final class DockerCommandRunner {
         }
     }
 
-    /** Kills every process of command {@code token} (see {@link ExecWrapper#killCommand}) with an exec of its own. */
+    /** Kills every process of command {@code token} (see {@link CommandScripts#killCommand}) with an exec of its own. */
     void kill(DockerClient client, String containerId, String token) {
         try {
             String killExec = client.execCreateCmd(containerId)
-                    .withCmd(ExecWrapper.killCommand(token).toArray(String[]::new))
+                    .withCmd(CommandScripts.killCommand(token).toArray(String[]::new))
                     .withUser("0")
                     .withAttachStdout(true)
                     .withAttachStderr(true)

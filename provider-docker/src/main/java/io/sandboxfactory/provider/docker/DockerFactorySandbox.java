@@ -40,7 +40,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
     private final DockerProviderConfig config;
     private final String owner;
     private final DockerConnection connection;
-    /** This process, as the commands it starts record it (see {@link DeadHostReaper}). */
+    /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
     private final HostProcess host;
     private final DockerTemplates templates;
 

@@ -9,6 +9,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.provider.support.DeadHostReaper;
 import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.provider.support.RemoteFilesSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;

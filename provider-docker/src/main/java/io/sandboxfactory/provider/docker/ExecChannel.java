@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.provider.support.CommandScripts;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -33,7 +34,7 @@ final class ExecChannel implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ExecChannel.class.getName());
 
     private final String containerId;
-    private final String token = ExecWrapper.newToken();
+    private final String token = CommandScripts.newToken();
     private final RequestFeed feed = new RequestFeed();
     private final Frames frames = new Frames();
     private final CountDownLatch ready = new CountDownLatch(1);

@@ -11,6 +11,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.provider.support.DeadHostReaper;
 import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.provider.support.RemoteFilesSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -18,7 +19,6 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -49,14 +49,14 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
     private final PodFileTransfer files;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
-                      Map<String, String> baseEnv, boolean denyAll, Duration readyTimeout) {
+                      PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
         super(sessionId, objects.name());
         this.connection = connection;
         this.objects = objects;
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
-        this.runner = new PodCommandRunner(connection, sessionId, baseEnv, objects.workingDirectory());
+        this.runner = runner;
         this.files = new PodFileTransfer(connection, runner, sessionId);
     }
 
@@ -93,7 +93,10 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
             createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
                     .resource(objects.denyAll()).create(), "NetworkPolicy");
         }
-        ensurePod(client);
+        if (ensurePod(client)) {
+            // Running: a host that died while it ran commands here may have left them running.
+            DeadHostReaper.reap(id(), request -> runner.run(name, request));
+        }
     }
 
     @Override
@@ -130,12 +133,17 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
         }
     }
 
-    /** Makes the pod when missing (409: someone else made it, fine), replaces a dead one, and waits for Ready. */
-    private void ensurePod(KubernetesClient client) throws InterruptedException {
+    /**
+     * Makes the pod when missing (409: someone else made it, fine), replaces a dead one, and waits for
+     * Ready; returns whether the pod was there and alive already (its commands may still run).
+     */
+    private boolean ensurePod(KubernetesClient client) throws InterruptedException {
         long deadline = System.nanoTime() + GONE_WAIT.toNanos();
+        boolean existed = true;
         while (true) {
             Pod pod = pod(client).get();
             if (pod == null) {
+                existed = false;
                 try {
                     pod(client).create(objects.pod());
                 } catch (RuntimeException e) {
@@ -151,6 +159,7 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
                 if (!isTerminating(pod)) {
                     deleteQuietly(pod(client));
                 }
+                existed = false;
                 pause(deadline, "Pod");
                 continue;
             }
@@ -165,6 +174,7 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
             }
             throw notReady;
         }
+        return existed;
     }
 
     @Override

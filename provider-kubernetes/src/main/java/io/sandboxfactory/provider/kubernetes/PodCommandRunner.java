@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.sandboxfactory.provider.support.CommandScripts;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.OutputCollector;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  * stdout, stderr and the status that carries the exit code), streaming the output to the caller.
  *
  * <p>A timeout (or an interrupt of the calling thread) kills the command's processes inside the pod
- * with a second exec ({@link PodExecScripts#killCommand}), then reports exit code 124 and {@code
+ * with a second exec ({@link CommandScripts#killCommand}), then reports exit code 124 and {@code
  * timedOut}. Failures say whether the command may have run: a pod that is gone is a {@link
  * SandboxDestroyedException}; an exec the server refused (an HTTP status on the upgrade) or a
  * connection that could not be made is a {@link SandboxExecTransportException} with {@code
@@ -47,12 +48,15 @@ final class PodCommandRunner {
     private final String sessionId;
     private final Map<String, String> baseEnv;
     private final String defaultCwd;
+    private final HostProcess host;
 
-    PodCommandRunner(ClusterConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd) {
+    PodCommandRunner(ClusterConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd,
+                     HostProcess host) {
         this.connection = connection;
         this.sessionId = sessionId;
         this.baseEnv = Map.copyOf(baseEnv);
         this.defaultCwd = defaultCwd;
+        this.host = host;
     }
 
     CommandResult run(String pod, CommandRequest request) {
@@ -62,14 +66,14 @@ final class PodCommandRunner {
             EnvironmentVariables.requireIdentifier(name, value, "Command environment");
             env.put(name, value);
         });
-        String token = PodExecScripts.newToken();
+        String token = CommandScripts.newToken();
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
         SignalFilter stderrFilter = new SignalFilter(sink(stderr), CommandScripts.missingDirectorySignal(token));
         long started = System.nanoTime();
 
         KubernetesClient client = client();
-        ExecWatch watch = open(client, pod, PodExecScripts.runCommand(token, cwd, request.commandLine(), env),
+        ExecWatch watch = open(client, pod, CommandScripts.runCommand(token, cwd, request.commandLine(), env, host),
                 sink(stdout), stderrFilter);
         boolean timedOut = false;
         int exitCode;
@@ -157,7 +161,7 @@ final class PodCommandRunner {
 
     /** Kills every process of command {@code token} with an exec of its own; best effort. */
     void kill(KubernetesClient client, String pod, String token) {
-        try (ExecWatch killer = open(client, pod, PodExecScripts.killCommand(token), OutputStream.nullOutputStream(),
+        try (ExecWatch killer = open(client, pod, CommandScripts.killCommand(token), OutputStream.nullOutputStream(),
                 OutputStream.nullOutputStream())) {
             killer.exitCode().get(KILL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

@@ -18,6 +18,9 @@ import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.api.testing.DeadHosts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -250,6 +253,40 @@ class KubernetesSandboxMockTest {
         CommandResult check = sandbox.executeCommand("for p in $(cat bg) $(cat bg2); do s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null);"
                 + " if [ -n \"$s\" ] && [ \"$s\" != Z ]; then exit 0; fi; done; exit 1", List.of(), CommandOptions.defaults());
         assertThat(check.exitCode()).as("a process of the timed-out command is still alive").isNotZero();
+    }
+
+    @Test
+    void commandsADeadHostLeftRunningAreEndedByTheNextProcessThatConnectsButALiveHostsAreNot() throws Exception {
+        HostProcess deadHost = DeadHosts.exited();
+        KubernetesProviderConfig config = config().build();
+        KubernetesFactorySandbox ofDeadHostFactory = new KubernetesFactorySandbox(config, "me",
+                new ClusterConnection(config, Map.of(), Optional.of(api()), dir), deadHost);
+        opened.add(ofDeadHostFactory);
+        KubernetesSandbox ofDeadHost = ofDeadHostFactory.create(FactorySandboxContext.of("dead-host"));
+        // Commands the dead host left behind: one in its own session (setsid), one in the exec's group.
+        ofDeadHost.executeCommand("setsid sleep 301 >/dev/null 2>&1 & echo $! >dead; sleep 302 >/dev/null 2>&1 & echo $! >>dead",
+                List.of(), CommandOptions.defaults());
+        assertThat(alive(ofDeadHost, "dead")).isEqualTo(2);
+
+        // The next process (a fresh instance, of a live host) connects to the running pod.
+        KubernetesSandbox next = open(config, "me").create(FactorySandboxContext.of("dead-host"));
+        next.start();
+        assertThat(next.lastStartOutcome()).contains(StartOutcome.CONNECTED);
+        assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(50), () -> alive(next, "dead") == 0))
+                .as("the dead host's commands are gone").isTrue();
+
+        // A live host's commands survive the next connection.
+        next.executeCommand("sleep 303 >/dev/null 2>&1 & echo $! >live", List.of(), CommandOptions.defaults());
+        KubernetesSandbox another = open(config, "me").create(FactorySandboxContext.of("dead-host"));
+        another.start();
+        assertThat(alive(another, "live")).as("a live host's command is never touched").isEqualTo(1);
+    }
+
+    /** How many of the processes whose pids the file {@code pids} lists are alive: present and not a zombie. */
+    private static int alive(KubernetesSandbox sandbox, String pids) {
+        CommandResult count = sandbox.executeCommand("n=0; for p in $(cat " + pids + "); do s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null);"
+                + " if [ -n \"$s\" ] && [ \"$s\" != Z ]; then n=$((n + 1)); fi; done; echo $n", List.of(), CommandOptions.defaults());
+        return Integer.parseInt(count.stdout().strip());
     }
 
     @Test
