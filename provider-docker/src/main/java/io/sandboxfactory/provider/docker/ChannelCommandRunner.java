@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.sandboxfactory.api.support.Polling;
 import io.sandboxfactory.provider.support.CommandScripts;
+import io.sandboxfactory.provider.support.RemoteCommands;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
@@ -36,7 +37,7 @@ import java.util.concurrent.Semaphore;
  * does (pid file and marker, see {@link CommandScripts}); the channel stays if the server reports the
  * killed command within {@link #DRAIN_AFTER_KILL}.
  */
-final class ChannelCommandRunner {
+final class ChannelCommandRunner implements RemoteCommands<String> {
 
     private static final System.Logger LOG = System.getLogger(ChannelCommandRunner.class.getName());
 
@@ -63,7 +64,8 @@ final class ChannelCommandRunner {
         this.enabled = enabled;
     }
 
-    CommandResult run(String containerId, CommandRequest request) {
+    @Override
+    public CommandResult run(String containerId, CommandRequest request) {
         if (!enabled || !ChannelProtocol.sendable(request.commandLine()) || !idle.tryAcquire()) {
             return execPath.run(containerId, request);
         }
@@ -88,7 +90,7 @@ final class ChannelCommandRunner {
     }
 
     private CommandResult runOnChannel(String containerId, CommandRequest request) {
-        String cwd = execPath.workingDirectory(request);
+        String cwd = execPath.defaults().cwd(request);
         String token = CommandScripts.newToken();
         List<String> env = execPath.environment(request.env(), token);
         long started = System.nanoTime();

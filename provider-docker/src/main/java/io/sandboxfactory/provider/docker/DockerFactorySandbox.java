@@ -7,6 +7,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
+import io.sandboxfactory.provider.support.CommandDefaults;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
@@ -98,7 +99,10 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                 memory,
                 config.init(),
                 mounts(ctx));
-        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel(), host);
+        CommandDefaults defaults = new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host);
+        ChannelCommandRunner runner = new ChannelCommandRunner(connection, ctx.sessionId(), new DockerCommandRunner(connection, defaults),
+                config.execChannel());
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, runner);
     }
 
     /** The configured volumes, then the context's host directories read-only at their own paths (when the engine shares this host). */

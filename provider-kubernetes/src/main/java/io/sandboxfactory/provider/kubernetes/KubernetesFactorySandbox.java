@@ -13,6 +13,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.provider.support.CommandDefaults;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -66,7 +67,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
         SessionObjects objects = new SessionObjects(ctx.sessionId(), owner, config, ctx.resources(), workingDirectory);
-        PodCommandRunner runner = new PodCommandRunner(connection, ctx.sessionId(), config.env(), workingDirectory, host);
+        PodCommandRunner runner = new PodCommandRunner(connection, new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host));
         return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, runner, config.denyAllNetwork(),
                 config.readyTimeoutDuration());
     }

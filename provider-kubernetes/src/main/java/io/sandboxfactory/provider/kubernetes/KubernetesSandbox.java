@@ -6,17 +6,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.sandboxfactory.api.CommandRequest;
-import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.provider.support.DeadHostReaper;
-import io.sandboxfactory.provider.support.RemoteFiles;
-import io.sandboxfactory.provider.support.RemoteFilesSandbox;
+import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxNotReadyException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -24,7 +18,7 @@ import java.util.function.Supplier;
 
 /**
  * The sandbox of one session: a pod and the PersistentVolumeClaim its workspace lives on, both
- * named {@link ResourceNames#forSession} in the configured namespace; the handle is that name.
+ * named {@link ResourceNames#forSession} ({@link #name()}) in the configured namespace; the handle is that name.
  *
  * <p>Acquisition: {@link #find()} reports the session when its pod or its claim exists (a stopped
  * session is a claim without a pod) and only accepts objects whose labels and annotations name this
@@ -35,7 +29,7 @@ import java.util.function.Supplier;
  * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
  * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
  */
-public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
+public final class KubernetesSandbox extends RemoteSandbox<String> {
 
     /** How long stop and destroy wait for deleted objects to disappear. */
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
@@ -46,28 +40,16 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
     private final boolean denyAll;
     private final Duration readyTimeout;
     private final PodCommandRunner runner;
-    private final PodFileTransfer files;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
                       PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
-        super(sessionId, objects.name());
+        super(sessionId, objects.name(), objects.workingDirectory(), runner, new PodFileTransfer(runner));
         this.connection = connection;
         this.objects = objects;
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
         this.runner = runner;
-        this.files = new PodFileTransfer(connection, runner, sessionId);
-    }
-
-    /** The name of this session's pod, claim and policy. */
-    public String objectName() {
-        return objects.name();
-    }
-
-    @Override
-    public Optional<String> workingDirectory() {
-        return Optional.of(objects.workingDirectory());
     }
 
     @Override
@@ -200,20 +182,6 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
         }
         awaitGone(pod(client), "Pod");
         awaitGone(claim(client), "PersistentVolumeClaim");
-    }
-
-    @Override
-    protected CommandResult doExecute(CommandRequest request) {
-        return runner.run(podName(), request);
-    }
-
-    @Override
-    protected RemoteFiles<String> files() {
-        return files;
-    }
-
-    private String podName() {
-        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id() + "' has no pod yet; start it first."));
     }
 
     private Resource<Pod> pod(KubernetesClient client) {

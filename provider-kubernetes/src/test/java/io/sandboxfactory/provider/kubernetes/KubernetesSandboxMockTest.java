@@ -155,7 +155,7 @@ class KubernetesSandboxMockTest {
 
         // A replica that saw nothing and creates anyway gets AlreadyExists for the claim and the pod, and uses them.
         KubernetesSandbox racer = open(config().build(), "me").create(FactorySandboxContext.of("shared"));
-        assertThat(racer.create()).isEqualTo(first.objectName());
+        assertThat(racer.create()).isEqualTo(first.name());
         assertThat(api().pods().inNamespace(NAMESPACE).list().getItems()).hasSize(1);
         assertThat(second.executeCommand("cat f", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("one\n");
     }
@@ -173,7 +173,7 @@ class KubernetesSandboxMockTest {
     void stopDeletesThePodAndKeepsTheClaimSoFilesSurviveTheNextStart() {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("keeps"));
         sandbox.executeCommand("echo kept > file", List.of(), CommandOptions.defaults());
-        String name = sandbox.objectName();
+        String name = sandbox.name();
 
         sandbox.stop();
         assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
@@ -190,7 +190,7 @@ class KubernetesSandboxMockTest {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("gone"));
         sandbox.executeCommand("echo x > file", List.of(), CommandOptions.defaults());
         sandbox.destroy();
-        String name = sandbox.objectName();
+        String name = sandbox.name();
         assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
         assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(name).get()).isNull();
         assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name).get()).isNull();
@@ -295,17 +295,17 @@ class KubernetesSandboxMockTest {
                 .create(FactorySandboxContext.of("never-ready"));
         assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("POD_NOT_READY"))
-                .hasMessageContaining("Pod '" + sandbox.objectName() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
+                .hasMessageContaining("Pod '" + sandbox.name() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
                 .hasMessageContaining("ImagePullBackOff")
                 .hasMessageContaining("last event Failed: Failed to pull image \"registry.invalid/missing:1\"");
-        assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).get()).isNull();
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.name()).get()).isNull();
     }
 
     @Test
     void aPodDeletedBehindTheSandboxsBackIsDestroyedForItsCommandsAndRecreatedOnTheClaim() {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("vanishing"));
         sandbox.executeCommand("echo still > file", List.of(), CommandOptions.defaults());
-        api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).delete();
+        api().pods().inNamespace(NAMESPACE).withName(sandbox.name()).delete();
         assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
                 .isInstanceOf(SandboxDestroyedException.class);
         assertThat(sandbox.executeCommand("cat file", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("still\n");

@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.support.HostProcess;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,12 @@ public final class CommandScripts {
 
     /** Environment variable naming the host process that started a command (see {@link HostProcess#encoded()}). */
     public static final String HOST_VARIABLE = "SANDBOX_FACTORY_HOST";
+
+    /** How long the exec of {@link #killCommand} may take before the provider stops waiting for it. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(10);
+
+    /** How long a killed command's output may keep flowing (background children holding it) before the provider drops it. */
+    public static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5);
 
     /**
      * The wrapper; {@code $1} pid file, {@code $2} working directory, {@code $3} command line,
@@ -107,14 +114,12 @@ public final class CommandScripts {
 
     /**
      * {@link #runCommand(String, String, String)} for an exec that takes no environment (a
-     * kubernetes exec): {@code env} puts {@code env} and the {@link #markers} of {@code token} and
-     * {@code host} into the wrapper's environment first.
+     * kubernetes exec): {@code env} puts {@code env} (which must hold the {@link #markers}) into the
+     * wrapper's environment first.
      */
-    public static List<String> runCommand(String token, String cwd, String commandLine, Map<String, String> env,
-                                          HostProcess host) {
+    public static List<String> runCommand(String token, String cwd, String commandLine, Map<String, String> env) {
         List<String> argv = new ArrayList<>(List.of("env", "--"));
         env.forEach((name, value) -> argv.add(name + "=" + value));
-        markers(token, host).forEach((name, value) -> argv.add(name + "=" + value));
         argv.addAll(runCommand(token, cwd, commandLine));
         return argv;
     }

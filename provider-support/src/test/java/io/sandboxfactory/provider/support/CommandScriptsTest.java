@@ -56,8 +56,10 @@ class CommandScriptsTest {
         String token = CommandScripts.newToken();
         HostProcess host = HostProcess.current();
         List<String> argv = new ArrayList<>(List.of("setsid"));
+        Map<String, String> env = new CommandDefaults("s", Map.of("GREETING", "hello"), "/", host)
+                .environment(Map.of("GREETING", "hello world"), token, (name, value, where) -> { });
         argv.addAll(CommandScripts.runCommand(token, dir.toString(), "echo \"$GREETING|$SANDBOX_FACTORY_EXEC|$SANDBOX_FACTORY_HOST\"",
-                Map.of("GREETING", "hello world"), host));
+                env));
         Process process = new ProcessBuilder(argv).start();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(stdout(process)).isEqualTo("hello world|" + token + "|" + host.encoded() + "\n");
