@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.sandboxfactory.api.support.Polling;
@@ -97,7 +98,7 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
         DockerClient client;
         try {
             client = connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             return execPath.run(containerId, request);
         }
         Optional<ExecChannel> open = channel(client, containerId);

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.provider.support.CommandDefaults;
 import io.sandboxfactory.provider.support.CommandScripts;
@@ -56,7 +57,7 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
         DockerClient client;
         try {
             client = connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId() + "': "
                     + closed.getMessage(), false, closed);
         }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
@@ -105,7 +106,7 @@ record DockerFileTransfer(DockerConnection connection, String sessionId) impleme
     private DockerClient client() {
         try {
             return connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             throw new SandboxExecTransportException("Cannot copy files of sandbox '" + sessionId + "': " + closed.getMessage(), false, closed);
         }
     }

@@ -24,12 +24,13 @@ import java.util.Optional;
 final class DockerTemplates implements TemplateStoreSandbox.Store {
 
     static final String REPOSITORY = "sandbox-factory-template";
+    /** The label holding the template's name; those of its other fields are named under it. */
     static final String NAME = "io.sandboxfactory.template";
-    static final String SUBJECT = "io.sandboxfactory.template.subject";
-    static final String SETUP = "io.sandboxfactory.template.setup";
-    static final String INPUTS = "io.sandboxfactory.template.inputs";
-    static final String BASE = "io.sandboxfactory.template.base";
-    static final String CREATED = "io.sandboxfactory.template.created";
+    static final String SUBJECT = NAME + ".subject";
+    static final String SETUP = NAME + ".setup";
+    static final String INPUTS = NAME + ".inputs";
+    static final String BASE = NAME + ".base";
+    static final String CREATED = NAME + ".created";
 
     private final DockerConnection connection;
     private final String owner;

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.support.Polling;
 import io.sandboxfactory.provider.support.CommandScripts;
 import com.github.dockerjava.api.async.ResultCallback;
@@ -81,8 +82,8 @@ final class ExecChannel implements AutoCloseable {
         }
         channel.close();
         if (channel.transportFailed) {
-            throw new IllegalStateException("The command channel lost its connection while starting: "
-                    + DockerFailures.message(cause), cause);
+            throw new SandboxExecTransportException("The command channel lost its connection while starting: "
+                    + DockerFailures.message(cause), false, cause);
         }
         return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ContainerResource;
@@ -180,7 +181,7 @@ record PodCommandRunner(ClusterConnection connection, CommandDefaults defaults) 
     private KubernetesClient client(String what) {
         try {
             return connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             throw new SandboxExecTransportException("Cannot " + what + " in sandbox '" + sessionId() + "': "
                     + closed.getMessage(), false, closed);
         }

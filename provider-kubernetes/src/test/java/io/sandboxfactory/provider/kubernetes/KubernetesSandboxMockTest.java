@@ -319,6 +319,8 @@ class KubernetesSandboxMockTest {
         factory.close();
         assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
                 .isInstanceOfSatisfying(SandboxExecTransportException.class, e -> assertThat(e.opened()).isFalse());
+        assertThatThrownBy(factory::listSandboxes).isInstanceOfSatisfying(SandboxException.class,
+                e -> assertThat(e.code()).isEqualTo("PROVIDER_CLOSED")).hasMessage("The kubernetes provider instance is closed.");
     }
 
     @Test

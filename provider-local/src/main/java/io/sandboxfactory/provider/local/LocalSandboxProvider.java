@@ -7,6 +7,7 @@ import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.SandboxException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
     }
 
     static String findSetsid() {
-        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new IllegalStateException("The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
+        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new SandboxException(ErrorCode.PROVIDER_OPEN_FAILED, "The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
     }
 
     private static Optional<String> firstExecutable(List<String> candidates) {
