@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * The configured local provider: sessions are directories under one root. {@link #create} only
@@ -93,17 +92,9 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
 
     @Override
     public List<SandboxListing> listSandboxes() {
-        if (!Files.isDirectory(root)) {
-            return List.of();
-        }
         List<SandboxListing> listings = new ArrayList<>();
-        try (Stream<Path> children = Files.list(root)) {
-            for (Path dir : (Iterable<Path>) children::iterator) {
-                ownedSessionId(dir).ifPresent(sessionId -> listings.add(
-                        new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not list local sessions under " + root + ": " + e.getMessage(), e);
+        for (Path dir : Directories.children(root, "local sessions")) {
+            ownedSessionId(dir).ifPresent(sessionId -> listings.add(new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
         }
         return listings;
     }

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -20,7 +19,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 
 /**
  * The local provider's templates: {@code <state dir>/templates/local/<name>/} holds {@code
@@ -47,22 +45,13 @@ final class LocalTemplates implements TemplateStoreSandbox.Store {
         this.ready = ready;
     }
 
+    /** The complete templates: a partial one's directory starts with a dot. */
     @Override
     public List<SandboxTemplate> list() {
-        if (!Files.isDirectory(directory)) {
-            return List.of();
-        }
-        List<SandboxTemplate> templates = new ArrayList<>();
-        try (Stream<Path> children = Files.list(directory)) {
-            for (Path child : (Iterable<Path>) children::iterator) {
-                if (!child.getFileName().toString().startsWith(".")) {
-                    read(child).ifPresent(templates::add);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not list local templates under " + directory + ": " + e.getMessage(), e);
-        }
-        return templates;
+        return Directories.children(directory, "local templates").stream()
+                .filter(child -> !child.getFileName().toString().startsWith("."))
+                .flatMap(child -> read(child).stream())
+                .toList();
     }
 
     SandboxTemplate build(SandboxTemplate template, Path sessionDirectory) {
