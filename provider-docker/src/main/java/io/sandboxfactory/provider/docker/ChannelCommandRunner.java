@@ -58,9 +58,9 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
     private ExecChannel channel;
     private String unsupportedIn;
 
-    ChannelCommandRunner(DockerConnection connection, String sessionId, DockerCommandRunner execPath, boolean enabled) {
+    ChannelCommandRunner(DockerConnection connection, DockerCommandRunner execPath, boolean enabled) {
         this.connection = connection;
-        this.sessionId = sessionId;
+        this.sessionId = execPath.defaults().sessionId();
         this.execPath = execPath;
         this.enabled = enabled;
     }

@@ -100,7 +100,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                 config.init(),
                 mounts(ctx));
         CommandDefaults defaults = new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host);
-        ChannelCommandRunner runner = new ChannelCommandRunner(connection, ctx.sessionId(), new DockerCommandRunner(connection, defaults),
+        ChannelCommandRunner runner = new ChannelCommandRunner(connection, new DockerCommandRunner(connection, defaults),
                 config.execChannel());
         return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, runner);
     }

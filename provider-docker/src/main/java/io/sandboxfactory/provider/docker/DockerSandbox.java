@@ -5,7 +5,6 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.provider.support.DeadHostReaper;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -95,7 +94,7 @@ public final class DockerSandbox extends RemoteSandbox<String> {
             return;
         }
         // Running: a host that died while it ran commands here may have left them running.
-        DeadHostReaper.reap(id(), request -> runner.run(containerId, request));
+        reapDeadHosts(containerId);
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.provider.support.DeadHostReaper;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -39,7 +38,6 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
     private final String owner;
     private final boolean denyAll;
     private final Duration readyTimeout;
-    private final PodCommandRunner runner;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
                       PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
@@ -49,7 +47,6 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
-        this.runner = runner;
     }
 
     @Override
@@ -77,7 +74,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
         }
         if (ensurePod(client)) {
             // Running: a host that died while it ran commands here may have left them running.
-            DeadHostReaper.reap(id(), request -> runner.run(name, request));
+            reapDeadHosts(name);
         }
     }
 

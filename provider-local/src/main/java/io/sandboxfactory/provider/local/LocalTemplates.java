@@ -26,8 +26,11 @@ import java.util.logging.Logger;
  * A template is built under a hidden {@code .<name>.partial} directory and renamed into place
  * when complete, so a listing never shows half of one. Names are validated by {@link
  * SandboxTemplate#requireValidName}, so they never escape the directory.
+ *
+ * @param directory where the templates are kept
+ * @param ready the ready copies of the templates, made ahead of the sessions that take them
  */
-final class LocalTemplates implements TemplateStoreSandbox.Store {
+record LocalTemplates(Path directory, ReadyCopies ready) implements TemplateStoreSandbox.Store {
 
     private static final Logger LOG = Logger.getLogger(LocalTemplates.class.getName());
     /** Beside the session directories, so what is staged there is renamed into place on one file system. */
@@ -36,14 +39,6 @@ final class LocalTemplates implements TemplateStoreSandbox.Store {
     private static final String TREE = "tree";
     /** What a session directory holds that belongs to the session, not to a template. */
     private static final Set<String> SESSION_ONLY = Set.of(LocalSandbox.OWNER_MARKER, RunningCommands.DIRECTORY);
-
-    private final Path directory;
-    private final ReadyCopies ready;
-
-    LocalTemplates(Path directory, ReadyCopies ready) {
-        this.directory = directory;
-        this.ready = ready;
-    }
 
     /** The complete templates: a partial one's directory starts with a dot. */
     @Override

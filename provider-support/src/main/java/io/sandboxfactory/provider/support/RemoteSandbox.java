@@ -41,6 +41,14 @@ public abstract class RemoteSandbox<H> extends MastraSandbox<H> implements FileT
         return commands.run(handle, request);
     }
 
+    /**
+     * For {@code connect}: ends what hosts now provably gone left running in the physical sandbox
+     * {@code handle} (see {@link DeadHostReaper}), through this sandbox's command path.
+     */
+    protected final void reapDeadHosts(H handle) {
+        DeadHostReaper.reap(id(), request -> commands.run(handle, request));
+    }
+
     @Override
     public final void copyIn(String root, String directory, Source source) {
         files.copyIn(runningHandle(), root, directory, source);
