@@ -5,7 +5,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.api.support.AbstractSandboxProvider;
 
 /**
  * The {@code custom} provider: sessions run on sandboxes the host builds itself, through a {@link
@@ -15,19 +15,13 @@ import io.sandboxfactory.api.SandboxProvider;
  * CallbackCapabilities} host object. Opening without a registered callback fails with a sentence
  * telling the host how to register one.
  */
-public final class CallbackSandboxProvider implements SandboxProvider<CallbackConfig> {
+public final class CallbackSandboxProvider extends AbstractSandboxProvider<CallbackConfig> {
 
     /** The name users select: {@code provider: custom}. */
     public static final String NAME = "custom";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<CallbackConfig> configType() {
-        return CallbackConfig.class;
+    public CallbackSandboxProvider() {
+        super(NAME, CallbackConfig.class, "Sandboxes built by a function the host registers (SandboxFactory.builder().callback(...)).");
     }
 
     @Override
@@ -37,10 +31,5 @@ public final class CallbackSandboxProvider implements SandboxProvider<CallbackCo
                         + " registered; register one with SandboxFactory.builder().callback(ctx -> ...)."));
         CallbackCapabilities declared = context.lookup(CallbackCapabilities.class).orElse(CallbackCapabilities.of());
         return new CallbackFactorySandbox(callback, declared.declared());
-    }
-
-    @Override
-    public String description() {
-        return "Sandboxes built by a function the host registers (SandboxFactory.builder().callback(...)).";
     }
 }

@@ -1,7 +1,11 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.provider.support.CommandScripts;
+import io.sandboxfactory.provider.support.RemoteCommands;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
@@ -31,15 +35,16 @@ import java.util.concurrent.Semaphore;
  * one) and the command fails like an exec would: {@link SandboxDestroyedException} when the
  * container is gone or stopped, else {@link SandboxExecTransportException} with {@code
  * opened=true}. A timeout or interrupt kills the command's processes exactly as the exec path
- * does (pid file and marker, see {@link ExecWrapper}); the channel stays if the server reports the
+ * does (pid file and marker, see {@link CommandScripts}); the channel stays if the server reports the
  * killed command within {@link #DRAIN_AFTER_KILL}.
  */
-final class ChannelCommandRunner {
+final class ChannelCommandRunner implements RemoteCommands<String> {
 
     private static final System.Logger LOG = System.getLogger(ChannelCommandRunner.class.getName());
 
     private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
     private static final Duration GONE_CHECK = Duration.ofSeconds(2);
+    private static final Duration CHECK_PAUSE = Duration.ofMillis(50);
     private static final Duration TRACE_WAIT = Duration.ofSeconds(10);
     /** The server needs up to its grace to report a killed command whose children held the output. */
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5 + ChannelProtocol.GRACE_SECONDS);
@@ -53,14 +58,15 @@ final class ChannelCommandRunner {
     private ExecChannel channel;
     private String unsupportedIn;
 
-    ChannelCommandRunner(DockerConnection connection, String sessionId, DockerCommandRunner execPath, boolean enabled) {
+    ChannelCommandRunner(DockerConnection connection, DockerCommandRunner execPath, boolean enabled) {
         this.connection = connection;
-        this.sessionId = sessionId;
+        this.sessionId = execPath.defaults().sessionId();
         this.execPath = execPath;
         this.enabled = enabled;
     }
 
-    CommandResult run(String containerId, CommandRequest request) {
+    @Override
+    public CommandResult run(String containerId, CommandRequest request) {
         if (!enabled || !ChannelProtocol.sendable(request.commandLine()) || !idle.tryAcquire()) {
             return execPath.run(containerId, request);
         }
@@ -85,14 +91,14 @@ final class ChannelCommandRunner {
     }
 
     private CommandResult runOnChannel(String containerId, CommandRequest request) {
-        String cwd = execPath.workingDirectory(request);
-        String token = ExecWrapper.newToken();
+        String cwd = execPath.defaults().cwd(request);
+        String token = CommandScripts.newToken();
         List<String> env = execPath.environment(request.env(), token);
         long started = System.nanoTime();
         DockerClient client;
         try {
             client = connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             return execPath.run(containerId, request);
         }
         Optional<ExecChannel> open = channel(client, containerId);
@@ -100,12 +106,12 @@ final class ChannelCommandRunner {
             return execPath.run(containerId, request);
         }
         ExecChannel ch = open.get();
-        String nonce = ExecWrapper.newToken();
-        String signal = ExecWrapper.missingDirectorySignal(token);
+        String nonce = CommandScripts.newToken();
+        String signal = CommandScripts.missingDirectorySignal(token);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
         ChannelReply reply = new ChannelReply(nonce, signal, stdout, stderr);
-        byte[] line = ChannelProtocol.request(nonce, ExecWrapper.pidFile(token), cwd, request.commandLine(), signal, env);
+        byte[] line = ChannelProtocol.request(nonce, CommandScripts.pidFile(token), cwd, request.commandLine(), signal, env);
         if (!ch.submit(reply, line)) {
             drop(ch);
             return execPath.run(containerId, request);
@@ -248,25 +254,13 @@ final class ChannelCommandRunner {
      * stream a moment before the engine records it as exited, so a running one is asked again briefly.
      */
     private static boolean containerGone(DockerClient client, String containerId) {
-        long deadline = System.nanoTime() + GONE_CHECK.toNanos();
-        while (true) {
-            try {
+        try {
+            return Polling.until(GONE_CHECK, CHECK_PAUSE, () -> {
                 InspectContainerResponse container = client.inspectContainerCmd(containerId).exec();
-                if (container.getState() == null || !Boolean.TRUE.equals(container.getState().getRunning())) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                return DockerFailures.isNotFound(e);
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+                return container.getState() == null || !Boolean.TRUE.equals(container.getState().getRunning());
+            });
+        } catch (RuntimeException e) {
+            return DockerFailures.isNotFound(e);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.provider.support.CommandScripts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.List;
  * evaluated, so any text without NUL arrives verbatim.
  *
  * <p>Per command the server makes two FIFOs (removed once open), starts one {@code cat} copying
- * each to its own stdout and stderr, and runs {@link ExecWrapper}'s wrapper in a fresh child: {@code setsid} (so the
+ * each to its own stdout and stderr, and runs the wrapper ({@link CommandScripts#RUN_SCRIPT}) in a fresh child: {@code setsid} (so the
  * wrapper leads its own process group, as an exec would), {@code env} with exactly the requested
  * variables over the container's, stdin {@code /dev/null}, stdout and stderr on the FIFOs. The
  * server's own variables are not exported, so nothing of one command reaches the next. When the
@@ -46,7 +47,7 @@ final class ChannelProtocol {
     private static final String TRACE_SUFFIX = ".taken";
 
     /**
-     * {@code $1} is {@link ExecWrapper#RUN_SCRIPT}, {@code $2} the channel's token (naming its
+     * {@code $1} is {@link CommandScripts#RUN_SCRIPT}, {@code $2} the channel's token (naming its
      * {@link #directory}). Variables are prefixed so they cannot clash with the container's.
      */
     static final String SERVER_SCRIPT = String.join("\n",
@@ -100,7 +101,7 @@ final class ChannelProtocol {
 
     /** The exec argv of the server of channel {@code token}. */
     static List<String> serverCommand(String token) {
-        return List.of("/bin/sh", "-c", SERVER_SCRIPT, "sandbox-factory-channel", ExecWrapper.RUN_SCRIPT, token);
+        return List.of("/bin/sh", "-c", SERVER_SCRIPT, "sandbox-factory-channel", CommandScripts.RUN_SCRIPT, token);
     }
 
     /** Where the server of channel {@code token} keeps its FIFOs and its trace. */

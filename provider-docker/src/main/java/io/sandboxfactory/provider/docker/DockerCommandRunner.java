@@ -1,23 +1,22 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
+import io.sandboxfactory.provider.support.CommandDefaults;
+import io.sandboxfactory.provider.support.CommandScripts;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectExecResponse;
 import com.github.dockerjava.api.model.Frame;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.OutputCollector;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,54 +28,43 @@ import java.util.concurrent.TimeUnit;
  * per command on the shared connection pool, nothing else.
  *
  * <p>A timeout (or an interrupt of the calling thread) kills the command inside the container with
- * a second exec (see {@link ExecWrapper}), then reports exit code 124 and {@code timedOut}. Failures
+ * a second exec (see {@link CommandScripts}), then reports exit code 124 and {@code timedOut}. Failures
  * say whether the command may have run: a container that is gone or stopped before the exec exists
  * is a {@link SandboxDestroyedException}; a transport failure before the exec was created is a
  * {@link SandboxExecTransportException} with {@code opened=false}, after it was started {@code
  * opened=true}.
+ *
+ * @param connection the engine connection of the sandbox's provider instance
+ * @param defaults what every command here starts from
  */
-final class DockerCommandRunner {
+record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults) {
 
     private static final System.Logger LOG = System.getLogger(DockerCommandRunner.class.getName());
 
-    /** How long the output may keep flowing after the kill before the stream is dropped. */
-    private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5);
-    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
     /** The engine records the exit code just after the stream ends; this bounds the wait for it. */
     private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(10);
 
-    private final DockerConnection connection;
-    private final String sessionId;
-    private final Map<String, String> baseEnv;
-    private final String defaultCwd;
-    private final HostProcess host;
-
-    DockerCommandRunner(DockerConnection connection, String sessionId, Map<String, String> baseEnv, String defaultCwd,
-                        HostProcess host) {
-        this.connection = connection;
-        this.sessionId = sessionId;
-        this.baseEnv = Map.copyOf(baseEnv);
-        this.defaultCwd = defaultCwd;
-        this.host = host;
+    private String sessionId() {
+        return defaults.sessionId();
     }
 
     CommandResult run(String containerId, CommandRequest request) {
-        String cwd = workingDirectory(request);
-        String token = ExecWrapper.newToken();
+        String cwd = defaults.cwd(request);
+        String token = CommandScripts.newToken();
         List<String> env = environment(request.env(), token);
         long started = System.nanoTime();
 
         DockerClient client;
         try {
             client = connection.client();
-        } catch (IllegalStateException closed) {
-            throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId + "': "
+        } catch (ProviderClosedException closed) {
+            throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId() + "': "
                     + closed.getMessage(), false, closed);
         }
-        String execId = createExec(client, containerId, ExecWrapper.runCommand(token, cwd, request.commandLine()), env);
+        String execId = createExec(client, containerId, CommandScripts.runCommand(token, cwd, request.commandLine()), env);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
-        ExecStream stream = new ExecStream(stdout, stderr, ExecWrapper.missingDirectorySignal(token));
+        ExecStream stream = new ExecStream(stdout, stderr, CommandScripts.missingDirectorySignal(token));
         try {
             client.execStartCmd(execId).withDetach(false).withTty(false).exec(stream);
         } catch (RuntimeException e) {
@@ -89,7 +77,7 @@ final class DockerCommandRunner {
         } catch (InterruptedException e) {
             stopCommand(client, containerId, token, stream);
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
+            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
                     + "' was interrupted; it was killed inside the container.", e);
         }
         if (timedOut) {
@@ -98,7 +86,7 @@ final class DockerCommandRunner {
             throw startFailure(stream.failure().get());
         }
         if (stream.missingDirectory()) {
-            throw CommandRequest.cwdMissing(cwd, sessionId);
+            throw CommandRequest.cwdMissing(cwd, sessionId());
         }
         stdout.finish();
         stderr.finish();
@@ -107,32 +95,10 @@ final class DockerCommandRunner {
                 timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
     }
 
-    /** Where {@code request} runs: its {@code cwd}, relative ones under the sandbox's working directory. */
-    String workingDirectory(CommandRequest request) {
-        return request.cwd().map(this::resolve).orElse(defaultCwd);
-    }
-
-    /** A relative {@code cwd} is taken from the sandbox's working directory, as the local provider does. */
-    private String resolve(String cwd) {
-        if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + cwd + "' is invalid; it must be a non-empty path"
-                    + " without NUL characters.");
-        }
-        return cwd.startsWith("/") ? cwd : defaultCwd + "/" + cwd;
-    }
-
-    /** The command's variables as {@code NAME=VALUE}: base env, then the request's, then the markers. */
+    /** The variables of command {@code token} as {@code NAME=VALUE}, as the engine takes them (see {@link CommandDefaults#environment}). */
     List<String> environment(Map<String, String> requestEnv, String token) {
-        Map<String, String> merged = new LinkedHashMap<>(baseEnv);
-        requestEnv.forEach((name, value) -> {
-            EnvironmentVariables.requireValid(name, value, "Command environment");
-            merged.put(name, value);
-        });
-        merged.put(ExecWrapper.MARKER_VARIABLE, token);
-        merged.put(DeadHostReaper.HOST_VARIABLE, host.encoded());
-        List<String> env = new ArrayList<>(merged.size());
-        merged.forEach((name, value) -> env.add(name + "=" + value));
-        return env;
+        return defaults.environment(requestEnv, token, EnvironmentVariables::requireValid).entrySet().stream()
+                .map(variable -> variable.getKey() + "=" + variable.getValue()).toList();
     }
 
     private String createExec(DockerClient client, String containerId, List<String> argv, List<String> env) {
@@ -150,7 +116,7 @@ final class DockerCommandRunner {
             if (DockerFailures.isNotFound(e) || DockerFailures.isConflict(e)) {
                 throw gone(e);
             }
-            throw new SandboxExecTransportException("Could not create the command in sandbox '" + sessionId
+            throw new SandboxExecTransportException("Could not create the command in sandbox '" + sessionId()
                     + "' on the Docker engine at " + connection.host() + ": " + DockerFailures.message(e), false, e);
         }
     }
@@ -160,21 +126,21 @@ final class DockerCommandRunner {
         if (DockerFailures.isNotFound(e) || DockerFailures.isConflict(e)) {
             return gone(e);
         }
-        return new SandboxExecTransportException("Lost the connection to the command in sandbox '" + sessionId
+        return new SandboxExecTransportException("Lost the connection to the command in sandbox '" + sessionId()
                 + "' on the Docker engine at " + connection.host() + "; it may have run: " + DockerFailures.message(e), true, e);
     }
 
     private SandboxDestroyedException gone(Throwable e) {
-        return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed or not running ("
+        return new SandboxDestroyedException("Sandbox '" + sessionId() + "' is gone: its container is removed or not running ("
                 + DockerFailures.message(e) + "); the next start restarts it or makes a fresh one.", e);
     }
 
     private void stopCommand(DockerClient client, String containerId, String token, ExecStream stream) {
         kill(client, containerId, token);
         try {
-            if (!stream.await(Optional.of(DRAIN_AFTER_KILL))) {
+            if (!stream.await(Optional.of(CommandScripts.DRAIN_AFTER_KILL))) {
                 LOG.log(System.Logger.Level.WARNING, "Output of a killed command in sandbox ''{0}'' is still open after {1}; dropping it.",
-                        sessionId, DRAIN_AFTER_KILL);
+                        sessionId(), CommandScripts.DRAIN_AFTER_KILL);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -183,11 +149,11 @@ final class DockerCommandRunner {
         }
     }
 
-    /** Kills every process of command {@code token} (see {@link ExecWrapper#killCommand}) with an exec of its own. */
+    /** Kills every process of command {@code token} (see {@link CommandScripts#killCommand}) with an exec of its own. */
     void kill(DockerClient client, String containerId, String token) {
         try {
             String killExec = client.execCreateCmd(containerId)
-                    .withCmd(ExecWrapper.killCommand(token).toArray(String[]::new))
+                    .withCmd(CommandScripts.killCommand(token).toArray(String[]::new))
                     .withUser("0")
                     .withAttachStdout(true)
                     .withAttachStderr(true)
@@ -196,15 +162,15 @@ final class DockerCommandRunner {
                     .getId();
             if (!client.execStartCmd(killExec).withDetach(false).withTty(false)
                     .exec(new ResultCallback.Adapter<Frame>())
-                    .awaitCompletion(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    .awaitCompletion(CommandScripts.KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.log(System.Logger.Level.WARNING, "Killing a command in sandbox ''{0}'' did not finish within {1}.",
-                        sessionId, KILL_WAIT);
+                        sessionId(), CommandScripts.KILL_WAIT);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                LOG.log(System.Logger.Level.WARNING, "Could not kill a command in sandbox ''" + sessionId + "'': "
+                LOG.log(System.Logger.Level.WARNING, "Could not kill a command in sandbox ''" + sessionId() + "'': "
                         + DockerFailures.message(e), e);
             }
             // A removed or stopped container took the command with it.
@@ -218,14 +184,14 @@ final class DockerCommandRunner {
             try {
                 exec = client.inspectExecCmd(execId).exec();
             } catch (RuntimeException e) {
-                throw new SandboxExecTransportException("The command in sandbox '" + sessionId
+                throw new SandboxExecTransportException("The command in sandbox '" + sessionId()
                         + "' ran but its exit code could not be read: " + DockerFailures.message(e), true, e);
             }
             if (!Boolean.TRUE.equals(exec.isRunning()) && exec.getExitCodeLong() != null) {
                 return exec.getExitCodeLong().intValue();
             }
             if (System.nanoTime() > deadline) {
-                throw new SandboxExecTransportException("The command in sandbox '" + sessionId
+                throw new SandboxExecTransportException("The command in sandbox '" + sessionId()
                         + "' closed its output but the engine reported no exit code within " + EXIT_CODE_WAIT + ".", true, null);
             }
             try {
@@ -233,7 +199,7 @@ final class DockerCommandRunner {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while reading the exit code of a command in sandbox '"
-                        + sessionId + "'.", e);
+                        + sessionId() + "'.", e);
             }
         }
     }

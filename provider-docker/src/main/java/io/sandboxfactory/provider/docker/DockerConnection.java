@@ -11,6 +11,7 @@ import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.provider.support.ProviderClosedException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -113,7 +114,7 @@ final class DockerConnection implements AutoCloseable {
         }
         synchronized (lock) {
             if (closed) {
-                throw new IllegalStateException("The docker provider instance for " + endpoint.host() + " is closed.");
+                throw new ProviderClosedException("The docker provider instance for " + endpoint.host() + " is closed.");
             }
             if (opened == null) {
                 opened = connect();

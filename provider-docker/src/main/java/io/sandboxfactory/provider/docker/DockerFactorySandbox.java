@@ -4,9 +4,10 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
+import io.sandboxfactory.provider.support.CommandDefaults;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
@@ -35,12 +36,12 @@ import java.util.Set;
  * provider and this owner, in any state. {@link #close()} closes the connection; sandboxes made by
  * this instance cannot be used afterwards, their containers are untouched.
  */
-public final class DockerFactorySandbox implements FactorySandbox, SandboxInventory {
+public final class DockerFactorySandbox implements TemplateStoreSandbox, SandboxInventory {
 
     private final DockerProviderConfig config;
     private final String owner;
     private final DockerConnection connection;
-    /** This process, as the commands it starts record it (see {@link DeadHostReaper}). */
+    /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
     private final HostProcess host;
     private final DockerTemplates templates;
 
@@ -98,7 +99,10 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
                 memory,
                 config.init(),
                 mounts(ctx));
-        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, config.env(), config.execChannel(), host);
+        CommandDefaults defaults = new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host);
+        ChannelCommandRunner runner = new ChannelCommandRunner(connection, new DockerCommandRunner(connection, defaults),
+                config.execChannel());
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, runner);
     }
 
     /** The configured volumes, then the context's host directories read-only at their own paths (when the engine shares this host). */
@@ -144,13 +148,8 @@ public final class DockerFactorySandbox implements FactorySandbox, SandboxInvent
     }
 
     @Override
-    public List<SandboxTemplate> listTemplates() {
-        return templates.list();
-    }
-
-    @Override
-    public void removeTemplate(String name) {
-        templates.remove(name);
+    public TemplateStoreSandbox.Store templates() {
+        return templates;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
@@ -31,16 +32,11 @@ import java.util.Optional;
  * over TLS); downloads through docker-java. Paths must lie under the root (checked lexically here:
  * the caller resolved them); the engine resolves them inside the container. Hard links in a
  * downloaded archive are delivered as the files they link to.
+ *
+ * @param connection the engine connection of the sandboxes' provider instance
+ * @param sessionId the session whose container the files move in or out of, for messages
  */
-final class DockerFileTransfer implements RemoteFiles<String> {
-
-    private final DockerConnection connection;
-    private final String sessionId;
-
-    DockerFileTransfer(DockerConnection connection, String sessionId) {
-        this.connection = connection;
-        this.sessionId = sessionId;
-    }
+record DockerFileTransfer(DockerConnection connection, String sessionId) implements RemoteFiles<String> {
 
     /** Resolves with one {@code HEAD} per path component (see {@link EngineArchive}); empty over TLS. */
     @Override
@@ -110,7 +106,7 @@ final class DockerFileTransfer implements RemoteFiles<String> {
     private DockerClient client() {
         try {
             return connection.client();
-        } catch (IllegalStateException closed) {
+        } catch (ProviderClosedException closed) {
             throw new SandboxExecTransportException("Cannot copy files of sandbox '" + sessionId + "': " + closed.getMessage(), false, closed);
         }
     }

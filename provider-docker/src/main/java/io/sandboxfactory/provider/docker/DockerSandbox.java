@@ -4,16 +4,10 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
-import io.sandboxfactory.api.CommandRequest;
-import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.support.HostProcess;
-import io.sandboxfactory.provider.support.RemoteFiles;
-import io.sandboxfactory.provider.support.RemoteFilesSandbox;
+import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxNotReadyException;
 
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +36,7 @@ import java.util.Optional;
  * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
  * stopped container or creates a fresh one.
  */
-public final class DockerSandbox extends RemoteFilesSandbox<String> {
+public final class DockerSandbox extends RemoteSandbox<String> {
 
     /** Keeps the container alive doing nothing; {@code docker stop} ends it at once. */
     static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
@@ -58,28 +52,20 @@ public final class DockerSandbox extends RemoteFilesSandbox<String> {
     private final Optional<String> knownContainerId;
     private final String owner;
     private final ChannelCommandRunner runner;
-    private final DockerFileTransfer files;
 
     DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
-                  DockerConnection connection, Map<String, String> baseEnv, boolean execChannel, HostProcess host) {
-        super(sessionId, spec.name());
+                  DockerConnection connection, ChannelCommandRunner runner) {
+        super(sessionId, spec.name(), spec.workingDirectory(), runner, new DockerFileTransfer(connection, sessionId));
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
         this.owner = owner;
-        this.runner = new ChannelCommandRunner(connection, sessionId,
-                new DockerCommandRunner(connection, sessionId, baseEnv, spec.workingDirectory(), host), execChannel);
-        this.files = new DockerFileTransfer(connection, sessionId);
+        this.runner = runner;
     }
 
     /** The container name this session maps to. */
     public String containerName() {
         return spec.name();
-    }
-
-    @Override
-    public Optional<String> workingDirectory() {
-        return Optional.of(spec.workingDirectory());
     }
 
     @Override
@@ -108,7 +94,7 @@ public final class DockerSandbox extends RemoteFilesSandbox<String> {
             return;
         }
         // Running: a host that died while it ran commands here may have left them running.
-        DeadHostReaper.reap(id(), request -> runner.run(containerId, request));
+        reapDeadHosts(containerId);
     }
 
     @Override
@@ -219,20 +205,6 @@ public final class DockerSandbox extends RemoteFilesSandbox<String> {
                         + spec.name() + "': " + DockerFailures.message(e), e);
             }
         }
-    }
-
-    @Override
-    protected CommandResult doExecute(CommandRequest request) {
-        return runner.run(containerId(), request);
-    }
-
-    @Override
-    protected RemoteFiles<String> files() {
-        return files;
-    }
-
-    private String containerId() {
-        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id() + "' has no container yet; start it first."));
     }
 
     private Optional<InspectContainerResponse> inspect(DockerClient client, String idOrName) {

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,15 +21,16 @@ import java.util.Optional;
  * so they can be listed and cleaned up by label. Names are validated by {@link
  * SandboxTemplate#requireValidName}, which also makes them valid image tags.
  */
-final class DockerTemplates {
+final class DockerTemplates implements TemplateStoreSandbox.Store {
 
     static final String REPOSITORY = "sandbox-factory-template";
+    /** The label holding the template's name; those of its other fields are named under it. */
     static final String NAME = "io.sandboxfactory.template";
-    static final String SUBJECT = "io.sandboxfactory.template.subject";
-    static final String SETUP = "io.sandboxfactory.template.setup";
-    static final String INPUTS = "io.sandboxfactory.template.inputs";
-    static final String BASE = "io.sandboxfactory.template.base";
-    static final String CREATED = "io.sandboxfactory.template.created";
+    static final String SUBJECT = NAME + ".subject";
+    static final String SETUP = NAME + ".setup";
+    static final String INPUTS = NAME + ".inputs";
+    static final String BASE = NAME + ".base";
+    static final String CREATED = NAME + ".created";
 
     private final DockerConnection connection;
     private final String owner;
@@ -61,7 +63,8 @@ final class DockerTemplates {
         return template;
     }
 
-    List<SandboxTemplate> list() {
+    @Override
+    public List<SandboxTemplate> list() {
         List<Image> images;
         try {
             Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
@@ -77,7 +80,8 @@ final class DockerTemplates {
         return templates;
     }
 
-    void remove(String name) {
+    @Override
+    public void remove(String name) {
         DockerClient client = connection.client();
         try {
             client.removeImageCmd(image(name)).withForce(true).exec();

@@ -30,8 +30,12 @@ import java.util.regex.Pattern;
  * the link target resolved in the container) and the upload {@code PUT}, sent in 256 KiB chunks
  * (docker-java's entity writes 4 KiB ones, which costs about a third more time on large files). A
  * TLS engine is not {@link #supported()}; callers then use docker-java or a command.
+ *
+ * @param host the engine's endpoint
+ * @param tls whether the engine is reached over TLS
+ * @param apiVersion the Engine API version of every request
  */
-final class EngineArchive {
+record EngineArchive(URI host, boolean tls, String apiVersion) {
 
     /** A non-2xx answer of the engine, with its own message. */
     static final class EngineError extends IOException {
@@ -59,16 +63,6 @@ final class EngineArchive {
     private static final long MODE_DIR = 1L << 31;
     private static final long MODE_SYMLINK = 1L << 27;
     private static final long MODE_TYPE = MODE_DIR | MODE_SYMLINK | 1L << 26 | 1L << 25 | 1L << 24 | 1L << 21 | 1L << 19;
-
-    private final URI host;
-    private final boolean tls;
-    private final String apiVersion;
-
-    EngineArchive(URI host, boolean tls, String apiVersion) {
-        this.host = host;
-        this.tls = tls;
-        this.apiVersion = apiVersion;
-    }
 
     boolean supported() {
         String scheme = host.getScheme();

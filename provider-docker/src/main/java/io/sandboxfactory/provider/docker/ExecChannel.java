@@ -1,6 +1,9 @@
 package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.provider.support.CommandScripts;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -32,7 +35,7 @@ final class ExecChannel implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ExecChannel.class.getName());
 
     private final String containerId;
-    private final String token = ExecWrapper.newToken();
+    private final String token = CommandScripts.newToken();
     private final RequestFeed feed = new RequestFeed();
     private final Frames frames = new Frames();
     private final CountDownLatch ready = new CountDownLatch(1);
@@ -79,8 +82,8 @@ final class ExecChannel implements AutoCloseable {
         }
         channel.close();
         if (channel.transportFailed) {
-            throw new IllegalStateException("The command channel lost its connection while starting: "
-                    + DockerFailures.message(cause), cause);
+            throw new SandboxExecTransportException("The command channel lost its connection while starting: "
+                    + DockerFailures.message(cause), false, cause);
         }
         return Optional.empty();
     }
@@ -100,24 +103,10 @@ final class ExecChannel implements AutoCloseable {
      * server whose stream ended has usually just exited. False when the engine cannot tell.
      */
     boolean serverEnded(DockerClient client, Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            try {
-                if (Boolean.FALSE.equals(client.inspectExecCmd(execId).exec().isRunning())) {
-                    return true;
-                }
-            } catch (RuntimeException e) {
-                return false;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+        try {
+            return Polling.until(wait, Duration.ofMillis(50), () -> Boolean.FALSE.equals(client.inspectExecCmd(execId).exec().isRunning()));
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Receives the demultiplexed output of one exec ({@code Tty=false}) and feeds stdout and stderr
  * frames, in the order the engine sent them, to their collectors, except the wrapper's signal for a
- * missing working directory ({@link ExecWrapper#missingDirectorySignal}). Once {@link #close()}d (a
+ * missing working directory ({@link io.sandboxfactory.provider.support.CommandScripts#missingDirectorySignal}). Once {@link #close()}d (a
  * timeout or interrupt gave up on the stream) it drops late frames and errors, so the result
  * reflects what was read up to then.
  */

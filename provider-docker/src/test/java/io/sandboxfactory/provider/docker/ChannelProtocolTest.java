@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.provider.support.CommandScripts;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -38,7 +39,7 @@ class ChannelProtocolTest {
 
     @Test
     void theServerTracesARequestBeforeRunningItAndAKilledServerLeavesTheTrace() throws Exception {
-        String token = ExecWrapper.newToken();
+        String token = CommandScripts.newToken();
         Path directory = Path.of(ChannelProtocol.directory(token));
         Process server = new ProcessBuilder(ChannelProtocol.serverCommand(token)).start();
         try {
@@ -47,7 +48,7 @@ class ChannelProtocolTest {
             assertThat(ChannelProtocol.neverRead(list(directory), "n1")).as("before the first request").isTrue();
 
             // The command itself finds the trace of its request, and only that one.
-            String pidFile = ExecWrapper.pidFile(ExecWrapper.newToken());
+            String pidFile = CommandScripts.pidFile(CommandScripts.newToken());
             server.getOutputStream().write(ChannelProtocol.request("n1", pidFile, "/", "ls -a " + directory, "sig", List.of()));
             server.getOutputStream().flush();
             byte[] end = ChannelProtocol.terminator("n1");
@@ -69,7 +70,7 @@ class ChannelProtocolTest {
 
     @Test
     void aServerThatEndsNormallyLeavesNoTrace() throws Exception {
-        String token = ExecWrapper.newToken();
+        String token = CommandScripts.newToken();
         Process server = new ProcessBuilder(ChannelProtocol.serverCommand(token)).start();
         assertThat(server.getInputStream().readNBytes(ChannelProtocol.ready().length)).isEqualTo(ChannelProtocol.ready());
         server.getOutputStream().close();

@@ -91,6 +91,7 @@ class DockerConnectionTest {
     void aClosedConnectionRefusesToReopen() {
         DockerConnection connection = new DockerConnection(DockerProviderConfig.defaults());
         connection.close();
-        assertThatThrownBy(connection::client).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(connection::client).isInstanceOfSatisfying(SandboxException.class,
+                e -> assertThat(e.code()).isEqualTo("PROVIDER_CLOSED")).hasMessageContaining("is closed");
     }
 }

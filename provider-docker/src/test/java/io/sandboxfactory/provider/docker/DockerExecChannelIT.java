@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.provider.support.CommandDefaults;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -277,7 +278,7 @@ class DockerExecChannelIT {
     /** Runs {@code command} in {@code sandbox}'s container as an exec of its own, beside the channel. */
     private static CommandResult execPathOf(DockerSandbox sandbox, String command) {
         try (DockerConnection connection = new DockerConnection(DockerProviderConfig.defaults())) {
-            DockerCommandRunner runner = new DockerCommandRunner(connection, sandbox.id(), Map.of(), "/", HostProcess.current());
+            DockerCommandRunner runner = new DockerCommandRunner(connection, new CommandDefaults(sandbox.id(), Map.of(), "/", HostProcess.current()));
             return runner.run(sandbox.sandboxId().orElseThrow(), new CommandRequest(command, Map.of(), Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), 1_000_000));
         }

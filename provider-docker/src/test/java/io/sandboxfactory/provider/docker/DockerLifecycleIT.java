@@ -4,6 +4,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.testing.DeadHosts;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxResources;
@@ -82,12 +83,7 @@ class DockerLifecycleIT {
     @Test
     void commandsADeadHostLeftRunningAreEndedByTheNextProcessThatConnectsButALiveHostsAreNot() throws Exception {
         String session = fixture.sessionId("dead-host");
-        // A process of this host that has exited: provably gone.
-        Process exited = new ProcessBuilder("true").start();
-        exited.waitFor();
-        HostProcess deadHost = new HostProcess(HostProcess.current().host(), exited.pid(),
-                exited.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L));
-        assertThat(deadHost.isProvablyGone()).isTrue();
+        HostProcess deadHost = DeadHosts.exited();
 
         DockerSandbox ofDeadHost = fixture.sandbox(fixture.factoryAs(deadHost), session);
         ofDeadHost.start();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.provider.support.ProviderClosedException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ final class ClusterConnection implements AutoCloseable {
 
     synchronized KubernetesClient client() {
         if (closed) {
-            throw new IllegalStateException("the kubernetes provider was closed");
+            throw new ProviderClosedException("The kubernetes provider instance is closed.");
         }
         if (hostClient.isPresent()) {
             return hostClient.get();

@@ -12,6 +12,8 @@ import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.provider.support.CommandDefaults;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -37,11 +39,19 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     private final KubernetesProviderConfig config;
     private final String owner;
     private final ClusterConnection connection;
+    /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
+    private final HostProcess host;
 
     KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, ClusterConnection connection) {
+        this(config, owner, connection, HostProcess.current());
+    }
+
+    /** With {@code host} standing for this process: a test plays a host that died. */
+    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, ClusterConnection connection, HostProcess host) {
         this.config = config;
         this.owner = owner;
         this.connection = connection;
+        this.host = host;
     }
 
     /** The client, for hosts and tests that need the cluster directly. */
@@ -57,7 +67,8 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
         SessionObjects objects = new SessionObjects(ctx.sessionId(), owner, config, ctx.resources(), workingDirectory);
-        return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, config.env(), config.denyAllNetwork(),
+        PodCommandRunner runner = new PodCommandRunner(connection, new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host));
+        return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, runner, config.denyAllNetwork(),
                 config.readyTimeoutDuration());
     }
 

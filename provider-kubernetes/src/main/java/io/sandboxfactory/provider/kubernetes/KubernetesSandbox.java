@@ -6,25 +6,18 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.sandboxfactory.api.CommandRequest;
-import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.provider.support.RemoteFiles;
-import io.sandboxfactory.provider.support.RemoteFilesSandbox;
+import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxNotReadyException;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The sandbox of one session: a pod and the PersistentVolumeClaim its workspace lives on, both
- * named {@link ResourceNames#forSession} in the configured namespace; the handle is that name.
+ * named {@link ResourceNames#forSession} ({@link #name()}) in the configured namespace; the handle is that name.
  *
  * <p>Acquisition: {@link #find()} reports the session when its pod or its claim exists (a stopped
  * session is a claim without a pod) and only accepts objects whose labels and annotations name this
@@ -35,7 +28,7 @@ import java.util.function.Supplier;
  * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
  * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
  */
-public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
+public final class KubernetesSandbox extends RemoteSandbox<String> {
 
     /** How long stop and destroy wait for deleted objects to disappear. */
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
@@ -45,29 +38,15 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
     private final String owner;
     private final boolean denyAll;
     private final Duration readyTimeout;
-    private final PodCommandRunner runner;
-    private final PodFileTransfer files;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
-                      Map<String, String> baseEnv, boolean denyAll, Duration readyTimeout) {
-        super(sessionId, objects.name());
+                      PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
+        super(sessionId, objects.name(), objects.workingDirectory(), runner, new PodFileTransfer(runner));
         this.connection = connection;
         this.objects = objects;
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
-        this.runner = new PodCommandRunner(connection, sessionId, baseEnv, objects.workingDirectory());
-        this.files = new PodFileTransfer(connection, runner, sessionId);
-    }
-
-    /** The name of this session's pod, claim and policy. */
-    public String objectName() {
-        return objects.name();
-    }
-
-    @Override
-    public Optional<String> workingDirectory() {
-        return Optional.of(objects.workingDirectory());
     }
 
     @Override
@@ -93,7 +72,10 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
             createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
                     .resource(objects.denyAll()).create(), "NetworkPolicy");
         }
-        ensurePod(client);
+        if (ensurePod(client)) {
+            // Running: a host that died while it ran commands here may have left them running.
+            reapDeadHosts(name);
+        }
     }
 
     @Override
@@ -130,12 +112,17 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
         }
     }
 
-    /** Makes the pod when missing (409: someone else made it, fine), replaces a dead one, and waits for Ready. */
-    private void ensurePod(KubernetesClient client) throws InterruptedException {
+    /**
+     * Makes the pod when missing (409: someone else made it, fine), replaces a dead one, and waits for
+     * Ready; returns whether the pod was there and alive already (its commands may still run).
+     */
+    private boolean ensurePod(KubernetesClient client) throws InterruptedException {
         long deadline = System.nanoTime() + GONE_WAIT.toNanos();
+        boolean existed = true;
         while (true) {
             Pod pod = pod(client).get();
             if (pod == null) {
+                existed = false;
                 try {
                     pod(client).create(objects.pod());
                 } catch (RuntimeException e) {
@@ -151,6 +138,7 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
                 if (!isTerminating(pod)) {
                     deleteQuietly(pod(client));
                 }
+                existed = false;
                 pause(deadline, "Pod");
                 continue;
             }
@@ -165,6 +153,7 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
             }
             throw notReady;
         }
+        return existed;
     }
 
     @Override
@@ -190,20 +179,6 @@ public final class KubernetesSandbox extends RemoteFilesSandbox<String> {
         }
         awaitGone(pod(client), "Pod");
         awaitGone(claim(client), "PersistentVolumeClaim");
-    }
-
-    @Override
-    protected CommandResult doExecute(CommandRequest request) {
-        return runner.run(podName(), request);
-    }
-
-    @Override
-    protected RemoteFiles<String> files() {
-        return files;
-    }
-
-    private String podName() {
-        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id() + "' has no pod yet; start it first."));
     }
 
     private Resource<Pod> pod(KubernetesClient client) {

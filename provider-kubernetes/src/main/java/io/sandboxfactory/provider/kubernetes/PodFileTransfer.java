@@ -1,6 +1,5 @@
 package io.sandboxfactory.provider.kubernetes;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
@@ -44,14 +43,13 @@ final class PodFileTransfer implements RemoteFiles<String> {
     private static final String ARCHIVE = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; [ -e \"$2\" ] || [ -h \"$2\" ]"
             + " || exit " + NO_PATH + "; exec tar -cf - -- \"$2\"";
 
-    private final ClusterConnection connection;
     private final PodCommandRunner runner;
     private final String sessionId;
 
-    PodFileTransfer(ClusterConnection connection, PodCommandRunner runner, String sessionId) {
-        this.connection = connection;
+    /** Copies through {@code runner}'s execs, whose failures to open it classifies. */
+    PodFileTransfer(PodCommandRunner runner) {
         this.runner = runner;
-        this.sessionId = sessionId;
+        this.sessionId = runner.sessionId();
     }
 
     @Override
@@ -111,21 +109,9 @@ final class PodFileTransfer implements RemoteFiles<String> {
         argv[1] = "-c";
         argv[2] = script;
         System.arraycopy(args, 0, argv, 3, args.length);
-        KubernetesClient client;
-        try {
-            client = connection.client();
-        } catch (IllegalStateException closed) {
-            throw new SandboxExecTransportException("Cannot copy files of sandbox '" + sessionId + "': " + closed.getMessage(),
-                    false, closed);
-        }
-        var container = client.pods().inNamespace(connection.namespace()).withName(pod).inContainer(SessionObjects.CONTAINER);
-        try {
-            return withInput
-                    ? container.redirectingInput().writingOutput(OutputStream.nullOutputStream()).writingError(errors).exec(argv)
-                    : container.redirectingOutput().writingError(errors).exec(argv);
-        } catch (RuntimeException e) {
-            throw runner.openFailure(pod, e);
-        }
+        return runner.exec(pod, "copy files", container -> withInput
+                ? container.redirectingInput().writingOutput(OutputStream.nullOutputStream()).writingError(errors).exec(argv)
+                : container.redirectingOutput().writingError(errors).exec(argv));
     }
 
     private int await(ExecWatch watch, String path) {

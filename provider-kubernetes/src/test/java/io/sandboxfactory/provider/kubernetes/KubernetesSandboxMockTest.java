@@ -18,6 +18,9 @@ import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.api.testing.DeadHosts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,7 +155,7 @@ class KubernetesSandboxMockTest {
 
         // A replica that saw nothing and creates anyway gets AlreadyExists for the claim and the pod, and uses them.
         KubernetesSandbox racer = open(config().build(), "me").create(FactorySandboxContext.of("shared"));
-        assertThat(racer.create()).isEqualTo(first.objectName());
+        assertThat(racer.create()).isEqualTo(first.name());
         assertThat(api().pods().inNamespace(NAMESPACE).list().getItems()).hasSize(1);
         assertThat(second.executeCommand("cat f", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("one\n");
     }
@@ -170,7 +173,7 @@ class KubernetesSandboxMockTest {
     void stopDeletesThePodAndKeepsTheClaimSoFilesSurviveTheNextStart() {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("keeps"));
         sandbox.executeCommand("echo kept > file", List.of(), CommandOptions.defaults());
-        String name = sandbox.objectName();
+        String name = sandbox.name();
 
         sandbox.stop();
         assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
@@ -187,7 +190,7 @@ class KubernetesSandboxMockTest {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("gone"));
         sandbox.executeCommand("echo x > file", List.of(), CommandOptions.defaults());
         sandbox.destroy();
-        String name = sandbox.objectName();
+        String name = sandbox.name();
         assertThat(api().pods().inNamespace(NAMESPACE).withName(name).get()).isNull();
         assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(name).get()).isNull();
         assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name).get()).isNull();
@@ -253,22 +256,56 @@ class KubernetesSandboxMockTest {
     }
 
     @Test
+    void commandsADeadHostLeftRunningAreEndedByTheNextProcessThatConnectsButALiveHostsAreNot() throws Exception {
+        HostProcess deadHost = DeadHosts.exited();
+        KubernetesProviderConfig config = config().build();
+        KubernetesFactorySandbox ofDeadHostFactory = new KubernetesFactorySandbox(config, "me",
+                new ClusterConnection(config, Map.of(), Optional.of(api()), dir), deadHost);
+        opened.add(ofDeadHostFactory);
+        KubernetesSandbox ofDeadHost = ofDeadHostFactory.create(FactorySandboxContext.of("dead-host"));
+        // Commands the dead host left behind: one in its own session (setsid), one in the exec's group.
+        ofDeadHost.executeCommand("setsid sleep 301 >/dev/null 2>&1 & echo $! >dead; sleep 302 >/dev/null 2>&1 & echo $! >>dead",
+                List.of(), CommandOptions.defaults());
+        assertThat(alive(ofDeadHost, "dead")).isEqualTo(2);
+
+        // The next process (a fresh instance, of a live host) connects to the running pod.
+        KubernetesSandbox next = open(config, "me").create(FactorySandboxContext.of("dead-host"));
+        next.start();
+        assertThat(next.lastStartOutcome()).contains(StartOutcome.CONNECTED);
+        assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(50), () -> alive(next, "dead") == 0))
+                .as("the dead host's commands are gone").isTrue();
+
+        // A live host's commands survive the next connection.
+        next.executeCommand("sleep 303 >/dev/null 2>&1 & echo $! >live", List.of(), CommandOptions.defaults());
+        KubernetesSandbox another = open(config, "me").create(FactorySandboxContext.of("dead-host"));
+        another.start();
+        assertThat(alive(another, "live")).as("a live host's command is never touched").isEqualTo(1);
+    }
+
+    /** How many of the processes whose pids the file {@code pids} lists are alive: present and not a zombie. */
+    private static int alive(KubernetesSandbox sandbox, String pids) {
+        CommandResult count = sandbox.executeCommand("n=0; for p in $(cat " + pids + "); do s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null);"
+                + " if [ -n \"$s\" ] && [ \"$s\" != Z ]; then n=$((n + 1)); fi; done; echo $n", List.of(), CommandOptions.defaults());
+        return Integer.parseInt(count.stdout().strip());
+    }
+
+    @Test
     void aPodThatIsNeverReadyFailsNamingItsLastEventAndIsRemoved() {
         KubernetesSandbox sandbox = open(config().image(FakeKubelet.UNPULLABLE_PREFIX + "missing:1").readyTimeout("2s").build(), "me")
                 .create(FactorySandboxContext.of("never-ready"));
         assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("POD_NOT_READY"))
-                .hasMessageContaining("Pod '" + sandbox.objectName() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
+                .hasMessageContaining("Pod '" + sandbox.name() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
                 .hasMessageContaining("ImagePullBackOff")
                 .hasMessageContaining("last event Failed: Failed to pull image \"registry.invalid/missing:1\"");
-        assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).get()).isNull();
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.name()).get()).isNull();
     }
 
     @Test
     void aPodDeletedBehindTheSandboxsBackIsDestroyedForItsCommandsAndRecreatedOnTheClaim() {
         KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("vanishing"));
         sandbox.executeCommand("echo still > file", List.of(), CommandOptions.defaults());
-        api().pods().inNamespace(NAMESPACE).withName(sandbox.objectName()).delete();
+        api().pods().inNamespace(NAMESPACE).withName(sandbox.name()).delete();
         assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
                 .isInstanceOf(SandboxDestroyedException.class);
         assertThat(sandbox.executeCommand("cat file", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("still\n");
@@ -282,6 +319,8 @@ class KubernetesSandboxMockTest {
         factory.close();
         assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.defaults()))
                 .isInstanceOfSatisfying(SandboxExecTransportException.class, e -> assertThat(e.opened()).isFalse());
+        assertThatThrownBy(factory::listSandboxes).isInstanceOfSatisfying(SandboxException.class,
+                e -> assertThat(e.code()).isEqualTo("PROVIDER_CLOSED")).hasMessage("The kubernetes provider instance is closed.");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sandboxfactory.provider.local;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -9,15 +10,30 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * Recursive delete that never follows symbolic links out of the tree, and that removes what
+ * The local provider's directory walks: the entries of a directory it keeps (sessions, templates),
+ * and a recursive delete that never follows symbolic links out of the tree, and that removes what
  * commands made read-only (Go's module cache, {@code chmod 000} directories) by restoring the
  * owner's permissions on directories inside the tree first.
  */
 final class Directories {
 
     private Directories() {
+    }
+
+    /** The entries of {@code dir}, none when it does not exist yet; {@code what} names them in a failure. */
+    static List<Path> children(Path dir, String what) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not list " + what + " under " + dir + ": " + e.getMessage(), e);
+        }
     }
 
     static void deleteRecursively(Path root) throws IOException {

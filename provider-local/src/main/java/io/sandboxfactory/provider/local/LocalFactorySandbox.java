@@ -1,9 +1,9 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
@@ -24,13 +24,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * The configured local provider: sessions are directories under one root. {@link #create} only
  * validates the session id and computes the path; the directory appears on {@code start()}.
  */
-public final class LocalFactorySandbox implements FactorySandbox, SandboxInventory {
+public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxInventory {
 
     private final Path root;
     private final Map<String, String> baseEnv;
@@ -73,13 +72,8 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
     }
 
     @Override
-    public List<SandboxTemplate> listTemplates() {
-        return templates.list();
-    }
-
-    @Override
-    public void removeTemplate(String name) {
-        templates.remove(name);
+    public TemplateStoreSandbox.Store templates() {
+        return templates;
     }
 
     /** Lets a ready template copy in progress finish (bounded), then stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
@@ -98,17 +92,9 @@ public final class LocalFactorySandbox implements FactorySandbox, SandboxInvento
 
     @Override
     public List<SandboxListing> listSandboxes() {
-        if (!Files.isDirectory(root)) {
-            return List.of();
-        }
         List<SandboxListing> listings = new ArrayList<>();
-        try (Stream<Path> children = Files.list(root)) {
-            for (Path dir : (Iterable<Path>) children::iterator) {
-                ownedSessionId(dir).ifPresent(sessionId -> listings.add(
-                        new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not list local sessions under " + root + ": " + e.getMessage(), e);
+        for (Path dir : Directories.children(root, "local sessions")) {
+            ownedSessionId(dir).ifPresent(sessionId -> listings.add(new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
         }
         return listings;
     }

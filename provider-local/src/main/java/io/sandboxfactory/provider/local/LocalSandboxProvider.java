@@ -1,9 +1,11 @@
 package io.sandboxfactory.provider.local;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.api.SandboxException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +20,7 @@ import java.util.function.Function;
  * {@code /bin/sh}. Isolation is by directory and environment only (no containment), which makes it
  * the fast default for trusted work and tests.
  */
-public final class LocalSandboxProvider implements SandboxProvider<LocalProviderConfig> {
+public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalProviderConfig> {
 
     public static final String NAME = "local";
 
@@ -26,19 +28,8 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
     private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
     private static final List<String> PERL_CANDIDATES = List.of("/usr/bin/perl", "/bin/perl");
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<LocalProviderConfig> configType() {
-        return LocalProviderConfig.class;
-    }
-
-    @Override
-    public String description() {
-        return "Sessions as directories on the host; commands run with /bin/sh in their own process group.";
+    public LocalSandboxProvider() {
+        super(NAME, LocalProviderConfig.class, "Sessions as directories on the host; commands run with /bin/sh in their own process group.");
     }
 
     @Override
@@ -82,7 +73,7 @@ public final class LocalSandboxProvider implements SandboxProvider<LocalProvider
     }
 
     static String findSetsid() {
-        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new IllegalStateException("The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
+        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new SandboxException(ErrorCode.PROVIDER_OPEN_FAILED, "The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
     }
 
     private static Optional<String> firstExecutable(List<String> candidates) {

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 
 /**
  * The local provider's templates: {@code <state dir>/templates/local/<name>/} holds {@code
@@ -27,8 +26,11 @@ import java.util.stream.Stream;
  * A template is built under a hidden {@code .<name>.partial} directory and renamed into place
  * when complete, so a listing never shows half of one. Names are validated by {@link
  * SandboxTemplate#requireValidName}, so they never escape the directory.
+ *
+ * @param directory where the templates are kept
+ * @param ready the ready copies of the templates, made ahead of the sessions that take them
  */
-final class LocalTemplates {
+record LocalTemplates(Path directory, ReadyCopies ready) implements TemplateStoreSandbox.Store {
 
     private static final Logger LOG = Logger.getLogger(LocalTemplates.class.getName());
     /** Beside the session directories, so what is staged there is renamed into place on one file system. */
@@ -38,29 +40,13 @@ final class LocalTemplates {
     /** What a session directory holds that belongs to the session, not to a template. */
     private static final Set<String> SESSION_ONLY = Set.of(LocalSandbox.OWNER_MARKER, RunningCommands.DIRECTORY);
 
-    private final Path directory;
-    private final ReadyCopies ready;
-
-    LocalTemplates(Path directory, ReadyCopies ready) {
-        this.directory = directory;
-        this.ready = ready;
-    }
-
-    List<SandboxTemplate> list() {
-        if (!Files.isDirectory(directory)) {
-            return List.of();
-        }
-        List<SandboxTemplate> templates = new ArrayList<>();
-        try (Stream<Path> children = Files.list(directory)) {
-            for (Path child : (Iterable<Path>) children::iterator) {
-                if (!child.getFileName().toString().startsWith(".")) {
-                    read(child).ifPresent(templates::add);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not list local templates under " + directory + ": " + e.getMessage(), e);
-        }
-        return templates;
+    /** The complete templates: a partial one's directory starts with a dot. */
+    @Override
+    public List<SandboxTemplate> list() {
+        return Directories.children(directory, "local templates").stream()
+                .filter(child -> !child.getFileName().toString().startsWith("."))
+                .flatMap(child -> read(child).stream())
+                .toList();
     }
 
     SandboxTemplate build(SandboxTemplate template, Path sessionDirectory) {
@@ -92,7 +78,8 @@ final class LocalTemplates {
         }
     }
 
-    void remove(String name) {
+    @Override
+    public void remove(String name) {
         try {
             Directories.deleteRecursively(directory.resolve(SandboxTemplate.requireValidName(name)));
             ready.discard(name);

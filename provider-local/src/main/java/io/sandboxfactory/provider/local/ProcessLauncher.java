@@ -15,16 +15,11 @@ import java.util.concurrent.TimeUnit;
  * Starts every command as a process of the JVM through the {@code setsid} program, with one pool
  * thread per output stream. The fallback where there is no perl for the {@link ForkServer}: an
  * extra program start per command, about as costly as the shell's own.
+ *
+ * @param setsid the {@code setsid} program's path
+ * @param pumps the threads that copy each command's output
  */
-final class ProcessLauncher implements Launcher {
-
-    private final String setsid;
-    private final Executor pumps;
-
-    ProcessLauncher(String setsid, Executor pumps) {
-        this.setsid = setsid;
-        this.pumps = pumps;
-    }
+record ProcessLauncher(String setsid, Executor pumps) implements Launcher {
 
     @Override
     public Launch start(String commandLine, Path cwd, Map<String, String> env, OutputCollector stdout,

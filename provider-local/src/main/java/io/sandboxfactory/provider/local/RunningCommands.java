@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Polling;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -209,19 +210,7 @@ final class RunningCommands {
     }
 
     private static boolean awaitGone(List<ProcessHandle> processes, Duration grace) {
-        long deadline = System.nanoTime() + grace.toNanos();
-        while (processes.stream().anyMatch(ProcessHandle::isAlive)) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+        return Polling.until(grace, Duration.ofMillis(20), () -> processes.stream().noneMatch(ProcessHandle::isAlive));
     }
 
     /** One recorded command: its shell's pid and start, and the host process that started it. */

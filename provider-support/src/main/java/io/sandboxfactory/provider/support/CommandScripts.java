@@ -1,22 +1,58 @@
 package io.sandboxfactory.provider.support;
 
+import io.sandboxfactory.api.support.HostProcess;
+
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * How a provider that runs commands through a remote exec (a container, a pod) makes a command's
- * processes killable and tells a missing working directory from the command's own output. Each
- * command gets a fresh token: its wrapper records its pid in {@link #pidFile} and puts {@link
- * #MARKER_VARIABLE}{@code =<token>} into the environment every descendant inherits, and writes
- * {@link #missingDirectorySignal} (and nothing else) to stderr when it cannot enter the working
- * directory. {@link #killCommand} then kills, in a second exec, the process group named by the pid
- * file and every process whose environment holds the marker; only a process that both leaves the
- * group and scrubs its environment escapes.
+ * processes killable and tells a missing working directory from the command's own output.
+ *
+ * <p>Each command gets a fresh token and runs under {@link #RUN_SCRIPT}, the wrapper: it changes to
+ * the working directory (or writes {@link #missingDirectorySignal}, and nothing else, to stderr and
+ * exits), writes its pid to {@link #pidFile} and runs the command line with a second {@code /bin/sh
+ * -c}, then removes the pid file and exits with the command's status. An exec starts the wrapper as
+ * the leader of a new process group (docker always; a kubernetes runtime usually), so that pid is
+ * the group of everything the command starts. The wrapper's environment holds {@link
+ * #markers}: {@link #MARKER_VARIABLE}{@code =<token>}, which every descendant inherits, and {@link
+ * #HOST_VARIABLE}, the host process that started the command ({@link DeadHostReaper}).
+ *
+ * <p>{@link #killCommand} then kills, in a second exec, the process group named by the pid file (it
+ * survives the wrapper, so children that scrubbed their environment die too) and every process
+ * whose environment holds the marker (children that left the group with {@code setsid}, and
+ * commands killed before the wrapper wrote its pid). Only a process that both leaves the group and
+ * scrubs its environment escapes.
  */
 public final class CommandScripts {
 
     /** Environment variable marking every process of one command. */
     public static final String MARKER_VARIABLE = "SANDBOX_FACTORY_EXEC";
+
+    /** Environment variable naming the host process that started a command (see {@link HostProcess#encoded()}). */
+    public static final String HOST_VARIABLE = "SANDBOX_FACTORY_HOST";
+
+    /** How long the exec of {@link #killCommand} may take before the provider stops waiting for it. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(10);
+
+    /** How long a killed command's output may keep flowing (background children holding it) before the provider drops it. */
+    public static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5);
+
+    /**
+     * The wrapper; {@code $1} pid file, {@code $2} working directory, {@code $3} command line,
+     * {@code $4} missing-directory signal. Docker's exec channel server runs it too, under {@code
+     * setsid} so it leads its own process group as an exec does.
+     */
+    public static final String RUN_SCRIPT = String.join("\n",
+            "cd -- \"$2\" 2>/dev/null || { printf '%s' \"$4\" >&2; exit 1; }",
+            "echo $$ >\"$1\" 2>/dev/null",
+            "/bin/sh -c \"$3\"",
+            "status=$?",
+            "rm -f \"$1\"",
+            "exit $status");
 
     private static final String KILL_SCRIPT = String.join("\n",
             "if [ -s \"$1\" ]; then kill -KILL -\"$(cat \"$1\")\" 2>/dev/null; rm -f \"$1\"; fi",
@@ -60,6 +96,32 @@ public final class CommandScripts {
      */
     public static String missingDirectorySignal(String token) {
         return "sandbox-factory:cwd-missing:" + token + "\n";
+    }
+
+    /** The variables that mark command {@code token}, started by {@code host}, and every process it starts. */
+    public static Map<String, String> markers(String token, HostProcess host) {
+        return Map.of(MARKER_VARIABLE, token, HOST_VARIABLE, host.encoded());
+    }
+
+    /**
+     * The exec argv that runs {@code commandLine} in {@code cwd} under the wrapper, for an exec that
+     * sets the environment itself (the environment must hold {@link #markers}).
+     */
+    public static List<String> runCommand(String token, String cwd, String commandLine) {
+        return List.of("/bin/sh", "-c", RUN_SCRIPT, "sandbox-factory-exec", pidFile(token), cwd, commandLine,
+                missingDirectorySignal(token));
+    }
+
+    /**
+     * {@link #runCommand(String, String, String)} for an exec that takes no environment (a
+     * kubernetes exec): {@code env} puts {@code env} (which must hold the {@link #markers}) into the
+     * wrapper's environment first.
+     */
+    public static List<String> runCommand(String token, String cwd, String commandLine, Map<String, String> env) {
+        List<String> argv = new ArrayList<>(List.of("env", "--"));
+        env.forEach((name, value) -> argv.add(name + "=" + value));
+        argv.addAll(runCommand(token, cwd, commandLine));
+        return argv;
     }
 
     /** The exec argv that kills every process of command {@code token}. */

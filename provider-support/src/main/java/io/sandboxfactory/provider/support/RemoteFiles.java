@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * A provider's file transfer to the physical sandbox named by a handle (a container id, a pod
  * name): the {@link FileTransferSandbox} operations with the handle made explicit, so {@link
- * RemoteFilesSandbox} can supply the handle of a running sandbox.
+ * RemoteSandbox} can supply the handle of a running sandbox.
  *
  * @param <H> the provider's handle on its physical sandbox
  */

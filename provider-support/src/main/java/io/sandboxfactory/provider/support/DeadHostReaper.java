@@ -1,12 +1,9 @@
-package io.sandboxfactory.provider.docker;
+package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.provider.support.CommandScripts;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.Sandboxes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,18 +13,18 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Ends what a killed host left running in a container. Every command carries {@link
- * #HOST_VARIABLE}{@code =<host/pid/start>} (see {@link HostProcess#encoded()}) in its environment,
- * which its descendants inherit; when a process connects to a container that was running, it lists
- * the hosts whose processes are still there and kills those of every host that is provably gone —
- * never those of a live host, nor of a host on another machine, which cannot be proven gone.
+ * Ends what a killed host left running in a sandbox. Every command carries {@link
+ * CommandScripts#HOST_VARIABLE}{@code =<host/pid/start>} (see {@link CommandScripts#markers}) in its
+ * environment, which its descendants inherit; when a process connects to a sandbox that was
+ * running, it lists the hosts whose processes are still there and kills those of every host that is
+ * provably gone ({@link HostProcess#isProvablyGone()}) — never those of a live host, nor of a host on
+ * another machine, which cannot be proven gone.
  */
-final class DeadHostReaper {
+public final class DeadHostReaper {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DeadHostReaper.class);
+    private static final System.Logger LOG = System.getLogger(DeadHostReaper.class.getName());
 
-    /** Environment variable naming the host process that started a command. */
-    static final String HOST_VARIABLE = "SANDBOX_FACTORY_HOST";
+    private static final String HOST_VARIABLE = CommandScripts.HOST_VARIABLE;
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -44,10 +41,11 @@ final class DeadHostReaper {
     }
 
     /**
-     * Kills the processes in the container that hosts now provably gone started, running its two
-     * scripts through {@code exec}; returns those hosts.
+     * Kills the processes in the sandbox of session {@code sessionId} that hosts now provably gone
+     * started, running its two scripts through {@code exec} (the sandbox's own command path);
+     * returns those hosts.
      */
-    static List<HostProcess> reap(String sessionId, Function<CommandRequest, CommandResult> exec) {
+    public static List<HostProcess> reap(String sessionId, Function<CommandRequest, CommandResult> exec) {
         CommandResult listed = exec.apply(request(LIST_SCRIPT));
         List<HostProcess> gone = listed.stdout().lines()
                 .filter(line -> line.startsWith(HOST_VARIABLE + "="))
@@ -60,8 +58,9 @@ final class DeadHostReaper {
         }
         String hosts = gone.stream().map(host -> Sandboxes.quote(host.encoded())).collect(Collectors.joining(" "));
         exec.apply(request("set -- " + hosts + "\n" + KILL_SCRIPT));
-        LOG.warn("Ended the commands that {} host process(es) left running in the container of session '{}' when they died: {}.",
-                gone.size(), sessionId, gone.stream().map(HostProcess::encoded).collect(Collectors.joining(", ")));
+        LOG.log(System.Logger.Level.WARNING, "Ended the commands that {0} host process(es) left running in the sandbox of"
+                + " session ''{1}'' when they died: {2}.", gone.size(), sessionId,
+                gone.stream().map(HostProcess::encoded).collect(Collectors.joining(", ")));
         return gone;
     }
 
