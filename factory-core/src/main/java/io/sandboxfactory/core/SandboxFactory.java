@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.core.config.ConfigExplainer;
 import io.sandboxfactory.core.config.ConfigOverrides;
 import io.sandboxfactory.core.config.ConfigResolver;
@@ -27,32 +27,32 @@ import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.FactoryConfigLoader;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
-import io.sandboxfactory.core.discovery.ProviderDiscovery;
 import io.sandboxfactory.core.files.PeekFilesystem;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.ProviderDiscovery;
+import io.sandboxfactory.core.internal.retire.Retirements;
+import io.sandboxfactory.core.internal.session.CommandJournal;
+import io.sandboxfactory.core.internal.session.SessionEntry;
+import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.internal.store.SessionStores;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
-import io.sandboxfactory.core.session.CommandJournal;
-import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.SessionSelector;
-import io.sandboxfactory.core.session.SessionEntry;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
-import io.sandboxfactory.core.session.SessionMemo;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SessionStoreProvider;
-import io.sandboxfactory.core.store.SessionStores;
 import io.sandboxfactory.core.store.StoreContext;
 import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.wiring.FactoryModule;
 import io.sandboxfactory.core.wiring.HostObjects;
 import io.sandboxfactory.core.wiring.OwnedResources;
 import io.sandboxfactory.core.wiring.SelectedProvider;
-import io.sandboxfactory.core.wiring.SessionModule;
 import io.sandboxfactory.core.wiring.SessionModule.SessionHostSettings;
+import io.sandboxfactory.core.wiring.SessionModule;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,6 +81,9 @@ import java.util.function.Supplier;
 public final class SandboxFactory implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SandboxFactory.class);
+
+    /** How many sessions {@link #retireAll(SessionSelector, RetireMode)} retires at once. */
+    public static final int DEFAULT_RETIRE_PARALLELISM = Retirements.DEFAULT_PARALLELISM;
 
     private final Injector injector;
     private final OwnedResources resources;
@@ -203,11 +206,11 @@ public final class SandboxFactory implements AutoCloseable {
 
     /**
      * Retires every session {@code selector} picks, each as {@link #retire} does (serialized per
-     * session, teardown included), {@value Retirements#DEFAULT_PARALLELISM} at a time; a failure of
+     * session, teardown included), {@value #DEFAULT_RETIRE_PARALLELISM} at a time; a failure of
      * one does not stop the rest. One result per session, in session id order.
      */
     public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode) {
-        return retireAll(selector, mode, Retirements.DEFAULT_PARALLELISM);
+        return retireAll(selector, mode, DEFAULT_RETIRE_PARALLELISM);
     }
 
     /** {@link #retireAll(SessionSelector, RetireMode)}, at most {@code parallelism} sessions at once. */
@@ -299,7 +302,7 @@ public final class SandboxFactory implements AutoCloseable {
      */
     public PeekFilesystem peekFiles(String sessionId) {
         requireOpen();
-        return new PeekFilesystem(memo, sessionId);
+        return new PeekFilesystem(sessions::session, sessionId);
     }
 
     /**

@@ -25,7 +25,9 @@ public final class HeapProbe {
     private static Map<String, String> owners() {
         Map<String, String> owners = new LinkedHashMap<>();
         owners.put("io.sandboxfactory.core.session.", "memo");
+        owners.put("io.sandboxfactory.core.internal.session.", "memo");
         owners.put("io.sandboxfactory.core.store.", "store");
+        owners.put("io.sandboxfactory.core.internal.store.", "store");
         owners.put("org.sqlite.", "store");
         owners.put("io.sandboxfactory.provider.local.", "local sandboxes");
         owners.put("io.sandboxfactory.", "other factory objects");

@@ -29,7 +29,7 @@ class MemoryReadingsTest {
                  num     #instances         #bytes  class name (module)
                 -------------------------------------------------------
                    1:          1000          64000  [B (java.base@17.0.15)
-                   2:            10            480  io.sandboxfactory.core.session.SessionEntry
+                   2:            10            480  io.sandboxfactory.core.internal.session.SessionEntry
                    3:            10            320  io.sandboxfactory.core.session.SessionHandle
                    4:             5            200  org.sqlite.core.NativeDB
                    5:             2             96  io.sandboxfactory.core.store.SqliteSessionStore

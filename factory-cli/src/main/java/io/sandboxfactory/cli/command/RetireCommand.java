@@ -9,14 +9,13 @@ import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.output.PhaseReporter;
 import io.sandboxfactory.cli.output.ProgressListener;
+import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.cli.session.SessionOptions;
 import io.sandboxfactory.cli.session.StoredSessions;
-import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
-import io.sandboxfactory.core.retire.Retirements;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.session.SessionListener;
@@ -63,8 +62,8 @@ public final class RetireCommand implements Callable<Integer> {
     boolean dryRun;
 
     @Option(names = "--parallel", paramLabel = "N", description = "With a selector: how many sessions to retire at once (default "
-            + Retirements.DEFAULT_PARALLELISM + ").")
-    int parallel = Retirements.DEFAULT_PARALLELISM;
+            + SandboxFactory.DEFAULT_RETIRE_PARALLELISM + ").")
+    int parallel = SandboxFactory.DEFAULT_RETIRE_PARALLELISM;
 
     @Override
     public Integer call() {

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.io.IOException;
 import java.nio.file.Path;

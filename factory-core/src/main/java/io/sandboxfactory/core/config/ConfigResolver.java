@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,11 +2,11 @@ package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.git.GitRefs;
-import io.sandboxfactory.core.input.InputText;
-import io.sandboxfactory.core.session.RepositoryLocator;
-import io.sandboxfactory.core.setup.SetupCommands;
-import io.sandboxfactory.core.template.TemplateInputs;
+import io.sandboxfactory.core.internal.git.GitRefs;
+import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.template.TemplateInputs;
 
 import java.nio.file.Path;
 import java.util.List;

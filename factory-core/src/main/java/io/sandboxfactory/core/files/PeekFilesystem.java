@@ -2,42 +2,55 @@ package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.core.session.SessionEntry;
-import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.session.SessionHandle;
 
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A passive, read-only view of a session's files (its checkout) for readers that must never
  * provision anything: a dashboard, a file tree in a UI, an agent peeking at a session it does
  * not own.
  *
- * <p>Guarantees: it looks the session up with {@link SessionMemo#peek} (never constructs an
- * entry) and reads only while the session's sandbox is {@link SandboxStatus#RUNNING} in this process
- * with its workspace resolved; otherwise the session reads as not materialized: {@link #list}
- * answers an empty list, {@link #exists} false, and the other reads throw {@link
- * NotMaterializedException}. It never starts, creates, stops or changes a sandbox and never runs a
- * command in one that is not running (the status is checked before each command; a sandbox stopped
- * in between reads as not materialized). Paths are checked lexically even then. Thread-safe.
+ * <p>Guarantees: it looks the session up among those this process holds (never opens one) and reads
+ * only while the session's sandbox is {@link SandboxStatus#RUNNING} in this process with its
+ * workspace resolved; otherwise the session reads as not materialized: {@link #list} answers an
+ * empty list, {@link #exists} false, and the other reads throw {@link NotMaterializedException}. It
+ * never starts, creates, stops or changes a sandbox and never runs a command in one that is not
+ * running (the status is checked before each command; a sandbox stopped in between reads as not
+ * materialized). Paths are checked lexically even then. Thread-safe.
  */
 public final class PeekFilesystem implements FilesystemView {
 
-    private final SessionMemo memo;
+    private final Function<String, Optional<Held>> held;
     private final String sessionId;
     private final Duration timeout;
 
-    public PeekFilesystem(SessionMemo memo, String sessionId) {
-        this(memo, sessionId, SandboxFilesystem.DEFAULT_TIMEOUT);
+    /** @param sessions the sessions this process holds, looked up without opening one ({@code SandboxFactory::session}) */
+    public PeekFilesystem(Function<String, Optional<SessionHandle>> sessions, String sessionId) {
+        this(id -> sessions.apply(id).map(handle -> new Held(handle.sandbox(), handle.filesRoot())), sessionId,
+                SandboxFilesystem.DEFAULT_TIMEOUT);
     }
 
-    public PeekFilesystem(SessionMemo memo, String sessionId, Duration timeout) {
-        this.memo = Objects.requireNonNull(memo, "memo");
+    /** Over a bare memo, for tests of this package. */
+    PeekFilesystem(SessionMemo memo, String sessionId) {
+        this(id -> memo.peek(id).map(entry -> new Held(entry.sandbox(), entry.filesRoot())), sessionId,
+                SandboxFilesystem.DEFAULT_TIMEOUT);
+    }
+
+    private PeekFilesystem(Function<String, Optional<Held>> held, String sessionId, Duration timeout) {
+        this.held = Objects.requireNonNull(held, "held");
         this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** A held session's sandbox and where its files are rooted, once resolved. */
+    private record Held(MastraSandbox<?> sandbox, Optional<String> filesRoot) {
     }
 
     public String sessionId() {
@@ -107,16 +120,15 @@ public final class PeekFilesystem implements FilesystemView {
     /** The files when the session is running here with its checkout known; checks {@code path} lexically first. */
     private Optional<SandboxFilesystem> live(String path) {
         SandboxRoot.normalize(path, "of session '" + sessionId + "'");
-        Optional<SessionEntry> entry = memo.peek(sessionId);
-        if (entry.isEmpty()) {
+        Optional<Held> session = held.apply(sessionId);
+        if (session.isEmpty()) {
             return Optional.empty();
         }
-        MastraSandbox<?> sandbox = entry.get().sandbox();
+        MastraSandbox<?> sandbox = session.get().sandbox();
         if (sandbox.status() != SandboxStatus.RUNNING) {
             return Optional.empty();
         }
-        Optional<String> checkout = entry.get().workdir()
-                .flatMap(root -> entry.get().plan().map(plan -> plan.filesRoot(plan.layout(root))));
+        Optional<String> checkout = session.get().filesRoot();
         if (checkout.isEmpty()) {
             return Optional.empty();
         }

@@ -1,11 +1,12 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.git.GitRefs;
-import io.sandboxfactory.core.input.InputText;
-import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.core.internal.git.GitRefs;
+import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.setup.SetupCommands;
 
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupCommands;
 
 import java.util.HashMap;
 import java.util.List;

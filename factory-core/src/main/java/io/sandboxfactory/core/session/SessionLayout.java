@@ -2,7 +2,6 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.setup.SetupMarkers;
 
 import java.util.List;
 import java.util.Objects;
@@ -51,10 +50,5 @@ public record SessionLayout(String root, List<Checkout> repositories) {
     /** The session's own repository: the first. */
     public Checkout ownRepository() {
         return repositories.get(0);
-    }
-
-    /** The setup marker files of this session. */
-    public SetupMarkers markers() {
-        return new SetupMarkers(root.equals("/") ? "" : root);
     }
 }

@@ -1,14 +1,15 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.support.SessionIds;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.support.SessionIds;
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
 
-import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.SandboxResources;
-import io.sandboxfactory.core.git.GitRefs;
-import io.sandboxfactory.core.input.InputText;
-import io.sandboxfactory.core.setup.SetupCommands;
+import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.core.internal.git.GitRefs;
+import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.SessionDefinition;
 

@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.template;
 
-import io.sandboxfactory.core.git.GitRefs;
-import io.sandboxfactory.core.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.git.GitRefs;
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.session.SessionEnvironment;
-import io.sandboxfactory.core.setup.SetupCommands;
 
 import java.util.List;
 import java.util.Objects;

@@ -9,8 +9,8 @@ import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
-import io.sandboxfactory.core.session.SessionMemo;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.session.SessionMemo;
 
 import java.util.Map;
 import java.util.Objects;

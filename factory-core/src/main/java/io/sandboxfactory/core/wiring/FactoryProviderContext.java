@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The {@link ProviderContext} a factory opens its provider with: its host objects, state directory, owner and environment. */
-public final class FactoryProviderContext implements ProviderContext {
+final class FactoryProviderContext implements ProviderContext {
 
     private final HostObjects hostObjects;
     private final Path stateDirectory;

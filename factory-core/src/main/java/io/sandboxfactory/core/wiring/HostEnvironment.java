@@ -7,7 +7,7 @@ import java.util.Map;
  * see as {@link io.sandboxfactory.api.ProviderContext#environment()}: a host that serves several
  * callers from one process builds one factory per environment instead of leaking its own.
  */
-public record HostEnvironment(Map<String, String> variables) {
+record HostEnvironment(Map<String, String> variables) {
 
     public HostEnvironment {
         variables = Map.copyOf(variables);

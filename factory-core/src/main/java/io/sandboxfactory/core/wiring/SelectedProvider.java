@@ -4,7 +4,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.config.ResolvedConfig;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import jakarta.inject.Inject;
 
 import java.util.Map;

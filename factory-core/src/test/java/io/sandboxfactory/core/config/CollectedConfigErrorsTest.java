@@ -3,7 +3,7 @@ package io.sandboxfactory.core.config;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
-import io.sandboxfactory.core.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.testing.MemoryConfig;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;
 import org.junit.jupiter.api.Test;

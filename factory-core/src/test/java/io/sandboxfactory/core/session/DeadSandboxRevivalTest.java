@@ -7,6 +7,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.core.internal.session.SessionEntry;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.FaultySandboxes;
 import io.sandboxfactory.core.testing.Git;
@@ -36,6 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * never replayed. Runs are counted with side-effect files outside the session.
  */
 class DeadSandboxRevivalTest {
+
+    /** The class a revival holds its session's lock in; a name, as the class is package-private there. */
+    private static final String REVIVAL = "io.sandboxfactory.core.internal.session.SessionRevival";
 
     @TempDir
     Path tmp;
@@ -348,7 +352,7 @@ class DeadSandboxRevivalTest {
         for (int i = 0; i < 6000; i++) {
             Thread thread = caller[0];
             if (thread != null && thread.getState() == Thread.State.BLOCKED && List.of(thread.getStackTrace()).stream()
-                    .anyMatch(frame -> frame.getClassName().equals(SessionRevival.class.getName()))) {
+                    .anyMatch(frame -> frame.getClassName().equals(REVIVAL))) {
                 return;
             }
             Thread.sleep(10);

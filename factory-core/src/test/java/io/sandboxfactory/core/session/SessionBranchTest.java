@@ -5,7 +5,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.git.MaterializeException;
-import io.sandboxfactory.core.git.SessionBranch;
+import io.sandboxfactory.core.internal.git.SessionBranch;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;

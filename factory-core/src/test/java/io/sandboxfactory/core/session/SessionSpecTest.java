@@ -1,5 +1,9 @@
 package io.sandboxfactory.core.session;
 
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.session.SessionDefaults;
+import io.sandboxfactory.core.internal.session.SessionPlan;
+import io.sandboxfactory.core.internal.session.SessionTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,7 +61,7 @@ class SessionSpecTest {
     @Test
     void defaultsFillWhatTheSpecLeavesOpen() {
         SessionDefaults defaults = new SessionDefaults(Optional.of("develop"), List.of("make"), List.of("make clean"), RepositoryLocator.github(),
-                java.util.Optional.empty(), SessionTimeouts.defaults(), io.sandboxfactory.core.git.RetryPolicy.defaults());
+                java.util.Optional.empty(), SessionTimeouts.defaults(), io.sandboxfactory.core.internal.git.RetryPolicy.defaults());
         SessionPlan plan = SessionPlan.of(SessionSpec.builder("s").repository("a/b").branch("x").build(), defaults);
         assertThat(plan.repositories().get(0).baseBranch()).contains("develop");
         assertThat(plan.repositories().get(0).setup().text()).isEqualTo("make");

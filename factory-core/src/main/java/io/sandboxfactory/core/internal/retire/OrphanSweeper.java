@@ -1,0 +1,109 @@
+package io.sandboxfactory.core.internal.retire;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.store.LeaseAttempt;
+import io.sandboxfactory.core.store.LeaseOwner;
+import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.store.SessionStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Removes orphaned sandboxes: those the provider lists that no live session owns. A sandbox is an
+ * orphan when
+ * <ul>
+ *   <li>the store does not know its session (for this provider): it was destroyed, or its record lost; or</li>
+ *   <li>its session's first open crashed: no start ever handed the sandbox to a user (the record has
+ *       no {@link SessionRecord#materializedAt()}) and the session's lease was left behind by an owner
+ *       that expired or is provably gone. A failed setup does hand the sandbox over (it stays usable),
+ *       and a failed open releases its lease, so neither of those is swept.</li>
+ * </ul>
+ * Never touched: a session this process holds, a session whose lease a live process holds (an open
+ * in flight), and any session that a start ever handed to a user — opened and stopped, or held by
+ * another live process — even if a later reopen of it crashed. The sweeper holds the session's lease
+ * while it decides and removes, so an open cannot race it; the crashed owner's lease is released
+ * with it. The session record of a crashed open is kept: the next open of that id reuses it.
+ */
+public final class OrphanSweeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanSweeper.class);
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private final String providerName;
+    private final FactorySandbox factorySandbox;
+    private final SessionStore store;
+    private final SessionMemo memo;
+    private final LeaseOwner owner = LeaseOwner.forThisProcess();
+
+    public OrphanSweeper(String providerName, FactorySandbox factorySandbox, SessionStore store, SessionMemo memo) {
+        this.providerName = providerName;
+        this.factorySandbox = factorySandbox;
+        this.store = store;
+        this.memo = memo;
+    }
+
+    /** Removes every orphan and returns what was removed. */
+    public List<SandboxListing> sweep() {
+        if (!(factorySandbox instanceof SandboxInventory inventory)) {
+            throw new SandboxException(ErrorCode.SWEEP_UNSUPPORTED, "Sandbox provider '" + providerName
+                    + "' cannot list its sandboxes, so it cannot be swept.");
+        }
+        List<SandboxListing> removed = new ArrayList<>();
+        for (SandboxListing listing : inventory.listSandboxes()) {
+            String sessionId = listing.sessionId();
+            if (memo.peek(sessionId).isPresent() || handedToAUser(sessionId)) {
+                continue;
+            }
+            LeaseAttempt lease = store.tryAcquireLease(sessionId, owner, LEASE);
+            if (!lease.acquired()) {
+                LOG.info("Not sweeping sandbox {} of session '{}': {} holds its lease until {}.", listing.sandboxId(),
+                        sessionId, lease.holder(), lease.expiresAt());
+                continue;
+            }
+            try {
+                // Decided under the lease: an open that registered or finished meanwhile makes it live.
+                Optional<String> why = orphaned(sessionId, lease);
+                if (why.isEmpty() || memo.peek(sessionId).isPresent()) {
+                    continue;
+                }
+                inventory.removeSandbox(listing);
+                removed.add(listing);
+                LOG.info("Swept orphaned sandbox {} of session '{}': {}.", listing.sandboxId(), sessionId, why.get());
+            } finally {
+                store.releaseLease(sessionId, owner.id(), lease.fence());
+            }
+        }
+        return removed;
+    }
+
+    /** Whether a start of this provider ever handed the session's sandbox to a user. */
+    private boolean handedToAUser(String sessionId) {
+        return ownRecord(sessionId).flatMap(SessionRecord::materializedAt).isPresent();
+    }
+
+    /** Why the session's sandbox is an orphan, if it is one. */
+    private Optional<String> orphaned(String sessionId, LeaseAttempt lease) {
+        Optional<SessionRecord> record = ownRecord(sessionId);
+        if (record.isEmpty()) {
+            return Optional.of("the store does not know its session");
+        }
+        if (record.get().materializedAt().isPresent()) {
+            return Optional.empty();
+        }
+        return lease.replaced().map(crashed -> "its first open crashed (" + crashed + " left its lease behind)");
+    }
+
+    private Optional<SessionRecord> ownRecord(String sessionId) {
+        return store.find(sessionId).filter(r -> r.definition().provider().map(providerName::equals).orElse(true));
+    }
+}

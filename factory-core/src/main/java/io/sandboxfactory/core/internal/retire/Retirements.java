@@ -1,0 +1,212 @@
+package io.sandboxfactory.core.internal.retire;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.SandboxInventory;
+import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.internal.session.CommandActivity;
+import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.internal.setup.LogText;
+import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.retire.RetireResult;
+import io.sandboxfactory.core.retire.SessionSelector;
+import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.core.store.SessionStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Retires sessions the way a host means it, from any process (design §5.8, §5.13): a session the
+ * store knows is retired through the {@link SessionRetirementCoordinator} with its teardown — one
+ * that does not run here is started first (a warm start) when it has teardown commands and its
+ * sandbox still exists; a session nobody knows is a no-op that says so and touches no sandbox a
+ * provider may find under that name (that is {@code sweep}'s job). Bulk retirements select
+ * sessions from the store and retire each the same way, a bounded number at a time.
+ */
+public final class Retirements {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Retirements.class);
+
+    /** How many sessions a bulk retirement retires at once, unless told otherwise. */
+    public static final int DEFAULT_PARALLELISM = 8;
+
+    private final SessionRetirementCoordinator coordinator;
+    private final SessionStore store;
+    private final SessionMemo memo;
+    private final String providerName;
+    private final FactorySandbox provider;
+    private final Function<SessionSpec, SessionHandle> open;
+    private final CommandActivity activity;
+    private final Lifecycle lifecycle;
+    private final Clock clock;
+
+    /**
+     * @param open opens a session as {@code SandboxFactory.openSession} does
+     * @param activity the sessions running commands in this factory (never idle)
+     * @param lifecycle the idle policies {@link #applyIdlePolicies} applies
+     */
+    public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, String providerName,
+                       FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock) {
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.store = Objects.requireNonNull(store, "store");
+        this.memo = Objects.requireNonNull(memo, "memo");
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.open = Objects.requireNonNull(open, "open");
+        this.activity = Objects.requireNonNull(activity, "activity");
+        this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Retires {@code sessionId}; never throws for the retirement itself, the result says how it went. */
+    public RetireResult retire(String sessionId, RetireMode mode) {
+        return retire(sessionId, mode, this::listedSandboxes);
+    }
+
+    /** @param listed which sessions' sandboxes the provider lists; asked only for a session with teardown commands */
+    private RetireResult retire(String sessionId, RetireMode mode, Supplier<Predicate<String>> listed) {
+        SessionSpec.requireValidSessionId(sessionId);
+        Objects.requireNonNull(mode, "mode");
+        Optional<SessionRecord> record = store.find(sessionId);
+        boolean heldHere = memo.peek(sessionId).isPresent();
+        if (record.isEmpty() && !heldHere) {
+            LOG.info("No session '{}' to retire: neither the session store nor this factory knows it.", sessionId);
+            return new RetireResult(sessionId, RetireResult.Outcome.UNKNOWN, List.of());
+        }
+        Optional<String> otherProvider = record.flatMap(r -> r.definition().provider()).filter(p -> !p.equals(providerName));
+        if (otherProvider.isPresent()) {
+            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of("it runs on provider '" + otherProvider.get()
+                    + "', not '" + providerName + "'; retire it with that provider"));
+        }
+        if (!heldHere) {
+            startForTeardown(record.get(), listed);
+        }
+        List<String> problems = coordinator.retire(sessionId, mode.deletesSession());
+        if (mode == RetireMode.STOP && problems.isEmpty()) {
+            // The start for the teardown is not a use: an idle session stays as idle as it was.
+            record.ifPresent(r -> store.recordUse(sessionId, r.lastUsedAt(), Optional.empty()));
+            store.recordStopped(sessionId, clock.instant());
+        }
+        return new RetireResult(sessionId, problems.isEmpty() ? RetireResult.Outcome.RETIRED : RetireResult.Outcome.FAILED, problems);
+    }
+
+    /** The sessions {@code selector} picks now, in session id order; with an idle time, never one running a command here. */
+    public List<SessionRecord> select(SessionSelector selector) {
+        Objects.requireNonNull(selector, "selector");
+        return store.list().stream().filter(record -> selector.matches(record, clock.instant()))
+                .filter(record -> selector.idleFor().isEmpty() || !activity.running(record.sessionId())).toList();
+    }
+
+    /**
+     * Applies {@code lifecycle.deleteAfterIdle} (destroys sessions idle that long) and then {@code
+     * lifecycle.stopAfterIdle} (stops running sessions idle that long); either may be off. Results of both, in that order.
+     */
+    public List<RetireResult> applyIdlePolicies() {
+        List<RetireResult> results = new ArrayList<>();
+        lifecycle.deleteAfterIdle().ifPresent(idle -> results.addAll(retireAll(SessionSelector.idleFor(idle), RetireMode.DESTROY,
+                DEFAULT_PARALLELISM, record -> true)));
+        lifecycle.stopAfterIdle().ifPresent(idle -> results.addAll(retireAll(SessionSelector.idleFor(idle), RetireMode.STOP,
+                DEFAULT_PARALLELISM, record -> record.stoppedAt().isEmpty())));
+        return results;
+    }
+
+    /**
+     * Retires every session {@code selector} picks, at most {@code parallelism} at once, each as
+     * {@link #retire} does; one that fails does not stop the others. Results are in session id order.
+     */
+    public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism) {
+        return retireAll(selector, mode, parallelism, record -> true);
+    }
+
+    private List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism, Predicate<SessionRecord> also) {
+        if (parallelism < 1) {
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
+        }
+        List<SessionRecord> selected = select(selector).stream().filter(also).toList();
+        if (selected.isEmpty()) {
+            return List.of();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, selected.size()), r -> {
+            Thread t = new Thread(r, "session-retirement");
+            t.setDaemon(true);
+            return t;
+        });
+        // One inventory listing for the whole batch, not one per session.
+        Predicate<String> listed = listedSandboxes();
+        try {
+            List<Future<RetireResult>> running = new ArrayList<>();
+            for (SessionRecord record : selected) {
+                running.add(pool.submit(() -> retire(record.sessionId(), mode, () -> listed)));
+            }
+            List<RetireResult> results = new ArrayList<>();
+            for (int i = 0; i < running.size(); i++) {
+                results.add(await(running.get(i), selected.get(i).sessionId()));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static RetireResult await(Future<RetireResult> result, String sessionId) {
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of("interrupted"));
+        } catch (ExecutionException e) {
+            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of(String.valueOf(e.getCause().getMessage())));
+        }
+    }
+
+    /**
+     * Teardown runs in the sandbox, so a session that does not run here is started first (a warm
+     * start: no clone, no setup) when it has teardown commands and its sandbox still exists.
+     */
+    private void startForTeardown(SessionRecord record, Supplier<Predicate<String>> listed) {
+        String id = record.sessionId();
+        boolean hasTeardown = !record.definition().teardownCommands().isEmpty() || record.definition().environment()
+                .filter(env -> !env.workspaceTeardown().isEmpty() || env.repositories().stream().anyMatch(r -> !r.teardownCommands().isEmpty()))
+                .isPresent();
+        if (!hasTeardown || !listed.get().test(id)) {
+            return;
+        }
+        try {
+            open.apply(SessionSpec.resume(record.definition()).build()).awaitStarted();
+        } catch (RuntimeException e) {
+            LOG.warn("Session '{}' could not be started, so its teardown is skipped: {}", id, LogText.abbreviate(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /** The sessions whose sandbox the provider lists; every session when it cannot tell (no inventory, or the listing failed). */
+    private Predicate<String> listedSandboxes() {
+        if (!(provider instanceof SandboxInventory inventory)) {
+            return sessionId -> true;
+        }
+        try {
+            Set<String> listed = inventory.listSandboxes().stream().map(SandboxListing::sessionId).collect(Collectors.toSet());
+            return listed::contains;
+        } catch (RuntimeException e) {
+            return sessionId -> true;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.sandboxfactory.core.internal.session;
+
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.core.store.JournalEntry;
+import io.sandboxfactory.core.store.SessionStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * Records every command run in a session in the session store's journal (design §7.1): when it
+ * started, how long it ran, who ran it, the command line as given, how it ended and the tails of its
+ * output, redacted of the session's tokens. The journal is a record, never a reason to fail: a
+ * store that cannot write it is logged and the command's result stands.
+ */
+public final class CommandJournal {
+
+    /** Who runs commands through a factory that was not told: a host program using the Java API. */
+    public static final String API = "api";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommandJournal.class);
+    private static final CommandJournal NONE = new CommandJournal(null, API, 0, Clock.systemUTC());
+
+    private final SessionStore store;
+    private final String origin;
+    private final int keep;
+    private final Clock clock;
+
+    /**
+     * @param origin what user commands are recorded as having come from ({@code api}, {@code cli},
+     *     {@code daemon}, {@code mcp})
+     * @param keep entries kept per session (the oldest go first); 0 records nothing
+     */
+    public CommandJournal(SessionStore store, String origin, int keep, Clock clock) {
+        if (keep < 0) {
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "The command journal cannot keep " + keep + " entries; give 0 (off) or more.");
+        }
+        this.store = store;
+        this.origin = Objects.requireNonNull(origin, "origin");
+        this.keep = keep;
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** A journal that records nothing. */
+    public static CommandJournal none() {
+        return NONE;
+    }
+
+    /** What user commands of this factory are recorded as having come from. */
+    public String origin() {
+        return origin;
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    /** Records a command that ran (and so has a result) from {@code origin}. */
+    public void record(String sessionId, String origin, String command, Instant started, CommandResult result,
+                       UnaryOperator<String> redact) {
+        if (store == null || keep == 0) {
+            return;
+        }
+        try {
+            Duration duration = result.executionTime().isZero() ? Duration.between(started, clock.instant()) : result.executionTime();
+            store.appendJournal(new JournalEntry(sessionId, started, duration, origin, redact.apply(command), result.exitCode(),
+                    result.timedOut(), redact.apply(window(result.stdout())), redact.apply(window(result.stderr()))), keep);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not record a command of session '{}' in the journal: {}", sessionId, e.getMessage());
+        }
+    }
+
+    /**
+     * The end of {@code output}, twice as long as an entry keeps: redacted before the entry cuts it
+     * to its tail, so a token cut in half at the window's start falls outside what is kept.
+     */
+    private static String window(String output) {
+        int from = Math.max(0, output.length() - 2 * JournalEntry.TAIL_BYTES);
+        return output.substring(from);
+    }
+
+    /**
+     * {@code exec}, recording each command it runs as {@code shown} (the commands as the user gave
+     * them, not the script that runs them) from {@code origin} ({@code setup}, {@code teardown}).
+     */
+    public CommandExecutor recording(CommandExecutor exec, String sessionId, String origin, String shown, UnaryOperator<String> redact) {
+        return new CommandExecutor() {
+            @Override
+            public CommandResult executeCommand(String command, List<String> args, CommandOptions options) {
+                Instant started = now();
+                CommandResult result = exec.executeCommand(command, args, options);
+                record(sessionId, origin, shown, started, result, redact);
+                return result;
+            }
+        };
+    }
+}

@@ -1,0 +1,66 @@
+package io.sandboxfactory.core.internal.session;
+
+import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.core.internal.git.GitRefs;
+import io.sandboxfactory.core.internal.git.RetryPolicy;
+import io.sandboxfactory.core.session.SessionSpec;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The factory-wide defaults a {@link SessionSpec} falls back on, usually from configuration.
+ *
+ * @param baseBranch the base of new session branches; empty: each repository's default branch
+ * @param setupCommands setup for sessions that name none
+ * @param teardownCommands teardown for sessions that name none
+ * @param locator expands slugs through the clone URL template
+ * @param token supplies a fresh token per start for repositories without their own access source
+ * @param timeouts command time limits
+ * @param retry clone and fetch retries on transient failures
+ */
+public record SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands,
+                              RepositoryLocator locator, Optional<Supplier<String>> token, SessionTimeouts timeouts,
+                              RetryPolicy retry) {
+
+    public SessionDefaults {
+        baseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
+        setupCommands = List.copyOf(setupCommands);
+        teardownCommands = List.copyOf(teardownCommands);
+        Objects.requireNonNull(locator, "locator");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(retry, "retry");
+    }
+
+    /** Never shows the token supplier: a host's supplier may print the token it holds. */
+    @Override
+    public String toString() {
+        return "SessionDefaults[baseBranch=" + baseBranch.orElse("<remote HEAD>") + ", setupCommands=" + setupCommands + ", teardownCommands="
+                + teardownCommands + ", token=" + (token.isPresent() ? "<supplied>" : "none") + ", timeouts=" + timeouts
+                + ", retry=" + retry + "]";
+    }
+
+    /** Each repository's default branch as base, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
+    public static SessionDefaults defaults() {
+        return new SessionDefaults(Optional.empty(), List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
+                SessionTimeouts.defaults(), RetryPolicy.defaults());
+    }
+
+    /** These defaults with other clone and fetch retries. */
+    public SessionDefaults withRetry(RetryPolicy retry) {
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
+    }
+
+    /**
+     * The access source of {@code repository} unless the session supplied {@code explicit}. Either
+     * way the repository must pass the locator (its rules and allowed file roots) first, so a
+     * refused repository fails before anything is created.
+     */
+    RepositoryAccessSource accessFor(String repository, Optional<RepositoryAccessSource> explicit) {
+        locator.cloneUrl(repository);
+        return explicit.orElseGet(() -> locator.defaultSource(repository, token));
+    }
+}

@@ -1,0 +1,82 @@
+package io.sandboxfactory.core.internal.store;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.store.SessionStoreProvider;
+import io.sandboxfactory.core.store.SqliteSessionStore;
+import io.sandboxfactory.core.store.StoreContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * The store types one factory can use: {@code sqlite}, built in, and every {@link
+ * SessionStoreProvider} on its class loader. Discovered once per factory, never statically.
+ */
+public final class SessionStores {
+
+    private final Map<String, SessionStoreProvider> byType;
+
+    private SessionStores(Map<String, SessionStoreProvider> byType) {
+        this.byType = byType;
+    }
+
+    /** Finds the providers on {@code loader}; broken entries and duplicate types fail together. */
+    public static SessionStores discover(ClassLoader loader) {
+        Map<String, SessionStoreProvider> byType = new TreeMap<>();
+        byType.put(StoreConfig.SQLITE, new Sqlite());
+        List<String> problems = new ArrayList<>();
+        var iterator = ServiceLoader.load(SessionStoreProvider.class, loader).iterator();
+        while (true) {
+            SessionStoreProvider provider;
+            try {
+                if (!iterator.hasNext()) {
+                    break;
+                }
+                provider = iterator.next();
+            } catch (ServiceConfigurationError e) {
+                problems.add("a session store provider could not be loaded: " + e.getMessage());
+                continue;
+            }
+            SessionStoreProvider earlier = byType.putIfAbsent(provider.type(), provider);
+            if (earlier != null) {
+                problems.add("session store type '" + provider.type() + "' is provided by both " + earlier.getClass().getName()
+                        + " and " + provider.getClass().getName());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new FactoryConfigurationException(ErrorCode.STORE_DISCOVERY_FAILED, "Session store discovery failed: "
+                    + String.join("; ", problems) + ".");
+        }
+        return new SessionStores(byType);
+    }
+
+    /** The provider of {@code config.type()}; an unknown type fails naming the available ones. */
+    public SessionStoreProvider require(StoreConfig config) {
+        SessionStoreProvider provider = byType.get(config.type());
+        if (provider == null) {
+            throw new FactoryConfigurationException(ErrorCode.UNKNOWN_STORE, "Unknown session store type '" + config.type() + "'; available: "
+                    + byType.keySet() + (config.type().equals("postgres") ? " (the postgres store is the store-postgres jar)" : "") + ".");
+        }
+        return provider;
+    }
+
+    /** The embedded default, a file in the state directory. */
+    private static final class Sqlite implements SessionStoreProvider {
+        @Override
+        public String type() {
+            return StoreConfig.SQLITE;
+        }
+
+        @Override
+        public SessionStore open(StoreConfig config, StoreContext context) {
+            return SqliteSessionStore.openIn(context.stateDirectory());
+        }
+    }
+}
