@@ -2,7 +2,7 @@ package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxTemplate;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;
 import io.sandboxfactory.core.internal.retire.Retirements;
@@ -26,8 +26,8 @@ import java.util.Optional;
 
 /**
  * The session machinery of one {@link SandboxFactory}: store, opener, retirements, templates and
- * the object cache, all owned by that factory and made by its {@link io.sandboxfactory.core.wiring.SessionModule}
- * (which also closes them, through the factory's {@link io.sandboxfactory.core.wiring.OwnedResources}).
+ * the object cache, all owned by that factory and made by its {@link io.sandboxfactory.core.internal.wiring.SessionModule}
+ * (which also closes them, through the factory's {@link io.sandboxfactory.core.internal.wiring.OwnedResources}).
  */
 final class FactorySessions {
 

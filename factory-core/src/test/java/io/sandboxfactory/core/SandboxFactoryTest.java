@@ -21,7 +21,7 @@ import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 import io.sandboxfactory.core.testing.MemorySandbox;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;
-import io.sandboxfactory.core.wiring.OwnedResources;
+import io.sandboxfactory.core.internal.wiring.OwnedResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,7 +7,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.config.FactoryConfig;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.config.Timeouts;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.internal.git.RetryPolicy;

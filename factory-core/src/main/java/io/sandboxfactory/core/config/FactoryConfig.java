@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import io.sandboxfactory.core.internal.config.ConfigResolver;
 
 /**
  * The settings of a config file (or of a host that builds them in code), before environment and

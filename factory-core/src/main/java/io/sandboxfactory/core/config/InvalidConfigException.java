@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.List;
@@ -15,18 +14,10 @@ public final class InvalidConfigException extends FactoryConfigurationException 
 
     private final List<String> problems;
 
-    InvalidConfigException(List<String> problems, Throwable cause) {
+    /** Made by the framework as it reads and checks a configuration; {@code problems} are whole sentences. */
+    public InvalidConfigException(List<String> problems, Throwable cause) {
         super(ErrorCode.INVALID_CONFIG, message(problems), cause);
         this.problems = List.copyOf(problems);
-    }
-
-    /**
-     * The values provider {@code name} rejected (in its {@code open}), each named {@code
-     * providers.<name>.<key>} with where {@code origins} says it came from.
-     */
-    public static InvalidConfigException rejectedBy(String name, InvalidConfigValueException rejected, ConfigOrigins origins) {
-        return new InvalidConfigException(rejected.problems().stream()
-                .map(p -> ConfigErrors.rejected(ConfigErrors.join("providers." + name, p.key()), p, origins::where)).toList(), rejected);
     }
 
     /** Every error, in the order found. */

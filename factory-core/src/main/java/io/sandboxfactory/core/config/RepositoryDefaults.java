@@ -8,7 +8,6 @@ import io.sandboxfactory.core.internal.session.RepositoryLocator;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.internal.template.TemplateInputs;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,10 +77,5 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
     /** The clone URL of {@code owner/name} from the template. */
     public String cloneUrl(String owner, String name) {
         return cloneUrlTemplate.replace("{owner}", owner).replace("{name}", name);
-    }
-
-    /** The locator expanding slugs through the template and enforcing the allowed file roots. */
-    public RepositoryLocator locator() {
-        return new RepositoryLocator(cloneUrlTemplate, allowedFileRoots.stream().map(Path::of).toList());
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
+import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.host.RepositoryAccess;
@@ -55,6 +56,11 @@ public final class RepositoryLocator {
     private final List<Path> allowedFileRoots;
 
     /** A locator expanding slugs through {@code cloneUrlTemplate}, allowing every local path. */
+    /** The locator of a configuration's {@code repository:} section: its clone URL template and allowed file roots. */
+    public static RepositoryLocator of(RepositoryDefaults defaults) {
+        return new RepositoryLocator(defaults.cloneUrlTemplate(), defaults.allowedFileRoots().stream().map(Path::of).toList());
+    }
+
     public RepositoryLocator(String cloneUrlTemplate) {
         this(cloneUrlTemplate, List.of());
     }

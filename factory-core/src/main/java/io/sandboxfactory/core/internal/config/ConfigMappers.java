@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -18,6 +18,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 import java.io.IOException;
 import java.time.Duration;
+import io.sandboxfactory.core.config.DurationFormat;
 
 /**
  * The strict Jackson mappers config is read with: unknown properties, duplicate keys, trailing

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Scopes;
@@ -7,7 +7,7 @@ import com.google.inject.multibindings.MapBinder;
 import com.google.inject.util.Providers;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.internal.session.SessionMemo;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import com.google.inject.spi.ProvisionListener;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.core.FactoryConfigurationException;
@@ -6,6 +6,7 @@ import io.sandboxfactory.core.FactoryConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import io.sandboxfactory.core.config.InvalidConfigException;
 
 /**
  * Collects configuration errors so that one run reports all of them (each part of the config is

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
@@ -18,6 +18,10 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.RepositoryDefaults;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.config.Timeouts;
 
 class ConfigTest {
 

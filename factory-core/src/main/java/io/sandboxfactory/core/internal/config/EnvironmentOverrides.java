@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import io.sandboxfactory.core.config.StoreConfig;
 
 /**
  * Reads the {@code FACTORY_*} environment variables that override config; the variables and how

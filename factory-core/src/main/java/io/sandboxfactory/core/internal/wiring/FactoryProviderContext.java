@@ -1,7 +1,7 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import jakarta.inject.Inject;
 
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import io.sandboxfactory.core.config.InvalidConfigException;
 
 /**
  * Binds one config section to its type and, when that fails, finds every error in it rather than

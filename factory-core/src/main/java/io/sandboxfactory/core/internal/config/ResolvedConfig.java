@@ -1,9 +1,17 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import io.sandboxfactory.core.config.CacheConfig;
+import io.sandboxfactory.core.config.EnvironmentConfig;
+import io.sandboxfactory.core.config.JournalConfig;
+import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.config.RepositoryDefaults;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.config.TemplatesConfig;
+import io.sandboxfactory.core.config.Timeouts;
 
 /**
  * The effective configuration of one factory, after the file, the environment and the builder:

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
@@ -9,7 +9,7 @@ import com.google.inject.matcher.AbstractMatcher;
 import com.google.inject.util.Providers;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.config.Timeouts;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
@@ -19,6 +19,7 @@ import io.sandboxfactory.core.internal.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.CommandJournal;
 import io.sandboxfactory.core.internal.session.InFlightStarts;
+import io.sandboxfactory.core.internal.session.RepositoryLocator;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.internal.session.SessionOpener;
@@ -116,7 +117,7 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     SessionDefaults defaults(ResolvedConfig config, SessionTimeouts timeouts) {
         return new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(), config.repository().teardown(),
-                config.repository().locator(), host.repositoryToken(), timeouts, RetryPolicy.defaults());
+                RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults());
     }
 
     @Provides

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import io.sandboxfactory.core.config.InvalidConfigException;
 
 /** Turns Jackson's failures into one sentence naming the full key path and where it came from. */
-final class ConfigErrors {
+public final class ConfigErrors {
 
     private ConfigErrors() {
     }
@@ -110,5 +111,14 @@ final class ConfigErrors {
             text = text.substring(0, newline).strip();
         }
         return text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
+    }
+
+    /**
+     * The values provider {@code name} rejected (in its {@code open}), each named {@code
+     * providers.<name>.<key>} with where {@code origins} says it came from.
+     */
+    public static InvalidConfigException rejectedBy(String name, InvalidConfigValueException rejected, ConfigOrigins origins) {
+        return new InvalidConfigException(rejected.problems().stream()
+                .map(p -> rejected(join("providers." + name, p.key()), p, origins::where)).toList(), rejected);
     }
 }

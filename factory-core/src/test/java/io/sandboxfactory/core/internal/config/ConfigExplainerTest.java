@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.sandboxfactory.core.config.ConfigValue;
+import io.sandboxfactory.core.config.EffectiveConfig;
+import io.sandboxfactory.core.config.FactoryConfig;
 
 /** Every effective value with the source that set it; secrets masked, variable names shown. */
 class ConfigExplainerTest {

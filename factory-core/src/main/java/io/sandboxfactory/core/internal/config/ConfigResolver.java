@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +21,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import io.sandboxfactory.core.config.CacheConfig;
+import io.sandboxfactory.core.config.DurationFormat;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.InvalidConfigException;
+import io.sandboxfactory.core.config.JournalConfig;
+import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.config.RepositoryDefaults;
+import io.sandboxfactory.core.config.StatePaths;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.config.TemplatesConfig;
+import io.sandboxfactory.core.config.Timeouts;
 
 /**
  * Combines a {@link FactoryConfig}, the environment ({@link EnvironmentOverrides}) and builder

@@ -1,9 +1,9 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxProvider;
-import io.sandboxfactory.core.config.ResolvedConfig;
+import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import jakarta.inject.Inject;
 

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorKind;
@@ -9,7 +9,7 @@ import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.config.ConfigOrigins;
+import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import org.junit.jupiter.api.Test;

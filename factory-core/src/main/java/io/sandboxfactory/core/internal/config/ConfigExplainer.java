@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,6 +22,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import io.sandboxfactory.core.config.ConfigValue;
+import io.sandboxfactory.core.config.EffectiveConfig;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.StoreConfig;
 
 /**
  * Explains a {@link ResolvedConfig}: every key with its effective value and the source that set it

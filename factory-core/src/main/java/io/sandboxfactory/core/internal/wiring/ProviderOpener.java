@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorCoded;
@@ -8,8 +8,9 @@ import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.config.ConfigOrigins;
+import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;
+import io.sandboxfactory.core.internal.config.ConfigErrors;
 
 import java.util.Set;
 
@@ -33,7 +34,7 @@ final class ProviderOpener {
             throw e;
         } catch (InvalidConfigValueException e) {
             // The provider names keys within its section; the framework owns the prefix and knows each value's source.
-            throw InvalidConfigException.rejectedBy(name, e, origins);
+            throw ConfigErrors.rejectedBy(name, e, origins);
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
             // A provider's own code (DOCKER_UNAVAILABLE, INVALID_CONFIG) says more than ours, and decides the exit code.

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.wiring;
+package io.sandboxfactory.core.internal.wiring;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.config;
+package io.sandboxfactory.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -16,6 +16,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import io.sandboxfactory.core.config.CacheConfig;
+import io.sandboxfactory.core.config.EnvironmentConfig;
+import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.InvalidConfigException;
+import io.sandboxfactory.core.config.JournalConfig;
+import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.config.RepositoryDefaults;
+import io.sandboxfactory.core.config.StatePaths;
+import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.config.TemplatesConfig;
+import io.sandboxfactory.core.config.Timeouts;
 
 /**
  * Reads a {@link FactoryConfig} from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json})
