@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
@@ -11,6 +12,7 @@ import io.sandboxfactory.core.internal.template.TemplateInputs;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The {@code repository:} section: how to reach a repository named {@code owner/name}, which local
@@ -38,12 +40,26 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
     public RepositoryDefaults {
         cloneUrlTemplate = cloneUrlTemplate == null ? DEFAULT_CLONE_URL_TEMPLATE : cloneUrlTemplate.trim();
         defaultBaseBranch = defaultBaseBranch == null ? Optional.empty() : defaultBaseBranch.map(String::trim);
-        setup = SetupCommands.requireRunnable(nonBlank(setup), "Setup command");
-        teardown = SetupCommands.requireRunnable(nonBlank(teardown), "Teardown command");
-        allowedFileRoots = allowedFileRoots == null ? List.of() : allowedFileRoots.stream().map(RepositoryDefaults::requireRoot).toList();
-        RepositoryLocator.requireValidTemplate(cloneUrlTemplate);
-        defaultBaseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
-        templateInputs = TemplateInputs.requireValid(templateInputs == null ? List.of() : templateInputs);
+        // Every bad value of the section is reported at once, each by its key; the checks' own sentences
+        // carry the value (masked where it may hold a secret), so the problems name none of their own.
+        InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
+        List<String> setupCommands = nonBlank(setup);
+        List<String> teardownCommands = nonBlank(teardown);
+        List<String> inputs = templateInputs == null ? List.of() : templateInputs;
+        String template = cloneUrlTemplate;
+        Optional<String> base = defaultBaseBranch;
+        setup = checked(problems, "setup", () -> SetupCommands.requireRunnable(setupCommands, "Setup command"));
+        teardown = checked(problems, "teardown", () -> SetupCommands.requireRunnable(teardownCommands, "Teardown command"));
+        allowedFileRoots = allowedFileRoots == null ? List.of() : allowedFileRoots;
+        for (int i = 0; i < allowedFileRoots.size(); i++) {
+            String root = allowedFileRoots.get(i);
+            checked(problems, "allowedFileRoots[" + i + "]", () -> requireRoot(root));
+        }
+        checked(problems, "cloneUrlTemplate", () -> RepositoryLocator.requireValidTemplate(template));
+        checked(problems, "defaultBaseBranch", () -> base.map(b -> GitRefs.requireValid(b, "Default base branch")));
+        templateInputs = checked(problems, "templateInputs", () -> TemplateInputs.requireValid(inputs));
+        problems.throwIfAny();
+        allowedFileRoots = List.copyOf(allowedFileRoots);
     }
 
     /** The section without template inputs. */
@@ -67,6 +83,16 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
                     + "' is invalid; it must be an absolute path without control characters.");
         }
         return root;
+    }
+
+    /** {@code check}'s result, or null after recording its failure under {@code key}. */
+    private static <T> T checked(InvalidConfigValueException.Collector problems, String key, Supplier<T> check) {
+        try {
+            return check.get();
+        } catch (InvalidInputException e) {
+            problems.reject(key, null, e.getMessage());
+            return null;
+        }
     }
 
     /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */

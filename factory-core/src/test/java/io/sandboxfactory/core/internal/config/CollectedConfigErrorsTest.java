@@ -98,6 +98,25 @@ class CollectedConfigErrorsTest {
     }
 
     @Test
+    void everyValueTheRepositorySectionRejectsIsReportedByItsKey() throws IOException {
+        Path file = Files.writeString(tmp.resolve("factory.yaml"), """
+                repository:
+                  cloneUrlTemplate: "ftp://example.com/{owner}/{name}.git"
+                  defaultBaseBranch: "a..b"
+                  allowedFileRoots: ["/srv/repos", "relative/repos"]
+                  templateInputs: ["/etc/passwd"]
+                """);
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> new FactoryConfigLoader(home).load(file));
+        assertThat(e.problems()).hasSize(4)
+                .anySatisfy(p -> assertThat(p).contains("'repository.cloneUrlTemplate'").contains("ftp://example.com"))
+                .anySatisfy(p -> assertThat(p).contains("'repository.defaultBaseBranch'").contains("'a..b'"))
+                .anySatisfy(p -> assertThat(p).contains("'repository.allowedFileRoots[1]'").contains("'relative/repos'"))
+                .anySatisfy(p -> assertThat(p).contains("'repository.templateInputs'").contains("'/etc/passwd'"))
+                .allSatisfy(p -> assertThat(p).contains(file.toString()));
+    }
+
+    @Test
     void aValidFileStillResolves() throws IOException {
         Path file = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-memory\nproviders:\n  test-memory:\n    slots: 3\n");
         ResolvedConfig resolved = resolveFile(file, Map.of("FACTORY_PROVIDERS_TEST_MEMORY_LABEL", "from-env"));
