@@ -2,8 +2,8 @@ package io.sandboxfactory.bench.scaling;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,21 +18,19 @@ public final class HeapProbe {
 
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
     /** Class-name prefixes and the owner they are counted under, first match wins. */
-    private static final Map<String, String> OWNERS = owners();
+    private static final List<Owner> OWNERS = List.of(
+            new Owner("io.sandboxfactory.core.session.", "memo"),
+            new Owner("io.sandboxfactory.core.internal.session.", "memo"),
+            new Owner("io.sandboxfactory.core.store.", "store"),
+            new Owner("io.sandboxfactory.core.internal.store.", "store"),
+            new Owner("org.sqlite.", "store"),
+            new Owner("io.sandboxfactory.provider.local.", "local sandboxes"),
+            new Owner("io.sandboxfactory.", "other factory objects"));
+
+    private record Owner(String prefix, String name) {
+    }
 
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-
-    private static Map<String, String> owners() {
-        Map<String, String> owners = new LinkedHashMap<>();
-        owners.put("io.sandboxfactory.core.session.", "memo");
-        owners.put("io.sandboxfactory.core.internal.session.", "memo");
-        owners.put("io.sandboxfactory.core.store.", "store");
-        owners.put("io.sandboxfactory.core.internal.store.", "store");
-        owners.put("org.sqlite.", "store");
-        owners.put("io.sandboxfactory.provider.local.", "local sandboxes");
-        owners.put("io.sandboxfactory.", "other factory objects");
-        return Collections.unmodifiableMap(owners);
-    }
 
     /** Heap bytes in use after two full collections (the second frees what the first's finalization released). */
     public long liveBytes() {
@@ -51,13 +49,13 @@ public final class HeapProbe {
 
     static Map<String, Long> byOwner(String histogram) {
         Map<String, Long> out = new LinkedHashMap<>();
-        OWNERS.values().forEach(owner -> out.put(owner, 0L));
+        OWNERS.forEach(owner -> out.putIfAbsent(owner.name(), 0L));
         for (String line : histogram.split("\n")) {
             Matcher row = ROW.matcher(line);
             if (row.find()) {
                 String type = row.group(3);
-                OWNERS.entrySet().stream().filter(e -> type.startsWith(e.getKey())).findFirst()
-                        .ifPresent(e -> out.merge(e.getValue(), Long.parseLong(row.group(2)), Long::sum));
+                OWNERS.stream().filter(owner -> type.startsWith(owner.prefix())).findFirst()
+                        .ifPresent(owner -> out.merge(owner.name(), Long.parseLong(row.group(2)), Long::sum));
             }
         }
         return out;
