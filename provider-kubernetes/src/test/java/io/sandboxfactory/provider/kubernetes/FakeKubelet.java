@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,12 +55,15 @@ public final class FakeKubelet extends Dispatcher {
 
     private final Dispatcher api;
     private final Path volumes;
+    private final Executor watchCloser;
     private final KubernetesSerialization serialization = new KubernetesSerialization();
     private final Map<String, Set<Process>> running = new ConcurrentHashMap<>();
 
-    FakeKubelet(Dispatcher api, Path volumes) {
+    /** {@code watchCloser} runs the mock's watch listeners' close callbacks, off its event loop ({@link OffLoopCloseListener}). */
+    FakeKubelet(Dispatcher api, Path volumes, Executor watchCloser) {
         this.api = api;
         this.volumes = volumes;
+        this.watchCloser = watchCloser;
     }
 
     public static boolean usable() {
@@ -77,7 +81,9 @@ public final class FakeKubelet extends Dispatcher {
     public MockResponse dispatch(RecordedRequest request) {
         Matcher exec = EXEC.matcher(request.getPath());
         if (!exec.matches()) {
-            return api.dispatch(request);
+            MockResponse response = api.dispatch(request);
+            WebSocketListener watch = response.getWebSocketListener();
+            return watch == null ? response : response.withWebSocketUpgrade(new OffLoopCloseListener(watch, watchCloser));
         }
         String namespace = exec.group(1);
         String name = exec.group(2);

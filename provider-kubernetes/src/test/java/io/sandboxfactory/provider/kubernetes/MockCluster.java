@@ -32,10 +32,15 @@ public final class MockCluster implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ExecutorService watchCloser = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "mock-watch-close");
+        t.setDaemon(true);
+        return t;
+    });
 
     public MockCluster(Path volumes) {
         var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
-        this.kubelet = new FakeKubelet(new KubernetesMixedDispatcher(responses), volumes);
+        this.kubelet = new FakeKubelet(new KubernetesMixedDispatcher(responses), volumes, watchCloser);
         this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, kubelet, false);
         // Loopback only: nothing else may reach (or be reached by) the test server.
         server.init(InetAddress.getLoopbackAddress(), 0);
@@ -67,9 +72,14 @@ public final class MockCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        watch.close();
-        kubeletThread.shutdownNow();
-        client.close();
-        server.destroy();
+        try {
+            watch.close();
+            kubeletThread.shutdownNow();
+            client.close();
+            server.destroy();
+        } finally {
+            // Not shutdownNow: a watch's close callback still queued ends that watch's own executor.
+            watchCloser.shutdown();
+        }
     }
 }
