@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the real {@code factory.jar} as a subprocess, the way a user does. */
+/** Runs the real {@code factory.jar} as a subprocess, the way a user does: as {@code ./factory} starts it ({@link StartupArchive}). */
 final class CliProcess {
 
     public record Result(int exitCode, String stdout, String stderr) {
@@ -34,8 +34,7 @@ final class CliProcess {
      * started it, and each test's state directory is deleted right after the test.
      */
     CliProcess(Path stateDir) {
-        String configured = System.getProperty("factory.jar");
-        this.jar = Path.of(configured != null ? configured : "target/factory.jar").toAbsolutePath();
+        this.jar = StartupArchive.jar();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("The CLI jar " + jar + " is missing; run the package phase first.");
         }
@@ -89,7 +88,9 @@ final class CliProcess {
     }
 
     private List<String> command(String... args) {
-        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar.toString(), "--state-dir", stateDir.toString()));
+        List<String> command = new ArrayList<>(List.of(javaBin()));
+        command.addAll(StartupArchive.jvmOptions());
+        command.addAll(List.of("-jar", jar.toString(), "--state-dir", stateDir.toString()));
         command.addAll(List.of(args));
         return command;
     }
