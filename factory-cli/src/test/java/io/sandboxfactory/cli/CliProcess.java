@@ -140,7 +140,7 @@ final class CliProcess {
         });
     }
 
-    private static String javaBin() {
+    static String javaBin() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -9,10 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -28,18 +29,15 @@ import java.util.stream.Stream;
  */
 final class StartupArchive {
 
-    /** {@code ./factory}'s options for a short-lived command (see its comments). */
-    static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xlog:disable",
-            "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
+    /** The launcher's line {@code jvm=(...)}: the options of a short-lived command. */
+    private static final Pattern LAUNCHER_JVM_LINE = Pattern.compile("jvm=\\((.*)\\)");
 
     private StartupArchive() {
     }
 
-    /** The options that start the jar of the {@code factory.jar} property: {@link #JVM_OPTIONS} and, when there is one, the archive. */
+    /** The options that start {@link #jar()}: {@code ./factory}'s and, when there is one, the archive's. */
     static List<String> jvmOptions() {
-        List<String> options = new ArrayList<>(JVM_OPTIONS);
-        Holder.ARCHIVE.ifPresent(archive -> options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto")));
-        return options;
+        return Holder.OPTIONS;
     }
 
     /** The jar every CLI test runs, from the build (the {@code factory.jar} property) or the module's target directory. */
@@ -49,14 +47,36 @@ final class StartupArchive {
 
     /** Made on first use in this JVM; the class initialisation keeps a second thread out. */
     private static final class Holder {
-        private static final Optional<Path> ARCHIVE = freshOrRecorded(jar());
+        private static final List<String> LAUNCHER_OPTIONS = launcherOptions(jar());
+        private static final List<String> OPTIONS = withArchive(LAUNCHER_OPTIONS, freshOrRecorded(jar(), LAUNCHER_OPTIONS));
     }
 
-    private static Optional<Path> freshOrRecorded(Path jar) {
+    /**
+     * The JVM options {@code ./factory} gives a short-lived command, read from its {@code jvm=(…)}
+     * line (the repository root is the jar's module's parent), so the tests cannot drift from it.
+     */
+    private static List<String> launcherOptions(Path jar) {
+        Path launcher = jar.getParent().getParent().getParent().resolve("factory");
+        try (Stream<String> lines = Files.lines(launcher)) {
+            Matcher jvm = lines.map(LAUNCHER_JVM_LINE::matcher).filter(Matcher::matches).findFirst()
+                    .orElseThrow(() -> new IllegalStateException(launcher + " has no 'jvm=(...)' line to take the CLI's JVM options from"));
+            return List.of(jvm.group(1).trim().split("\\s+"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> withArchive(List<String> options, Optional<Path> archive) {
+        List<String> all = new ArrayList<>(options);
+        archive.ifPresent(a -> all.addAll(List.of("-XX:SharedArchiveFile=" + a, "-Xshare:auto")));
+        return List.copyOf(all);
+    }
+
+    private static Optional<Path> freshOrRecorded(Path jar, List<String> launcherOptions) {
         Path archive = jar.resolveSibling("factory-it.jsa");
         try (FileChannel lockFile = FileChannel.open(jar.resolveSibling("factory-it.jsa.lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock ignored = lockFile.lock()) {
-            if (fresh(archive, jar) || record(jar, archive)) {
+            if (fresh(archive, jar) || record(jar, archive, launcherOptions)) {
                 return Optional.of(archive);
             }
             System.err.println("StartupArchive: could not record " + archive + "; CLI processes start without it");
@@ -71,11 +91,12 @@ final class StartupArchive {
                 && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0;
     }
 
-    private static boolean record(Path jar, Path archive) throws IOException {
+    private static boolean record(Path jar, Path archive, List<String> launcherOptions) throws IOException {
         Path work = Files.createTempDirectory("factory-it-cds");
         Path recorded = archive.resolveSibling(archive.getFileName() + ".tmp");
         try {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> java = new ArrayList<>(List.of(CliProcess.javaBin()));
+            java.addAll(launcherOptions);
             Path repo = work.resolve("repo");
             Map<String, String> env = Map.of("FACTORY_DAEMON", "off", "XDG_CONFIG_HOME", work.toString());
             boolean ok = succeeds(work, env, "git", "init", "-q", "-b", "main", repo.toString())
@@ -92,16 +113,14 @@ final class StartupArchive {
             return ok;
         } finally {
             Files.deleteIfExists(recorded);
-            try (Stream<Path> paths = Files.walk(work)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            GitRepos.deleteRecursively(work);
         }
     }
 
-    private static List<String> command(String java, List<String> archiveOptions, Path jar, String... args) {
-        List<String> command = new ArrayList<>(List.of(java));
+    /** {@code java} (the JVM and {@code ./factory}'s options), {@code archiveOptions}, then the jar and its arguments. */
+    private static List<String> command(List<String> java, List<String> archiveOptions, Path jar, String... args) {
+        List<String> command = new ArrayList<>(java);
         command.addAll(archiveOptions);
-        command.addAll(JVM_OPTIONS);
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(List.of(args));
         return command;

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * fabric8's mock API server in CRUD mode, on loopback only, with a {@link FakeKubelet} behind it
@@ -27,16 +28,8 @@ public final class MockCluster implements AutoCloseable {
     private final KubernetesClient client;
     private final FakeKubelet kubelet;
     private final Watch watch;
-    private final ExecutorService kubeletThread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fake-kubelet-status");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService watchCloser = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "mock-watch-close");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService kubeletThread = Executors.newSingleThreadExecutor(daemonThreads("fake-kubelet-status"));
+    private final ExecutorService watchCloser = Executors.newCachedThreadPool(daemonThreads("mock-watch-close"));
 
     public MockCluster(Path volumes) {
         var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
@@ -60,6 +53,14 @@ public final class MockCluster implements AutoCloseable {
                 // Closed with the cluster.
             }
         });
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     public KubernetesClient client() {
