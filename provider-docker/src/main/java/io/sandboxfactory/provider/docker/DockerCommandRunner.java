@@ -177,6 +177,14 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
         }
     }
 
+    /**
+     * The pause before asking for an exit code again: 1, 2, 4 ... ms, then 50 ms however long the
+     * engine keeps the exec running (the shift is capped, so no attempt count overflows it).
+     */
+    static long exitCodePollPauseMillis(int attempt) {
+        return Math.min(1L << Math.min(attempt, 6), 50L);
+    }
+
     private int exitCode(DockerClient client, String execId) {
         long deadline = System.nanoTime() + EXIT_CODE_WAIT.toNanos();
         for (int attempt = 0; ; attempt++) {
@@ -195,7 +203,7 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
                         + "' closed its output but the engine reported no exit code within " + EXIT_CODE_WAIT + ".", true, null);
             }
             try {
-                Thread.sleep(Math.min(1L << attempt, 50L));
+                Thread.sleep(exitCodePollPauseMillis(attempt));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while reading the exit code of a command in sandbox '"

@@ -20,6 +20,7 @@ final class SocketProxy implements AutoCloseable {
     private final Path socket;
     private final ServerSocketChannel server;
     private final List<SocketChannel> open = new ArrayList<>();
+    private boolean closed;
     private final Thread acceptor;
 
     SocketProxy(Path socket, Path target) throws IOException {
@@ -42,6 +43,12 @@ final class SocketProxy implements AutoCloseable {
                 SocketChannel client = server.accept();
                 SocketChannel upstream = SocketChannel.open(target);
                 synchronized (open) {
+                    // A connection accepted while close() ran must not outlive it.
+                    if (closed) {
+                        client.close();
+                        upstream.close();
+                        return;
+                    }
                     open.add(client);
                     open.add(upstream);
                 }
@@ -78,6 +85,7 @@ final class SocketProxy implements AutoCloseable {
     public void close() throws IOException {
         server.close();
         synchronized (open) {
+            closed = true;
             for (SocketChannel channel : open) {
                 channel.close();
             }
