@@ -3,6 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.core.testing.RecordingListener;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,6 +85,21 @@ class WarmStartFreshnessTest {
             assertThat(checkout().resolve("new.txt")).hasContent("upstream");
             assertThat(freshness(factory)).isEqualTo("fast-forwarded 1 commit(s) to origin/work");
             assertThat(Git.run(checkout(), "rev-list", "--merges", "--count", "HEAD").strip()).as("no merge commit").isEqualTo("0");
+        }
+    }
+
+    @Test
+    void theComparisonWithTheUpstreamStreamsNothingToTheUser() throws IOException {
+        RecordingListener listener = new RecordingListener();
+        try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state)
+                .sessionListener(listener).build()) {
+            factory.openSession(spec("work"));
+            listener.clear();
+
+            warmStartAfter(factory, "work", () -> pushUpstream("work", "new.txt"));
+
+            assertThat(listener.phases()).contains(SessionPhase.FETCH, SessionPhase.FAST_FORWARDED);
+            assertThat(String.join("", listener.outputs())).doesNotContain("@@");
         }
     }
 

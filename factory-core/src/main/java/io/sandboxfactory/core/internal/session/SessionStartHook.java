@@ -261,6 +261,8 @@ final class SessionStartHook implements SandboxStartHook {
             Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted, cloneAsked));
             materializer.materialize(exec, checkout.path(), state, minted, reference);
             if (fetch && state.currentBranch().filter(plan.branch()::equals).isPresent()) {
+                // The comparison's output is the factory's to parse, not git progress for the user to read.
+                currentPhase = null;
                 Freshness.Result fresh = state.upstream().isPresent() ? freshness.update(exec, checkout.path()) : Freshness.Result.NO_UPSTREAM;
                 report(fresh, checkout);
                 standing.add(plan.environment() ? checkout.repoDir() + ": " + fresh.describe() : fresh.describe());
