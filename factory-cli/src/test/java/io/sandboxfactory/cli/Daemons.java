@@ -2,6 +2,7 @@ package io.sandboxfactory.cli;
 
 import io.sandboxfactory.cli.daemon.FactoryDaemon;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -61,15 +62,28 @@ final class Daemons {
         }
     }
 
-    /** Stops every daemon of the directory the way users do, by removing its socket; kills one that stays. */
-    void stop() throws IOException {
+    /**
+     * Stops every daemon of the directory the way users do, by removing its socket; kills one that
+     * stays. The removal is repeated while waiting: a daemon that a command had only just started
+     * binds its socket after the first removal, and would otherwise serve on until it is idle.
+     */
+    void stop() {
         List<ProcessHandle> running = processes();
-        for (Path socket : sockets()) {
-            Files.deleteIfExists(socket);
+        boolean gone = awaitCondition(() -> {
+            removeSockets();
+            return running.stream().noneMatch(ProcessHandle::isAlive);
+        });
+        if (!gone) {
+            running.forEach(ProcessHandle::destroyForcibly);
         }
-        for (ProcessHandle daemon : running) {
-            if (!awaitCondition(() -> !daemon.isAlive())) {
-                daemon.destroyForcibly();
+    }
+
+    private void removeSockets() {
+        for (Path socket : sockets()) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not remove the daemon socket " + socket, e);
             }
         }
     }
