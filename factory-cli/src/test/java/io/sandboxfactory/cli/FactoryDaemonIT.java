@@ -419,16 +419,14 @@ class FactoryDaemonIT {
 
     @Test
     void theDaemonMapsTheClassArchiveOfTheCommandThatStartedIt() throws Exception {
-        List<String> archiveOptions = StartupArchive.jvmOptions().stream()
-                .filter(option -> option.startsWith("-XX:SharedArchiveFile=") || option.startsWith("-Xshare:")).toList();
-        assertThat(archiveOptions).as("the CLI tests start the jar with a class archive, as ./factory does").isNotEmpty();
-        String archive = archiveOptions.get(0).substring("-XX:SharedArchiveFile=".length());
+        assertThat(StartupArchive.archive()).as("the CLI tests start the jar with a class archive, as ./factory does").isPresent();
+        String archive = StartupArchive.archive().orElseThrow().toString();
 
         open();
         ProcessHandle daemon = awaitDaemon();
         assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
 
-        assertThat(daemon.info().arguments().map(List::of).orElseThrow()).containsSubsequence(archiveOptions);
+        assertThat(daemon.info().arguments().map(List::of).orElseThrow()).containsSubsequence(StartupArchive.archiveOptions());
         assertThat(Files.readString(Path.of("/proc", Long.toString(daemon.pid()), "maps"))).as("the daemon's memory maps").contains(archive);
     }
 

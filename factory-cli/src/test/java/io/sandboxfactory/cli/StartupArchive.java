@@ -40,6 +40,16 @@ final class StartupArchive {
         return Holder.OPTIONS;
     }
 
+    /** The archive the CLI processes map, when it could be made. */
+    static Optional<Path> archive() {
+        return Holder.ARCHIVE;
+    }
+
+    /** The options that make a JVM map {@link #archive()}; none without one. */
+    static List<String> archiveOptions() {
+        return Holder.ARCHIVE_OPTIONS;
+    }
+
     /** The jar every CLI test runs, from the build (the {@code factory.jar} property) or the module's target directory. */
     static Path jar() {
         return Path.of(System.getProperty("factory.jar", "target/factory.jar")).toAbsolutePath();
@@ -48,7 +58,10 @@ final class StartupArchive {
     /** Made on first use in this JVM; the class initialisation keeps a second thread out. */
     private static final class Holder {
         private static final List<String> LAUNCHER_OPTIONS = launcherOptions(jar());
-        private static final List<String> OPTIONS = withArchive(LAUNCHER_OPTIONS, freshOrRecorded(jar(), LAUNCHER_OPTIONS));
+        private static final Optional<Path> ARCHIVE = freshOrRecorded(jar(), LAUNCHER_OPTIONS);
+        private static final List<String> ARCHIVE_OPTIONS = ARCHIVE.map(a -> List.of("-XX:SharedArchiveFile=" + a, "-Xshare:auto"))
+                .orElse(List.of());
+        private static final List<String> OPTIONS = Stream.concat(LAUNCHER_OPTIONS.stream(), ARCHIVE_OPTIONS.stream()).toList();
     }
 
     /**
@@ -64,12 +77,6 @@ final class StartupArchive {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static List<String> withArchive(List<String> options, Optional<Path> archive) {
-        List<String> all = new ArrayList<>(options);
-        archive.ifPresent(a -> all.addAll(List.of("-XX:SharedArchiveFile=" + a, "-Xshare:auto")));
-        return List.copyOf(all);
     }
 
     private static Optional<Path> freshOrRecorded(Path jar, List<String> launcherOptions) {
