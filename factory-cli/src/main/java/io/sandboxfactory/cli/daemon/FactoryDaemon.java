@@ -51,6 +51,11 @@ public final class FactoryDaemon {
     private static final Duration DEFAULT_IDLE = Duration.ofMinutes(10);
     private static final Duration QUIET_BEFORE_RELEASE = Duration.ofSeconds(20);
     private static final int WARM_FACTORIES = 4;
+    /**
+     * How often the daemon looks for its socket file: a user or script that removes it to stop the
+     * daemon waits for the exit, so it comes within a tenth of a second (a stat call each time).
+     */
+    private static final long SOCKET_CHECK_MILLIS = 100;
 
     private final Path socket;
     private final Object socketKey;
@@ -145,7 +150,7 @@ public final class FactoryDaemon {
     void serve() {
         logs.install();
         System.err.println(Instant.now() + " factory daemon " + ProcessHandle.current().pid() + " serving " + socket);
-        watch.scheduleWithFixedDelay(this::closeWhenUnwanted, 1, 1, TimeUnit.SECONDS);
+        watch.scheduleWithFixedDelay(this::closeWhenUnwanted, SOCKET_CHECK_MILLIS, SOCKET_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         watch.scheduleWithFixedDelay(this::releaseMemoryWhenQuiet, 1, 1, TimeUnit.SECONDS);
         idlePolicies.scheduleWithFixedDelay(this::applyIdlePolicies, 1, 1, TimeUnit.MINUTES);
         while (true) {
