@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.SandboxFactory;
@@ -194,7 +195,10 @@ final class DockerSessionRig implements AutoCloseable {
         }
     }
 
-    /** Removes every container of this run and closes the factories and providers. */
+    /**
+     * Removes every container of this run, then every image its owner made (templates, tagged or
+     * left untagged by a removal while a container used them), and closes the factories and providers.
+     */
     @Override
     public void close() {
         try {
@@ -203,6 +207,13 @@ final class DockerSessionRig implements AutoCloseable {
                     engine().removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
                 } catch (NotFoundException | ConflictException gone) {
                     // Removed meanwhile, or a removal is already under way.
+                }
+            }
+            for (Image image : engine().listImagesCmd().withLabelFilter(Map.of(OWNER_LABEL, owner)).exec()) {
+                try {
+                    engine().removeImageCmd(image.getId()).withForce(true).exec();
+                } catch (NotFoundException gone) {
+                    // Removed meanwhile.
                 }
             }
         } finally {

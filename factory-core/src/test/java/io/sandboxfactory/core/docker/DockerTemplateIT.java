@@ -79,4 +79,27 @@ class DockerTemplateIT {
         assertThatThrownBy(() -> rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec())
                 .isInstanceOf(NotFoundException.class);
     }
+    /**
+     * A template removed while a session runs on it: the engine keeps the image for that session's
+     * container, untagged. It is no longer listed, the session goes on, and the image goes with the
+     * session's container instead of staying behind untagged for good.
+     */
+    @Test
+    void aTemplateRemovedWhileASessionRunsOnItIsNoLongerListedAndItsImageGoesWithTheSession() {
+        SandboxTemplate template = factory.buildTemplate(TemplateRequest.of(rig.remote().toString())
+                .withSetup(List.of(DockerSessionRig.SETUP_COMMAND)));
+        String imageId = rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec().getId();
+        SessionHandle session = factory.openSession(rig.spec(rig.sessionId("on-template")).build());
+        assertThat(session.template()).contains(template.name());
+
+        factory.removeTemplate(template.name());
+        assertThat(factory.templates()).as("a removed template is not listed").isEmpty();
+        assertThat(rig.engine().inspectImageCmd(imageId).exec().getRepoTags()).as("the session's container keeps the image, untagged")
+                .isNullOrEmpty();
+        assertThat(session.executeCommand("echo still here").stdout()).isEqualTo("still here\n");
+
+        factory.retire(rig.sessionId("on-template"), io.sandboxfactory.core.retire.RetireMode.DESTROY);
+        assertThatThrownBy(() -> rig.engine().inspectImageCmd(imageId).exec()).as("the image went with the session's container")
+                .isInstanceOf(NotFoundException.class);
+    }
 }

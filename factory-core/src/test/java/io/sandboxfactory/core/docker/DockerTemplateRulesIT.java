@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
@@ -43,7 +42,6 @@ class DockerTemplateRulesIT {
     DockerSessionRig rig;
     RecordingListener listener = new RecordingListener();
     SandboxFactory factory;
-    final List<String> extraImages = new ArrayList<>();
 
     @BeforeEach
     void rig() throws IOException {
@@ -56,7 +54,6 @@ class DockerTemplateRulesIT {
     void cleanUp() {
         try {
             factory.templates().forEach(t -> factory.removeTemplate(t.name()));
-            extraImages.forEach(image -> rig.engine().removeImageCmd(image).withForce(true).exec());
         } finally {
             rig.close();
         }
@@ -121,11 +118,15 @@ class DockerTemplateRulesIT {
     @Test
     void aTemplateWhoseImageCannotBeStartedIsSkippedWithAWarningAndTheSessionOpensNormally() {
         SandboxTemplate template = build(DockerSessionRig.SETUP_COMMAND);
-        // Listed (its labels are on the image) but no longer under the tag a container is made from.
-        String kept = "sandbox-factory-test-untagged:" + template.name();
-        rig.engine().tagImageCmd("sandbox-factory-template:" + template.name(), "sandbox-factory-test-untagged", template.name()).exec();
-        extraImages.add(kept);
-        rig.engine().removeImageCmd("sandbox-factory-template:" + template.name()).exec();
+        // Still listed (tagged and labelled as the template), but committed again with a user the
+        // image does not have, so no container made from it can start.
+        String container = rig.engine().createContainerCmd("sandbox-factory-template:" + template.name()).exec().getId();
+        try {
+            rig.engine().commitCmd(container).withRepository("sandbox-factory-template").withTag(template.name())
+                    .withUser("sandbox-factory-no-such-user").exec();
+        } finally {
+            rig.engine().removeContainerCmd(container).withForce(true).exec();
+        }
         assertThat(factory.templates()).extracting(SandboxTemplate::name).contains(template.name());
 
         try (CapturedLogs logs = new CapturedLogs()) {

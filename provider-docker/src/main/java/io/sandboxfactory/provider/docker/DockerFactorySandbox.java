@@ -204,6 +204,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                         + DockerFailures.message(e), e);
             }
         }
+        DockerTemplates.removeUntaggedUnusedQuietly(client, owner);
     }
 
     @Override

@@ -205,6 +205,7 @@ public final class DockerSandbox extends RemoteSandbox<String> {
                         + spec.name() + "': " + DockerFailures.message(e), e);
             }
         }
+        DockerTemplates.removeUntaggedUnusedQuietly(connection.client(), owner);
     }
 
     private Optional<InspectContainerResponse> inspect(DockerClient client, String idOrName) {

@@ -9,6 +9,7 @@ import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,9 +76,18 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         }
         List<SandboxTemplate> templates = new ArrayList<>();
         for (Image image : images) {
-            read(image.getLabels()).ifPresent(templates::add);
+            read(image.getLabels()).filter(template -> tagged(image, template.name())).ifPresent(templates::add);
         }
         return templates;
+    }
+
+    /**
+     * Whether the image still carries its template's tag. Removing a template whose image a
+     * session's container still uses only takes the tag away (the engine keeps the image for the
+     * container), and an untagged image is no template any more.
+     */
+    private static boolean tagged(Image image, String name) {
+        return image.getRepoTags() != null && Arrays.asList(image.getRepoTags()).contains(image(name));
     }
 
     @Override
@@ -85,10 +95,46 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         DockerClient client = connection.client();
         try {
             client.removeImageCmd(image(name)).withForce(true).exec();
+            removeUntaggedUnused(client, owner);
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
                 throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove template image " + image(name) + ": "
                         + DockerFailures.message(e), e);
+            }
+        }
+    }
+
+    /**
+     * Deletes the owner's template images that lost their tag and that no container uses any more:
+     * a template removed while a session ran on it leaves its image to that session's container, and
+     * the engine would keep it, untagged, after the container is gone. Called after a template's
+     * removal and after a sandbox's container is removed; an image still in use stays for a later call.
+     */
+    /**
+     * {@link #removeUntaggedUnused} after a container's removal, which has already done what was
+     * asked: a failure here leaves the images to the next removal or template removal.
+     */
+    static void removeUntaggedUnusedQuietly(DockerClient client, String owner) {
+        try {
+            removeUntaggedUnused(client, owner);
+        } catch (RuntimeException e) {
+            // Best effort, see above.
+        }
+    }
+
+    static void removeUntaggedUnused(DockerClient client, String owner) {
+        List<Image> untagged = client.listImagesCmd().withDanglingFilter(true).withLabelFilter(SandboxLabels.ownedBy(owner)).exec();
+        for (Image image : untagged) {
+            if (image.getLabels() == null || image.getLabels().get(NAME) == null) {
+                continue;
+            }
+            try {
+                client.removeImageCmd(image.getId()).exec();
+            } catch (RuntimeException e) {
+                // In use by another container (a conflict), or removed by another caller meanwhile.
+                if (!DockerFailures.isConflict(e) && !DockerFailures.isNotFound(e)) {
+                    throw e;
+                }
             }
         }
     }
