@@ -95,21 +95,20 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         DockerClient client = connection.client();
         try {
             client.removeImageCmd(image(name)).withForce(true).exec();
-            removeUntaggedUnused(client, owner);
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
                 throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove template image " + image(name) + ": "
                         + DockerFailures.message(e), e);
             }
         }
+        try {
+            removeUntaggedUnused(client, owner);
+        } catch (RuntimeException e) {
+            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Removed template image " + image(name) + " but could not delete the"
+                    + " untagged template images of owner '" + owner + "': " + DockerFailures.message(e), e);
+        }
     }
 
-    /**
-     * Deletes the owner's template images that lost their tag and that no container uses any more:
-     * a template removed while a session ran on it leaves its image to that session's container, and
-     * the engine would keep it, untagged, after the container is gone. Called after a template's
-     * removal and after a sandbox's container is removed; an image still in use stays for a later call.
-     */
     /**
      * {@link #removeUntaggedUnused} after a container's removal, which has already done what was
      * asked: a failure here leaves the images to the next removal or template removal.
@@ -122,6 +121,12 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         }
     }
 
+    /**
+     * Deletes the owner's template images that lost their tag and that no container uses any more:
+     * a template removed while a session ran on it leaves its image to that session's container, and
+     * the engine would keep it, untagged, after the container is gone. Called after a template's
+     * removal and after a sandbox's container is removed; an image still in use stays for a later call.
+     */
     static void removeUntaggedUnused(DockerClient client, String owner) {
         List<Image> untagged = client.listImagesCmd().withDanglingFilter(true).withLabelFilter(SandboxLabels.ownedBy(owner)).exec();
         for (Image image : untagged) {
