@@ -79,6 +79,7 @@ class DockerTemplateIT {
         assertThatThrownBy(() -> rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec())
                 .isInstanceOf(NotFoundException.class);
     }
+
     /**
      * A template removed while a session runs on it: the engine keeps the image for that session's
      * container, untagged. It is no longer listed, the session goes on, and the image goes with the
