@@ -10,7 +10,8 @@ import java.util.logging.Logger;
 
 /**
  * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
- * warnings and errors normally, everything with {@code --verbose}.
+ * warnings and errors normally, everything with {@code --verbose}. A library's housekeeping that
+ * failed without any effect on the command counts as debug (see {@link #housekeeping}).
  */
 public final class Logging {
 
@@ -41,7 +42,7 @@ public final class Logging {
             @Override
             public void publish(LogRecord record) {
                 Route route = routeFor.apply(Thread.currentThread());
-                if (isLoggable(record) && (route.verbose() || record.getLevel().intValue() >= Level.WARNING.intValue())) {
+                if (isLoggable(record) && (route.verbose() || level(record).intValue() >= Level.WARNING.intValue())) {
                     route.stream().print(getFormatter().format(record));
                     route.stream().flush();
                 }
@@ -67,13 +68,28 @@ public final class Logging {
         Logger.getLogger("io.sandboxfactory").setLevel(level);
     }
 
+    private static Level level(LogRecord record) {
+        return housekeeping(record) ? Level.FINE : record.getLevel();
+    }
+
+    /**
+     * Whether a record reports a library's housekeeping for other processes, which no user of this
+     * command needs to act on. sqlite-jdbc, on loading, deletes the native libraries other JVMs
+     * extracted to the temp directory and left without their lock file; when one of them is exiting
+     * and deleting its own at that moment, the delete here fails and is logged as an error.
+     */
+    private static boolean housekeeping(LogRecord record) {
+        return "org.sqlite.SQLiteJDBCLoader".equals(record.getLoggerName()) && "Failed to delete old native lib".equals(record.getMessage());
+    }
+
     private static final class OneLine extends Formatter {
         @Override
         public String format(LogRecord record) {
-            String level = record.getLevel().intValue() >= Level.SEVERE.intValue() ? "error"
-                    : record.getLevel().intValue() >= Level.WARNING.intValue() ? "warning" : "debug";
-            StringBuilder line = new StringBuilder("factory: ").append(level).append(": ").append(formatMessage(record));
-            if (record.getThrown() != null && record.getLevel().intValue() < Level.WARNING.intValue()) {
+            Level level = level(record);
+            String label = level.intValue() >= Level.SEVERE.intValue() ? "error"
+                    : level.intValue() >= Level.WARNING.intValue() ? "warning" : "debug";
+            StringBuilder line = new StringBuilder("factory: ").append(label).append(": ").append(formatMessage(record));
+            if (record.getThrown() != null && level.intValue() < Level.WARNING.intValue()) {
                 line.append(" (").append(record.getThrown()).append(')');
             }
             return line.append(System.lineSeparator()).toString();

@@ -79,6 +79,7 @@ final class ForkServer implements Launcher {
             server.commands.remove(id);
             throw e;
         } catch (InterruptedException e) {
+            command.abandon();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the command", e);
         }
@@ -196,6 +197,7 @@ final class ForkServer implements Launcher {
         private volatile boolean lost;
         private volatile OutputPump outPump;
         private volatile OutputPump errPump;
+        private volatile boolean abandoned;
 
         Command(int id, Connection server, OutputCollector stdout, OutputCollector stderr, Path fifos, Executor pumps) {
             this.id = id;
@@ -213,6 +215,9 @@ final class ForkServer implements Launcher {
                     pid = Long.parseLong(new String(data, 0, length, StandardCharsets.US_ASCII));
                     leader = ProcessHandle.of(pid);
                     started.countDown();
+                    if (abandoned) {
+                        killUnstarted();
+                    }
                 }
                 case 'F' -> {
                     failure = new String(data, 0, length, StandardCharsets.UTF_8);
@@ -225,8 +230,7 @@ final class ForkServer implements Launcher {
                     groupEmpty = fields.length > 1 && fields[1].equals("0");
                     server.commands.remove(id);
                     exited.countDown();
-                    out.releaseReader();
-                    err.releaseReader();
+                    releaseFifos();
                 }
                 default -> {
                     // A frame this client does not know: ignored.
@@ -242,8 +246,41 @@ final class ForkServer implements Launcher {
             started.countDown();
             exited.countDown();
             if (pid >= 0) {
+                releaseFifos();
+            }
+        }
+
+        /**
+         * After the command's end: lets a start thread still waiting to open a FIFO go on; an
+         * abandoned start never opens them, so they are only removed, and this reader thread of every
+         * command's frames never waits for a reader that does not come.
+         */
+        private void releaseFifos() {
+            if (abandoned) {
+                out.remove();
+                err.remove();
+            } else {
                 out.releaseReader();
                 err.releaseReader();
+            }
+        }
+
+        /**
+         * The caller stopped waiting for the start: the command must not run. Its fork waits, before
+         * the shell, for this JVM to open the FIFOs, which it now never will; it is killed there
+         * rather than left to its 60 s alarm.
+         */
+        void abandon() {
+            abandoned = true;
+            if (pid >= 0) {
+                killUnstarted();
+            }
+        }
+
+        private void killUnstarted() {
+            // Its server reaps it only after this (the exit frame comes then), so the pid is still its own.
+            if (exited.getCount() > 0) {
+                leader.ifPresent(ProcessHandle::destroyForcibly);
             }
         }
 
@@ -341,7 +378,8 @@ final class ForkServer implements Launcher {
         /**
          * Ends a wait in {@link #open()} when the command died before opening its end: a writer
          * that opens and closes at once gives the reader an empty stream. Never creates a file: the
-         * FIFO is gone once a reader opened it.
+         * FIFO is gone once a reader opened it. Blocks until the reader opens, so only for a command
+         * whose start thread goes on to open it (not an abandoned one).
          */
         synchronized void releaseReader() {
             if (opened) {
@@ -352,6 +390,14 @@ final class ForkServer implements Launcher {
                 Files.deleteIfExists(path);
             } catch (IOException e) {
                 // Not there: the fork never happened, or the pump already removed it.
+            }
+        }
+
+        void remove() {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // The directory goes with the server.
             }
         }
     }

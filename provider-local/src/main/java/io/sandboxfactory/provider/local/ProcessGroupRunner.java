@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Logger;
 
 /**
  * Runs shell command lines, each as the leader of its own process group (see {@link Launcher}), so a timeout or a stop can kill everything a command started, backgrounded
@@ -24,6 +26,8 @@ import java.util.Map;
  * SIGPIPE. Thread-safe: commands may run in parallel.
  */
 final class ProcessGroupRunner {
+
+    private static final Logger LOG = Logger.getLogger(ProcessGroupRunner.class.getName());
 
     /** How long output may keep flowing after the shell exited, from children that hold the pipes. */
     private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
@@ -57,6 +61,7 @@ final class ProcessGroupRunner {
         try {
             boolean timedOut = !launch.awaitExit(request.timeout().orElse(null));
             if (timedOut) {
+                warnIfTheEndWasLost(launch);
                 groups.kill(launch);
             }
             long deadline = System.nanoTime() + OUTPUT_GRACE.toNanos();
@@ -83,6 +88,18 @@ final class ProcessGroupRunner {
             } else {
                 groups.forgetFinishedNowAndThen();
             }
+        }
+    }
+
+    /**
+     * A command that timed out although its shell had ended: the launcher never reported the end,
+     * which is a fault of this provider, not of the command, and must not pass for a slow command.
+     */
+    private static void warnIfTheEndWasLost(Launcher.Launch launch) {
+        Optional<String> state = ProcessTable.state(launch.pid());
+        if (state.isEmpty() || state.get().equals("Z")) {
+            LOG.warning("The local provider lost the end of a command: its shell (pid " + launch.pid() + ") had "
+                    + (state.isEmpty() ? "exited" : "exited and was not reaped") + " when the command timed out.");
         }
     }
 

@@ -58,6 +58,17 @@ final class ProcessTable {
         return read(PROC.resolve(Long.toString(pid)));
     }
 
+    /** The state letter of a process ({@code R}, {@code S}, {@code Z} for a zombie...), or empty when it is gone. */
+    static Optional<String> state(long pid) {
+        try {
+            String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"));
+            int close = stat.lastIndexOf(')');
+            return close < 0 || close + 3 > stat.length() ? Optional.empty() : Optional.of(stat.substring(close + 2, close + 3));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     private static boolean isPidDirectory(Path dir) {
         String name = dir.getFileName().toString();
         return !name.isEmpty() && name.chars().allMatch(Character::isDigit);

@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.local;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.SandboxExecTransportException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import static io.sandboxfactory.provider.local.TestBed.assertDiesSoon;
 import static io.sandboxfactory.provider.local.TestBed.readPid;
 import static io.sandboxfactory.provider.local.TestBed.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The guarantees of a command, for both ways of starting one: the perl fork server (the default
@@ -158,6 +160,26 @@ class LocalLaunchersTest {
 
         assertThat(run(sandbox, "echo two").stdout()).isEqualTo("two\n");
         assertThat(forkServer()).get().isNotEqualTo(server);
+    }
+
+    @Test
+    void aStartAbandonedByAnInterruptRunsNothingAndTheNextCommandRuns() throws Exception {
+        LocalSandbox sandbox = sandbox("fork server");
+        run(sandbox, "true");
+        ProcessHandle server = forkServer().orElseThrow();
+
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> sandbox.executeCommand("touch ran", List.of(), CommandOptions.builder().build()))
+                    .isInstanceOf(SandboxExecTransportException.class).hasMessageContaining("interrupted while starting the command");
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+        }
+
+        // Its fork waited for FIFOs this JVM never opens: killed there, not left to its 60 s alarm.
+        awaitCondition(() -> server.children().findAny().isEmpty());
+        assertThat(sandbox.directory().resolve("ran")).doesNotExist();
+        assertThat(run(sandbox, "echo next").stdout()).isEqualTo("next\n");
     }
 
     @Test

@@ -2,7 +2,11 @@ package io.sandboxfactory.provider.local;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,5 +45,22 @@ class ProcessTableTest {
         } finally {
             leader.destroyForcibly().waitFor();
         }
+    }
+
+    @Test
+    void theStateTellsARunningProcessAZombieAndOneThatIsGone() throws Exception {
+        // The background shell exits at once; its parent became 'sleep', which never reaps it.
+        Process parent = new ProcessBuilder("/bin/sh", "-c", "sh -c 'exit 0' & echo $!; exec sleep 300").start();
+        try {
+            long child = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8)).readLine().strip());
+            assertThat(ProcessTable.state(parent.pid())).hasValueSatisfying(state -> assertThat(state).isIn("R", "S"));
+            for (int i = 0; i < 1000 && !ProcessTable.state(child).equals(Optional.of("Z")); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(ProcessTable.state(child)).contains("Z");
+        } finally {
+            parent.destroyForcibly().waitFor();
+        }
+        assertThat(ProcessTable.state(parent.pid())).isEmpty();
     }
 }
