@@ -116,8 +116,11 @@ final class CliProcess {
             CompletableFuture<String> out = drain(process.getInputStream());
             CompletableFuture<String> err = drain(process.getErrorStream());
             if (!process.waitFor(10, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("Command did not finish within 10 minutes: " + command);
+                process.destroyForcibly().waitFor();
+                // What it printed says where it hung; a process it started may still hold the pipes.
+                throw new IllegalStateException("Command did not finish within 10 minutes: " + command
+                        + "\n--- stdout so far ---\n" + out.completeOnTimeout("(pipe still open)", 10, TimeUnit.SECONDS).join()
+                        + "\n--- stderr so far ---\n" + err.completeOnTimeout("(pipe still open)", 10, TimeUnit.SECONDS).join());
             }
             return new Result(process.exitValue(), out.join(), err.join());
         } catch (IOException e) {

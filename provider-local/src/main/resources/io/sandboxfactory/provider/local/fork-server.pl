@@ -153,7 +153,11 @@ while (1) {
     my $rin = '';
     vec($rin, 0, 1) = 1;
     vec($rin, fileno($wake_r), 1) = 1;
-    my $ready = select(my $rout = $rin, undef, undef, undef);
+    # Perl runs a %SIG handler only at its next safe point: a SIGCHLD that arrives after the last one
+    # before select() blocks waits there until select() returns, and its wake-up byte with it. So,
+    # while commands run, select() returns at least every 50 ms, and such an exit is reaped then
+    # instead of at the next request (never, for the last command).
+    my $ready = select(my $rout = $rin, undef, undef, %running ? 0.05 : undef);
     if ($ready < 0) {
         next if $!{EINTR};
         die "select: $!";

@@ -9,7 +9,6 @@ import java.io.DataOutputStream;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,18 +44,14 @@ class ForkServerHostDeathTest {
     @Test
     void whenItsHostDiesTheUnrecordedCommandsEndAndTheRecordedOnesKeepRunning() throws Exception {
         Path fifos = Files.createDirectory(temp.resolve("fifos"));
-        String script;
-        try (InputStream in = ForkServer.class.getResourceAsStream("fork-server.pl")) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        Process server = new ProcessBuilder("/usr/bin/perl", "-e", script, fifos.toString())
+        Process server = new ProcessBuilder("/usr/bin/perl", "-e", ForkServerProtocol.script(), fifos.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         DataOutputStream requests = new DataOutputStream(server.getOutputStream());
         DataInputStream replies = new DataInputStream(server.getInputStream());
 
         long recorded = start(requests, replies, fifos, 1);
         long unrecorded = start(requests, replies, fifos, 2);
-        frame(requests, 'R', 1, "");
+        ForkServerProtocol.send(requests, 'R', 1, "");
 
         requests.close();
 
@@ -67,26 +62,16 @@ class ForkServerHostDeathTest {
 
     /** Starts {@code sleep 600} as command {@code id}; its pid. */
     private long start(DataOutputStream requests, DataInputStream replies, Path fifos, int id) throws IOException {
-        frame(requests, 'S', id, temp + "\0sleep 600\0PATH=/usr/bin:/bin");
-        int type = replies.readUnsignedByte();
-        assertThat(replies.readInt()).isEqualTo(id);
-        byte[] payload = replies.readNBytes(replies.readInt());
-        assertThat((char) type).as(new String(payload, StandardCharsets.UTF_8)).isEqualTo('P');
-        long pid = Long.parseLong(new String(payload, StandardCharsets.US_ASCII));
+        ForkServerProtocol.send(requests, 'S', id, temp + "\0sleep 600\0PATH=/usr/bin:/bin");
+        ForkServerProtocol.Frame started = ForkServerProtocol.receive(replies);
+        assertThat(started.id()).isEqualTo(id);
+        assertThat(started.type()).as(started.payload()).isEqualTo('P');
+        long pid = Long.parseLong(started.payload());
         groups.add(pid);
         // The command opens its output FIFOs before it runs, and waits for a reader on each.
         outputs.add(new FileInputStream(fifos.resolve(id + ".o").toFile()));
         outputs.add(new FileInputStream(fifos.resolve(id + ".e").toFile()));
         return pid;
-    }
-
-    private static void frame(DataOutputStream out, char type, int id, String payload) throws IOException {
-        byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
-        out.writeByte(type);
-        out.writeInt(id);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-        out.flush();
     }
 
     /** Whether a process of group {@code pgid} still runs (a zombie does not count: it only waits to be reaped). */

@@ -197,11 +197,7 @@ class LocalLaunchersTest {
     void aForkServerWhoseStdinEndsRemovesItsFifoDirectoryAndExits() throws Exception {
         Path fifos = Files.createDirectory(temp.resolve("fifos"));
         Files.writeString(fifos.resolve("7.o"), "left by a command that never started");
-        String script;
-        try (var in = ForkServer.class.getResourceAsStream("fork-server.pl")) {
-            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        }
-        Process server = new ProcessBuilder("/usr/bin/perl", "-e", script, fifos.toString()).start();
+        Process server = new ProcessBuilder("/usr/bin/perl", "-e", ForkServerProtocol.script(), fifos.toString()).start();
 
         server.getOutputStream().close();
 

@@ -1,10 +1,14 @@
 package io.sandboxfactory.provider.local;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,19 +52,36 @@ class ProcessTableTest {
     }
 
     @Test
-    void theStateTellsARunningProcessAZombieAndOneThatIsGone() throws Exception {
-        // The background shell exits at once; its parent became 'sleep', which never reaps it.
-        Process parent = new ProcessBuilder("/bin/sh", "-c", "sh -c 'exit 0' & echo $!; exec sleep 300").start();
+    void theStateTellsARunningProcessAZombieAndOneThatIsGone(@TempDir Path temp) throws Exception {
+        // The background shell ends once 'go' exists, after its parent became 'sleep', which never
+        // reaps it (the shell before the exec might have).
+        Process parent = new ProcessBuilder("/bin/sh", "-c", "sh -c 'while [ ! -e go ]; do sleep 0.01; done' & echo $!; exec sleep 300")
+                .directory(temp.toFile()).start();
         try {
             long child = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8)).readLine().strip());
+            Path parentName = Path.of("/proc", Long.toString(parent.pid()), "comm");
+            awaitCondition(() -> Files.readString(parentName).strip().equals("sleep"));
             assertThat(ProcessTable.state(parent.pid())).hasValueSatisfying(state -> assertThat(state).isIn("R", "S"));
-            for (int i = 0; i < 1000 && !ProcessTable.state(child).equals(Optional.of("Z")); i++) {
-                Thread.sleep(10);
-            }
-            assertThat(ProcessTable.state(child)).contains("Z");
+            assertThat(ProcessTable.state(child)).hasValueSatisfying(state -> assertThat(state).isIn("R", "S"));
+
+            Files.createFile(temp.resolve("go"));
+
+            awaitCondition(() -> ProcessTable.state(child).equals(Optional.of("Z")));
         } finally {
             parent.destroyForcibly().waitFor();
         }
         assertThat(ProcessTable.state(parent.pid())).isEmpty();
+    }
+
+    private interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    /** Waits for a condition, bounded so that a failing test ends. */
+    private static void awaitCondition(Condition condition) throws Exception {
+        for (int i = 0; i < 3000 && !condition.holds(); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(condition.holds()).as("condition reached within 30 s").isTrue();
     }
 }
