@@ -32,6 +32,9 @@ final class ProcessGroupRunner {
     /** How long output may keep flowing after the shell exited, from children that hold the pipes. */
     private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
 
+    /** How long an end the launcher has not reported may still come before it counts as lost. */
+    private static final Duration LOST_END_GRACE = Duration.ofSeconds(1);
+
     private final Launcher launcher;
     private final RunningCommands running;
     private final ProcessGroups groups = new ProcessGroups();
@@ -93,11 +96,12 @@ final class ProcessGroupRunner {
 
     /**
      * A command that timed out although its shell had ended: the launcher never reported the end,
-     * which is a fault of this provider, not of the command, and must not pass for a slow command.
+     * which is a fault of this provider, not of the command, and must not pass for a slow command. A
+     * shell that ended at the very moment of the timeout has its end reported within the grace.
      */
-    private static void warnIfTheEndWasLost(Launcher.Launch launch) {
+    private static void warnIfTheEndWasLost(Launcher.Launch launch) throws InterruptedException {
         Optional<String> state = ProcessTable.state(launch.pid());
-        if (state.isEmpty() || state.get().equals("Z")) {
+        if ((state.isEmpty() || state.get().equals("Z")) && !launch.awaitExit(LOST_END_GRACE)) {
             LOG.warning("The local provider lost the end of a command: its shell (pid " + launch.pid() + ") had "
                     + (state.isEmpty() ? "exited" : "exited and was not reaped") + " when the command timed out.");
         }
