@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -60,12 +61,12 @@ final class CliProcess {
     }
 
     Result run(String... args) {
-        return exec(command(args), workingDirectory, env);
+        return exec(command(args), workingDirectory, env, "", Optional.of(stateDir));
     }
 
     /** Runs the command with {@code input} on its stdin (then closed). */
     Result runWithInput(String input, String... args) {
-        return exec(command(args), workingDirectory, env, input);
+        return exec(command(args), workingDirectory, env, input, Optional.of(stateDir));
     }
 
     /**
@@ -74,10 +75,10 @@ final class CliProcess {
      */
     Result runOnTerminal(String input, String... args) {
         String line = String.join(" ", command(args).stream().map(CliProcess::shellQuoted).toList());
-        return exec(List.of("script", "-qec", line, "/dev/null"), workingDirectory, env, input);
+        return exec(List.of("script", "-qec", line, "/dev/null"), workingDirectory, env, input, Optional.of(stateDir));
     }
 
-    private static String shellQuoted(String word) {
+    static String shellQuoted(String word) {
         return "'" + word.replace("'", "'\\''") + "'";
     }
 
@@ -107,6 +108,10 @@ final class CliProcess {
     }
 
     static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv, String input) {
+        return exec(command, cwd, extraEnv, input, Optional.empty());
+    }
+
+    private static Result exec(List<String> command, Path cwd, Map<String, String> extraEnv, String input, Optional<Path> stateDir) {
         ProcessBuilder builder = builder(command, cwd, extraEnv);
         try {
             Process process = builder.start();
@@ -116,9 +121,10 @@ final class CliProcess {
             CompletableFuture<String> out = drain(process.getInputStream());
             CompletableFuture<String> err = drain(process.getErrorStream());
             if (!process.waitFor(10, TimeUnit.MINUTES)) {
+                String threads = HangReport.of(process.toHandle(), stateDir);
                 process.destroyForcibly().waitFor();
                 // What it printed says where it hung; a process it started may still hold the pipes.
-                throw new IllegalStateException("Command did not finish within 10 minutes: " + command
+                throw new IllegalStateException("Command did not finish within 10 minutes: " + command + "\n" + threads
                         + "\n--- stdout so far ---\n" + out.completeOnTimeout("(pipe still open)", 10, TimeUnit.SECONDS).join()
                         + "\n--- stderr so far ---\n" + err.completeOnTimeout("(pipe still open)", 10, TimeUnit.SECONDS).join());
             }

@@ -128,8 +128,9 @@ class LocalLaunchersTest {
         LocalSandbox sandbox = sandbox(launcher);
         Path records = temp.resolve("sessions").resolve(RunningCommands.DIRECTORY).resolve(sandbox.id());
         CompletableFuture<CommandResult> running = CompletableFuture.supplyAsync(() ->
-                run(sandbox, "echo $$ > shell.pid; while [ ! -e go ]; do sleep 0.02; done"));
+                run(sandbox, "echo $$ > shell.pid.tmp; mv shell.pid.tmp shell.pid; while [ ! -e go ]; do sleep 0.02; done"));
 
+        // Renamed into place once written: a file that exists is never the empty one `>` creates first.
         awaitCondition(() -> Files.exists(sandbox.directory().resolve("shell.pid")));
         long shell = readPid(sandbox.directory().resolve("shell.pid"));
         awaitCondition(() -> Files.exists(records.resolve(Long.toString(shell))));

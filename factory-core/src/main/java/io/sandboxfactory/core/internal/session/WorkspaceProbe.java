@@ -52,6 +52,11 @@ final class WorkspaceProbe {
     Result probe(CommandExecutor exec, Optional<String> knownRoot, List<String> repoDirs) {
         CommandResult result = exec.executeCommand(script(knownRoot, repoDirs), List.of(),
                 CommandOptions.builder().timeout(timeout).maxRetainedBytes(1024 * 1024).build());
+        if (result.timedOut()) {
+            // Exit 124 and empty output would say nothing; the limit and the setting that raises it do.
+            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace timed out after " + timeout.toSeconds()
+                    + " s; the sandbox did not answer in time (timeouts.probe raises the limit).");
+        }
         if (!result.success()) {
             throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "
                     + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip());
