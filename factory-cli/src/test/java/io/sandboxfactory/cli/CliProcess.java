@@ -74,12 +74,12 @@ final class CliProcess {
      * into it: as a user at a terminal runs it.
      */
     Result runOnTerminal(String input, String... args) {
-        String line = String.join(" ", command(args).stream().map(CliProcess::shellQuoted).toList());
-        return exec(List.of("script", "-qec", line, "/dev/null"), workingDirectory, env, input, Optional.of(stateDir));
+        return exec(List.of("script", "-qec", shellLine(command(args)), "/dev/null"), workingDirectory, env, input, Optional.of(stateDir));
     }
 
-    static String shellQuoted(String word) {
-        return "'" + word.replace("'", "'\\''") + "'";
+    /** The words as one {@code sh -c} line that gives them back unchanged. */
+    static String shellLine(List<String> words) {
+        return String.join(" ", words.stream().map(word -> "'" + word.replace("'", "'\\''") + "'").toList());
     }
 
     /** Starts the command without waiting for it; its output goes nowhere. */

@@ -42,7 +42,7 @@ final class HangReport {
     }
 
     private static String threadDump(long pid) {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Path jcmd = Path.of(CliProcess.javaBin()).resolveSibling("jcmd");
         try {
             // A file, not a pipe: nothing is left blocked on a full pipe when jcmd itself hangs.
             Path out = Files.createTempFile("hang-report-", ".txt");

@@ -50,8 +50,7 @@ class HangReportTest {
         Files.createDirectories(daemons.directory());
         Files.writeString(daemons.directory().resolve("daemon-1.log"), "first line\nthe daemon's last words\n");
         // The command is a shell that started a JVM (as `script` starts the CLI); the daemon is no descendant of it.
-        String child = String.join(" ", sleeper(tmp.resolve("child-ready")).stream().map(CliProcess::shellQuoted).toList());
-        Process command = start(List.of("sh", "-c", child + "; true"));
+        Process command = start(List.of("sh", "-c", CliProcess.shellLine(sleeper(tmp.resolve("child-ready"))) + "; true"));
         Process daemon = start(sleeper(tmp.resolve("daemon-ready"), FactoryDaemon.class.getName(), daemons.directory().toString()));
         awaitFiles(tmp.resolve("child-ready"), tmp.resolve("daemon-ready"));
         long childPid = command.descendants().findFirst().orElseThrow().pid();
