@@ -77,7 +77,7 @@ public final class LeaseScaling {
         AtomicBoolean oneDone = new AtomicBoolean();
         List<Future<List<Double>>> runs = new ArrayList<>();
         for (int o = 0; o < openers; o++) {
-            LeaseOwner owner = new LeaseOwner(self.id() + "-" + o, self.host(), self.pid(), self.processStart());
+            LeaseOwner owner = new LeaseOwner(self.id() + "-" + o, self.host(), self.pid(), self.processStart(), self.processStartStamp());
             String session = "lease-" + openers + "-" + o;
             SessionStore store = stores.get(o);
             runs.add(pool.submit(() -> {

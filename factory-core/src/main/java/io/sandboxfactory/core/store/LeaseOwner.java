@@ -15,20 +15,28 @@ import java.util.UUID;
  * @param host the host name of the owner process
  * @param pid the owner's process id
  * @param processStart when the owner process started, when known (guards against pid reuse)
+ * @param processStartStamp the owner process's {@link HostProcess#startStamp()}, empty when unknown
+ *        (decides over {@code processStart}, which a step of the wall clock can move)
  */
-public record LeaseOwner(String id, String host, long pid, Optional<Instant> processStart) {
+public record LeaseOwner(String id, String host, long pid, Optional<Instant> processStart, String processStartStamp) {
 
     public LeaseOwner {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(processStart, "processStart");
+        Objects.requireNonNull(processStartStamp, "processStartStamp");
+    }
+
+    /** An owner whose process start has no stamp. */
+    public LeaseOwner(String id, String host, long pid, Optional<Instant> processStart) {
+        this(id, host, pid, processStart, "");
     }
 
     /** A new owner identity for this process. */
     public static LeaseOwner forThisProcess() {
         HostProcess self = HostProcess.current();
         return new LeaseOwner(UUID.randomUUID().toString(), self.host(), self.pid(),
-                self.startMillis() < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(self.startMillis())));
+                self.startMillis() < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(self.startMillis())), self.startStamp());
     }
 
     /**
@@ -37,7 +45,7 @@ public record LeaseOwner(String id, String host, long pid, Optional<Instant> pro
      * Owners on other hosts are never provably gone.
      */
     public boolean isProvablyGone() {
-        return new HostProcess(host, pid, processStart.map(Instant::toEpochMilli).orElse(-1L)).isProvablyGone();
+        return new HostProcess(host, pid, processStart.map(Instant::toEpochMilli).orElse(-1L), processStartStamp).isProvablyGone();
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -65,7 +66,10 @@ public final class SqliteSessionStore extends JdbcSessionStore {
             List.of("CREATE TABLE command_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,"
                             + " started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, origin TEXT NOT NULL, command TEXT NOT NULL,"
                             + " exit_code INTEGER NOT NULL, timed_out INTEGER NOT NULL, stdout_tail TEXT NOT NULL, stderr_tail TEXT NOT NULL)",
-                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"));
+                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"),
+            // The owner's clock-independent start (HostProcess.startStamp): a step of the wall clock
+            // must not make a live owner look gone.
+            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"));
 
     private final Path file;
     private final Connection connection;
@@ -233,7 +237,7 @@ public final class SqliteSessionStore extends JdbcSessionStore {
             long token = 0;
             Optional<LeaseOwner> replaced = Optional.empty();
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT fencing_token, owner_id, host, pid, process_start, expires_at FROM leases WHERE session_id = ?")) {
+                    "SELECT fencing_token, owner_id, host, pid, process_start, process_start_stamp, expires_at FROM leases WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
@@ -241,8 +245,9 @@ public final class SqliteSessionStore extends JdbcSessionStore {
                         String holderId = rs.getString("owner_id");
                         if (holderId != null) {
                             long start = rs.getLong("process_start");
-                            LeaseOwner holder = new LeaseOwner(holderId, rs.getString("host"), rs.getLong("pid"),
-                                    rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start)));
+                            Optional<Instant> started = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start));
+                            LeaseOwner holder = new LeaseOwner(holderId, rs.getString("host"), rs.getLong("pid"), started,
+                                    Objects.requireNonNullElse(rs.getString("process_start_stamp"), ""));
                             long expiresAt = rs.getLong("expires_at");
                             boolean free = holder.id().equals(owner.id()) || expiresAt <= now || holder.isProvablyGone();
                             if (!free) {
@@ -258,7 +263,8 @@ public final class SqliteSessionStore extends JdbcSessionStore {
             }
             long expiresAt = now + ttl.toMillis();
             try (PreparedStatement ps = c.prepareStatement("INSERT OR REPLACE INTO leases"
-                    + " (session_id, fencing_token, owner_id, host, pid, process_start, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    + " (session_id, fencing_token, owner_id, host, pid, process_start, process_start_stamp, expires_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, sessionId);
                 ps.setLong(2, token + 1);
                 ps.setString(3, owner.id());
@@ -269,7 +275,8 @@ public final class SqliteSessionStore extends JdbcSessionStore {
                 } else {
                     ps.setNull(6, Types.INTEGER);
                 }
-                ps.setLong(7, expiresAt);
+                ps.setString(7, owner.processStartStamp().isEmpty() ? null : owner.processStartStamp());
+                ps.setLong(8, expiresAt);
                 ps.executeUpdate();
             }
             return new LeaseAttempt(true, owner, Instant.ofEpochMilli(expiresAt), replaced, token + 1);
@@ -294,7 +301,7 @@ public final class SqliteSessionStore extends JdbcSessionStore {
     public void releaseLease(String sessionId, String ownerId, Fence fence) {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET owner_id = NULL, host = NULL, pid = NULL,"
-                    + " process_start = NULL, expires_at = 0 WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
+                    + " process_start = NULL, process_start_stamp = NULL, expires_at = 0 WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
                 ps.setString(1, sessionId);
                 ps.setString(2, ownerId);
                 ps.setLong(3, fence.token());

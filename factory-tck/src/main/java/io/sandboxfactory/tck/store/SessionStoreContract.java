@@ -37,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The rules every {@link SessionStore} keeps (design §5.9, §5.15), for the stores of this repository
@@ -315,6 +316,29 @@ public abstract class SessionStoreContract {
         assertTrue(store.tryAcquireLease(id("remote"), remote, LONG).acquired());
         assertFalse(other.tryAcquireLease(id("remote"), me, LONG).acquired(),
                 "an owner on another host is never judged dead by its pid");
+    }
+
+    @Test
+    @DisplayName("a live owner whose start instant a wall-clock step moved keeps its lease: the store keeps its start stamp")
+    void liveOwnerAfterAClockStep() {
+        LeaseOwner self = LeaseOwner.forThisProcess();
+        assumeFalse(self.processStartStamp().isEmpty(), "a platform that stamps process starts (Linux)");
+        assertALiveHolderKeepsItsLease("stepped", new LeaseOwner(self.id(), self.host(), self.pid(),
+                Optional.of(self.processStart().orElse(Instant.now()).minus(Duration.ofMinutes(1))), self.processStartStamp()));
+    }
+
+    @Test
+    @DisplayName("a live owner whose process start is unknown keeps its lease: no start is not a start at another time")
+    void liveOwnerWithUnknownStart() {
+        LeaseOwner self = LeaseOwner.forThisProcess();
+        assertALiveHolderKeepsItsLease("unknown-start", new LeaseOwner(self.id(), self.host(), self.pid(), Optional.empty()));
+    }
+
+    private void assertALiveHolderKeepsItsLease(String session, LeaseOwner holder) {
+        assertTrue(store.tryAcquireLease(id(session), holder, LONG).acquired());
+        LeaseAttempt refused = other.tryAcquireLease(id(session), LeaseOwner.forThisProcess(), LONG);
+        assertFalse(refused.acquired(), "the holder is alive, so its lease is not free");
+        assertEquals(holder, refused.holder(), "the holder as it was stored");
     }
 
     @Test

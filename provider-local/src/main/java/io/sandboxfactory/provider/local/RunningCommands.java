@@ -102,7 +102,8 @@ final class RunningCommands {
             String start = shell.map(e -> "leaderStartTicks=" + e.startTime())
                     .orElseGet(() -> "leaderStart=" + leader.get().info().startInstant().map(Instant::toEpochMilli).orElse(-1L));
             String text = start + "\n"
-                    + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n";
+                    + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n"
+                    + "hostStartStamp=" + self.startStamp() + "\n";
             for (int attempt = 0; attempt < 2; attempt++) {
                 try {
                     Files.createDirectories(records);
@@ -229,7 +230,7 @@ final class RunningCommands {
                 return Optional.of(new Record(Long.parseLong(file.getFileName().toString()),
                         Long.parseLong(p.getProperty("leaderStart", "-1")), Long.parseLong(p.getProperty("leaderStartTicks", "-1")),
                         new HostProcess(p.getProperty("host"), Long.parseLong(p.getProperty("hostPid")),
-                                Long.parseLong(p.getProperty("hostStart")))));
+                                Long.parseLong(p.getProperty("hostStart")), p.getProperty("hostStartStamp", ""))));
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
             }

@@ -4,6 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.support.HostProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static io.sandboxfactory.provider.local.TestBed.readPid;
 import static io.sandboxfactory.provider.local.TestBed.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The guarantees of a command, for both ways of starting one: the perl fork server (the default
@@ -140,6 +142,35 @@ class LocalLaunchersTest {
 
         assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).isZero();
         awaitCondition(() -> !Files.exists(records.resolve(Long.toString(shell))));
+    }
+
+    /**
+     * Run 7 of stress loop 24: a JVM on the other side of a wall-clock step sees a live host start
+     * more than a second off its record. The start stamp decides, so its commands are left alone.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void aRecordedHostIsJudgedByItsStartStampNotByItsWallClockStart(String launcher) throws Exception {
+        HostProcess self = HostProcess.current();
+        assumeTrue(!self.startStamp().isEmpty(), "a platform that stamps process starts (Linux)");
+        LocalSandbox sandbox = sandbox(launcher);
+        CompletableFuture<CommandResult> running = CompletableFuture.supplyAsync(() ->
+                run(sandbox, "echo $$ > shell.pid.tmp; mv shell.pid.tmp shell.pid; while [ ! -e go ]; do sleep 0.02; done"));
+        awaitCondition(() -> Files.exists(sandbox.directory().resolve("shell.pid")));
+        long shell = readPid(sandbox.directory().resolve("shell.pid"));
+        Path record = temp.resolve("sessions").resolve(RunningCommands.DIRECTORY).resolve(sandbox.id()).resolve(Long.toString(shell));
+        awaitCondition(() -> Files.exists(record));
+        String text = Files.readString(record);
+        assertThat(text).contains("hostStart=" + self.startMillis() + "\n", "hostStartStamp=" + self.startStamp() + "\n");
+
+        Files.writeString(record, text.replace("hostStart=" + self.startMillis(), "hostStart=" + (self.startMillis() - 60_000)));
+        new RunningCommands(sandbox.directory(), self, Runnable::run).reapOrphans();
+        assertThat(ProcessHandle.of(shell).filter(ProcessHandle::isAlive)).as("the command of this live host").isPresent();
+
+        Files.writeString(record, text.replace("hostStartStamp=" + self.startStamp(), "hostStartStamp=another-boot:1"));
+        new RunningCommands(sandbox.directory(), self, Runnable::run).reapOrphans();
+        assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).as("the command of a host of an earlier boot, ended").isNotZero();
+        assertDiesSoon(shell);
     }
 
     /** Waits for a condition, bounded so that a failing test ends. */

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * Ends what a killed host left running in a sandbox. Every command carries {@link
- * CommandScripts#HOST_VARIABLE}{@code =<host/pid/start>} (see {@link CommandScripts#markers}) in its
+ * CommandScripts#HOST_VARIABLE}{@code =<host/pid/start[/stamp]>} (see {@link CommandScripts#markers}) in its
  * environment, which its descendants inherit; when a process connects to a sandbox that was
  * running, it lists the hosts whose processes are still there and kills those of every host that is
  * provably gone ({@link HostProcess#isProvablyGone()}) — never those of a live host, nor of a host on

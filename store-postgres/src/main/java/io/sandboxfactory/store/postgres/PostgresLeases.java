@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,7 +26,8 @@ final class PostgresLeases {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresLeases.class);
     /** Who a refusal names when the row is locked by an acquirer whose owner is not visible yet. */
     private static final LeaseOwner ANOTHER_ACQUIRER = new LeaseOwner("another-acquirer", "(being acquired)", 0, Optional.empty());
-    private static final String COLUMNS = "fencing_token, owner_id, host, pid, process_start, expires_at, clock_timestamp() AS now";
+    private static final String COLUMNS = "fencing_token, owner_id, host, pid, process_start, process_start_stamp, expires_at,"
+            + " clock_timestamp() AS now";
 
     /** A lease row as read, with the server's time of reading. */
     private record Row(long token, Optional<LeaseOwner> owner, Instant expiresAt, Instant now) {
@@ -54,10 +56,10 @@ final class PostgresLeases {
         Optional<LeaseOwner> replaced = row.owner().filter(o -> !o.id().equals(owner.id()));
         replaced.ifPresent(o -> LOG.debug("Taking the lease of session '{}' from {} (expired or gone)", sessionId, o));
         try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET fencing_token = fencing_token + 1, owner_id = ?, host = ?,"
-                + " pid = ?, process_start = ?, expires_at = clock_timestamp() + ? * interval '1 millisecond'"
+                + " pid = ?, process_start = ?, process_start_stamp = ?, expires_at = clock_timestamp() + ? * interval '1 millisecond'"
                 + " WHERE session_id = ? RETURNING fencing_token, expires_at")) {
             bindOwner(ps, owner, ttl);
-            ps.setString(6, sessionId);
+            ps.setString(7, sessionId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new LeaseAttempt(true, owner, rs.getTimestamp(2).toInstant(), replaced, rs.getLong(1));
@@ -67,11 +69,11 @@ final class PostgresLeases {
 
     /** The session's first acquisition; a concurrent first one wins the insert, and this one is refused. */
     private LeaseAttempt insertFirst(Connection c, String sessionId, LeaseOwner owner, Duration ttl) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO leases (owner_id, host, pid, process_start, expires_at,"
-                + " session_id, fencing_token) VALUES (?, ?, ?, ?, clock_timestamp() + ? * interval '1 millisecond', ?, 1)"
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO leases (owner_id, host, pid, process_start, process_start_stamp,"
+                + " expires_at, session_id, fencing_token) VALUES (?, ?, ?, ?, ?, clock_timestamp() + ? * interval '1 millisecond', ?, 1)"
                 + " ON CONFLICT (session_id) DO NOTHING RETURNING fencing_token, expires_at")) {
             bindOwner(ps, owner, ttl);
-            ps.setString(6, sessionId);
+            ps.setString(7, sessionId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     return new LeaseAttempt(true, owner, rs.getTimestamp(2).toInstant(), Optional.empty(), rs.getLong(1));
@@ -95,7 +97,7 @@ final class PostgresLeases {
 
     void release(Connection c, String sessionId, String ownerId, Fence fence) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE leases SET owner_id = NULL, host = NULL, pid = NULL, process_start = NULL,"
-                + " expires_at = clock_timestamp() WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
+                + " process_start_stamp = NULL, expires_at = clock_timestamp() WHERE session_id = ? AND owner_id = ? AND fencing_token = ?")) {
             ps.setString(1, sessionId);
             ps.setString(2, ownerId);
             ps.setLong(3, fence.token());
@@ -112,7 +114,8 @@ final class PostgresLeases {
         } else {
             ps.setNull(4, Types.BIGINT);
         }
-        ps.setDouble(5, ttl.toMillis());
+        ps.setString(5, owner.processStartStamp().isEmpty() ? null : owner.processStartStamp());
+        ps.setDouble(6, ttl.toMillis());
     }
 
     private static Optional<Row> read(Connection c, String sessionId, String locking) throws SQLException {
@@ -127,7 +130,8 @@ final class PostgresLeases {
                 if (ownerId != null) {
                     long start = rs.getLong("process_start");
                     Optional<Instant> started = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(start));
-                    owner = Optional.of(new LeaseOwner(ownerId, rs.getString("host"), rs.getLong("pid"), started));
+                    owner = Optional.of(new LeaseOwner(ownerId, rs.getString("host"), rs.getLong("pid"), started,
+                            Objects.requireNonNullElse(rs.getString("process_start_stamp"), "")));
                 }
                 return Optional.of(new Row(rs.getLong("fencing_token"), owner, rs.getTimestamp("expires_at").toInstant(),
                         rs.getTimestamp("now").toInstant()));

@@ -42,7 +42,10 @@ final class PostgresMigrations {
             List.of("CREATE TABLE command_journal (seq BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL, started_at BIGINT NOT NULL,"
                     + " duration_ms BIGINT NOT NULL, origin TEXT NOT NULL, command TEXT NOT NULL, exit_code INTEGER NOT NULL,"
                     + " timed_out INTEGER NOT NULL, stdout_tail TEXT NOT NULL, stderr_tail TEXT NOT NULL)",
-                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"));
+                    "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"),
+            // The owner's clock-independent start (HostProcess.startStamp): a step of the wall clock
+            // must not make a live owner look gone.
+            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;
