@@ -41,6 +41,10 @@ public record HostProcess(String host, long pid, long startMillis, String startS
     public HostProcess {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(startStamp, "startStamp");
+        if (host.contains("/") || startStamp.contains("/")) {
+            throw new IllegalArgumentException("A host process's host name and start stamp hold no '/' (the separator of its"
+                    + " encoded form): '" + host + "', '" + startStamp + "'.");
+        }
     }
 
     /** A host process whose start has no stamp (see {@link #startStamp()}). */

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class HostProcessTest {
@@ -92,6 +93,8 @@ class HostProcessTest {
         assertThat(HostProcess.parse("/1/2")).isEmpty();
         assertThat(HostProcess.parse("a/1/2/")).isEmpty();
         assertThat(HostProcess.parse("a/1/2/3/4")).isEmpty();
+        assertThatThrownBy(() -> new HostProcess("host", 12, 34, "boot/5")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'boot/5'").hasMessageContaining("hold no '/'");
     }
 
     private static String bootId() {

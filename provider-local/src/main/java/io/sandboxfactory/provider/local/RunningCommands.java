@@ -93,13 +93,13 @@ final class RunningCommands {
         }
 
         private synchronized void write() {
-            // The start time from /proc/<pid>/stat: ProcessHandle.info() also looks up the user, which
-            // cost more than the rest of the record.
-            Optional<ProcessTable.Entry> shell = leader.isEmpty() ? Optional.empty() : ProcessTable.of(pid);
-            if (finished || leader.isEmpty() || (shell.isEmpty() && !leader.get().isAlive())) {
+            // The start stamp from /proc: ProcessHandle.info() also looks up the user, which cost more
+            // than the rest of the record.
+            Optional<String> stamp = leader.isEmpty() ? Optional.empty() : HostProcess.startStampOf(pid);
+            if (finished || leader.isEmpty() || (stamp.isEmpty() && !leader.get().isAlive())) {
                 return; // the shell was gone before it was looked up: the command finished, and what it left behind is not reaped
             }
-            String start = shell.map(e -> "leaderStartTicks=" + e.startTime())
+            String start = stamp.map(s -> "leaderStartStamp=" + s)
                     .orElseGet(() -> "leaderStart=" + leader.get().info().startInstant().map(Instant::toEpochMilli).orElse(-1L));
             String text = start + "\n"
                     + "host=" + self.host() + "\nhostPid=" + self.pid() + "\nhostStart=" + self.startMillis() + "\n"
@@ -214,12 +214,14 @@ final class RunningCommands {
         return Polling.until(grace, Duration.ofMillis(20), () -> processes.stream().noneMatch(ProcessHandle::isAlive));
     }
 
-    /** One recorded command: its shell's pid and start, and the host process that started it. */
     /**
-     * @param leaderStart the shell's start in epoch milliseconds (records of earlier versions), or -1
-     * @param leaderStartTicks the shell's start in clock ticks after boot, from {@code /proc}, or -1
+     * One recorded command: its shell's pid and start, and the host process that started it.
+     *
+     * @param leaderStart the shell's start in epoch milliseconds (without {@code /proc}), or -1
+     * @param leaderStartTicks the shell's start in clock ticks after boot (records of earlier versions), or -1
+     * @param leaderStartStamp the shell's {@link HostProcess#startStampOf start stamp}, or empty
      */
-    private record Record(long leader, long leaderStart, long leaderStartTicks, HostProcess host) {
+    private record Record(long leader, long leaderStart, long leaderStartTicks, String leaderStartStamp, HostProcess host) {
 
         static Optional<Record> read(Path file) {
             try {
@@ -229,6 +231,7 @@ final class RunningCommands {
                 }
                 return Optional.of(new Record(Long.parseLong(file.getFileName().toString()),
                         Long.parseLong(p.getProperty("leaderStart", "-1")), Long.parseLong(p.getProperty("leaderStartTicks", "-1")),
+                        p.getProperty("leaderStartStamp", ""),
                         new HostProcess(p.getProperty("host"), Long.parseLong(p.getProperty("hostPid")),
                                 Long.parseLong(p.getProperty("hostStart")), p.getProperty("hostStartStamp", ""))));
             } catch (IOException | RuntimeException e) {
@@ -238,8 +241,8 @@ final class RunningCommands {
 
         /**
          * The processes of the command: everything in the group (or session) its shell leads. A shell pid now
-         * held by a process that started at another time was reused by a stranger: nothing is ours.
-         * Without {@code /proc} only the shell and its descendants are found.
+         * held by a process that started at another time (or in another boot) was reused by a stranger:
+         * nothing is ours. Without {@code /proc} only the shell and its descendants are found.
          */
         List<ProcessHandle> members(Optional<List<ProcessTable.Entry>> table) {
             Optional<ProcessHandle> shell = ProcessHandle.of(leader).filter(ProcessHandle::isAlive);
@@ -248,7 +251,7 @@ final class RunningCommands {
                 if (now.isPresent() && now.get().startTime() != leaderStartTicks) {
                     return List.of();
                 }
-            } else if (shell.isPresent() && !HostProcess.startMatches(shell.get(), leaderStart)) {
+            } else if (shell.isPresent() && !HostProcess.startMatches(shell.get(), leaderStart, leaderStartStamp)) {
                 return List.of();
             }
             if (table.isEmpty()) {

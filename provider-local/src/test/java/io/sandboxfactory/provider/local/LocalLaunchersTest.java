@@ -137,7 +137,7 @@ class LocalLaunchersTest {
         long shell = readPid(sandbox.directory().resolve("shell.pid"));
         awaitCondition(() -> Files.exists(records.resolve(Long.toString(shell))));
         assertThat(Files.readString(records.resolve(Long.toString(shell))))
-                .contains("hostPid=" + ProcessHandle.current().pid(), "leaderStartTicks=");
+                .contains("hostPid=" + ProcessHandle.current().pid(), "leaderStartStamp=" + HostProcess.startStampOf(shell).orElse(""));
         Files.writeString(sandbox.directory().resolve("go"), "");
 
         assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).isZero();
@@ -146,7 +146,8 @@ class LocalLaunchersTest {
 
     /**
      * Run 7 of stress loop 24: a JVM on the other side of a wall-clock step sees a live host start
-     * more than a second off its record. The start stamp decides, so its commands are left alone.
+     * more than a second off its record. The start stamps decide, the host's and the shell's: a live
+     * host's commands are left alone, and so is a stranger that took a recorded shell's pid after a reboot.
      */
     @ParameterizedTest
     @ValueSource(strings = {"fork server", "setsid"})
@@ -159,15 +160,24 @@ class LocalLaunchersTest {
         awaitCondition(() -> Files.exists(sandbox.directory().resolve("shell.pid")));
         long shell = readPid(sandbox.directory().resolve("shell.pid"));
         Path record = temp.resolve("sessions").resolve(RunningCommands.DIRECTORY).resolve(sandbox.id()).resolve(Long.toString(shell));
+        String shellStamp = HostProcess.startStampOf(shell).orElseThrow();
         awaitCondition(() -> Files.exists(record));
         String text = Files.readString(record);
-        assertThat(text).contains("hostStart=" + self.startMillis() + "\n", "hostStartStamp=" + self.startStamp() + "\n");
+        assertThat(text).contains("hostStart=" + self.startMillis() + "\n", "hostStartStamp=" + self.startStamp() + "\n",
+                "leaderStartStamp=" + shellStamp + "\n");
 
         Files.writeString(record, text.replace("hostStart=" + self.startMillis(), "hostStart=" + (self.startMillis() - 60_000)));
         new RunningCommands(sandbox.directory(), self, Runnable::run).reapOrphans();
         assertThat(ProcessHandle.of(shell).filter(ProcessHandle::isAlive)).as("the command of this live host").isPresent();
 
-        Files.writeString(record, text.replace("hostStartStamp=" + self.startStamp(), "hostStartStamp=another-boot:1"));
+        String ofAnEarlierBoot = text.replace("hostStartStamp=" + self.startStamp(), "hostStartStamp=another-boot:1");
+        Files.writeString(record, ofAnEarlierBoot.replace("leaderStartStamp=" + shellStamp, "leaderStartStamp=another-boot:2"));
+        new RunningCommands(sandbox.directory(), self, Runnable::run).reapOrphans();
+        assertThat(ProcessHandle.of(shell).filter(ProcessHandle::isAlive))
+                .as("a process that took the pid of a command of an earlier boot is a stranger").isPresent();
+
+        Files.createDirectories(record.getParent());
+        Files.writeString(record, ofAnEarlierBoot);
         new RunningCommands(sandbox.directory(), self, Runnable::run).reapOrphans();
         assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).as("the command of a host of an earlier boot, ended").isNotZero();
         assertDiesSoon(shell);
