@@ -22,10 +22,13 @@ public final class Main {
         if (served.isPresent()) {
             System.exit(served.getAsInt());
         }
-        int code = run(args);
-        if (code != ExitCodes.BAD_INPUT) {
-            // Bad input leaves nothing behind, not even a daemon.
-            daemon.startDaemonIfNone();
+        int code;
+        try (ShutdownCancellation cancellation = ShutdownCancellation.install(Thread.currentThread())) {
+            code = run(args);
+            if (code != ExitCodes.BAD_INPUT && !cancellation.cancelled()) {
+                // Bad input leaves nothing behind, not even a daemon; nor does a process being ended.
+                daemon.startDaemonIfNone();
+            }
         }
         System.exit(code);
     }

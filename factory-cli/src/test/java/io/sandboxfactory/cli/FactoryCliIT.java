@@ -81,6 +81,36 @@ class FactoryCliIT {
     }
 
     @Test
+    void aRunAskedToEndKillsItsCommandAndDestroysItsSession() throws Exception {
+        Path pidFile = temp.resolve("run.pid");
+        Process client = cli.start("run", "--session", "r-ended", "--repo", bare.toString(), "--branch", "k", "--", "sh", "-c",
+                "echo $$ > '" + pidFile + "'; exec sleep 300");
+        long sleeper = TestProcesses.awaitPid(pidFile);
+        assertThat(state.resolve("sessions/r-ended")).isDirectory();
+
+        TestProcesses.endLikeCtrlC(client);
+
+        assertThat(Daemons.awaitCondition(() -> TestProcesses.ended(sleeper))).as("the command was killed").isTrue();
+        assertThat(Daemons.awaitCondition(() -> !Files.exists(state.resolve("sessions/r-ended")))).as("the session destroyed").isTrue();
+        CliProcess.Result status = cli.run("status", "r-ended");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void anExecAskedToEndKillsItsCommandAndKeepsItsSession() throws Exception {
+        assertThat(cli.run("open", "kept", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        Path pidFile = temp.resolve("exec.pid");
+        Process client = cli.start("exec", "kept", "--", "sh", "-c", "echo $$ > '" + pidFile + "'; exec sleep 300");
+        long sleeper = TestProcesses.awaitPid(pidFile);
+
+        TestProcesses.endLikeCtrlC(client);
+
+        assertThat(Daemons.awaitCondition(() -> TestProcesses.ended(sleeper))).as("the command was killed").isTrue();
+        CliProcess.Result after = cli.run("exec", "kept", "--", "git", "rev-parse", "--abbrev-ref", "HEAD");
+        assertThat(after.stdout()).as(after.toString()).isEqualTo("b\n");
+    }
+
+    @Test
     void openThenExecInSeparateProcessesWorkThroughTheSessionStore() {
         CliProcess.Result open = cli.run("open", "s1", "--repo", bare.toString(), "--branch", "work-1",
                 "--setup", "echo setup-ran >> ../setup.log");

@@ -252,25 +252,15 @@ class FactoryDaemonIT {
         awaitDaemon();
         Path pidFile = temp.resolve("sleeper.pid");
         Process client = cli.start("exec", "s1", "--", "sh", "-c", "echo $$ > '" + pidFile + "'; exec sleep 300");
-        assertThat(awaitCondition(() -> Files.exists(pidFile) && readPid(pidFile).isPresent())).as("the command started").isTrue();
-        long sleeper = readPid(pidFile).orElseThrow();
+        long sleeper = TestProcesses.awaitPid(pidFile);
         assertThat(ProcessHandle.of(sleeper)).get().matches(ProcessHandle::isAlive);
 
         client.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
 
-        assertThat(awaitCondition(() -> ProcessHandle.of(sleeper).map(p -> !p.isAlive()).orElse(true)))
+        assertThat(awaitCondition(() -> TestProcesses.ended(sleeper)))
                 .as("the daemon killed the command of the client that went away").isTrue();
         CliProcess.Result after = cli.run("exec", "s1", "--", "echo", "still-serving");
         assertThat(after.stdout()).isEqualTo("still-serving\n");
-    }
-
-    private static Optional<Long> readPid(Path file) {
-        try {
-            String text = Files.readString(file).strip();
-            return text.matches("\\d+") ? Optional.of(Long.parseLong(text)) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        }
     }
 
     @Test
@@ -483,15 +473,14 @@ class FactoryDaemonIT {
         Path pidFile = temp.resolve("run.pid");
         Process client = cli.start("run", "--session", "r-gone", "--repo", bare.toString(), "--branch", "k", "--", "sh", "-c",
                 "echo $$ > '" + pidFile + "'; exec sleep 300");
-        assertThat(awaitCondition(() -> readPid(pidFile).isPresent())).as("the command started").isTrue();
-        long sleeper = readPid(pidFile).orElseThrow();
+        long sleeper = TestProcesses.awaitPid(pidFile);
         assertThat(state.resolve("sessions/r-gone")).isDirectory();
 
         // SIGTERM, as Ctrl-C ends the client's JVM: the daemon sees its client go away.
         client.destroy();
         assertThat(client.waitFor(1, TimeUnit.MINUTES)).isTrue();
 
-        assertThat(awaitCondition(() -> ProcessHandle.of(sleeper).map(p -> !p.isAlive()).orElse(true)))
+        assertThat(awaitCondition(() -> TestProcesses.ended(sleeper)))
                 .as("the daemon killed the command").isTrue();
         assertThat(awaitCondition(() -> !Files.exists(state.resolve("sessions/r-gone")))).as("and destroyed the session").isTrue();
         assertThat(awaitCondition(() -> {

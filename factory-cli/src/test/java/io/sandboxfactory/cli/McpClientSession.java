@@ -17,6 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * {@code factory mcp} of the real jar as a subprocess, driven by the MCP Java SDK's own client over
  * stdio, as an agent's host drives it.
@@ -97,11 +99,25 @@ final class McpClientSession implements AutoCloseable {
 
     /** The one sentence of a failed call; fails when the call succeeded. */
     String error(String tool, Map<String, Object> arguments) {
+        return text(failed(tool, arguments));
+    }
+
+    /** The structured content of a failed call ({@code error}, {@code code}, {@code kind}); fails when the call succeeded. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> failure(String tool, Map<String, Object> arguments) {
+        McpSchema.CallToolResult result = failed(tool, arguments);
+        assertThat(result.structuredContent()).as(text(result)).isInstanceOf(Map.class);
+        Map<String, Object> failure = (Map<String, Object>) result.structuredContent();
+        assertThat(failure).as("the structured error says what the text says").containsEntry("error", text(result));
+        return failure;
+    }
+
+    private McpSchema.CallToolResult failed(String tool, Map<String, Object> arguments) {
         McpSchema.CallToolResult result = call(tool, arguments);
         if (!Boolean.TRUE.equals(result.isError())) {
             throw new AssertionError(tool + " succeeded, but should have failed: " + text(result));
         }
-        return text(result);
+        return result;
     }
 
     static String text(McpSchema.CallToolResult result) {

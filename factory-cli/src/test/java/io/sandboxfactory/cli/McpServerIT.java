@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bare repositories, the local provider. Sessions it opens are the CLI's ordinary sessions.
  */
 class McpServerIT {
+
+    /** The first request of a client, as {@link #rawServer} takes it on stdin. */
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}\n";
 
     @TempDir
     Path temp;
@@ -168,6 +173,12 @@ class McpServerIT {
         assertThat(mcp.error("file_read", Map.of("id", "e1", "path", "../../etc/passwd"))).contains("../../etc/passwd").contains("..");
         assertThat(mcp.error("file_write", Map.of("id", "e1", "path", "/tmp/x", "content", "x"))).contains("/tmp/x");
         assertThat(mcp.error("file_read", Map.of("id", "e1", "path", "missing.txt"))).contains("missing.txt");
+        assertThat(mcp.failure("file_read", Map.of("id", "e1", "path", "../../etc/passwd")))
+                .containsEntry("code", "PATH_OUTSIDE_ROOT").containsEntry("kind", "BAD_INPUT");
+        assertThat(mcp.failure("file_read", Map.of("id", "e1", "path", "missing.txt")))
+                .containsEntry("code", "FILE_NOT_FOUND").containsEntry("kind", "BAD_INPUT");
+        assertThat(mcp.failure("session_exec", Map.of("id", "nobody", "command", "true")))
+                .containsEntry("code", "BAD_INPUT").containsEntry("kind", "BAD_INPUT");
         assertThat(mcp.error("file_delete", Map.of("id", "e1", "path", ""))).contains("root");
         assertThat(mcp.error("session_exec", Map.of("id", "e1", "command", "true", "timeout", "soon"))).contains("soon");
         assertThat(mcp.error("session_exec", Map.of("id", "e1", "command", 42))).contains("'command'").contains("string");
@@ -226,18 +237,43 @@ class McpServerIT {
         }
     }
 
-    @Test
-    void stdoutCarriesNothingButProtocolMessagesEvenWithVerboseLogging() throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+    /** {@code factory [options] mcp} of the real jar, spoken to without a client library; its stderr goes to {@code stderr}. */
+    private Process rawServer(Path stderr, String... options) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 Path.of(System.getProperty("factory.jar", "target/factory.jar")).toAbsolutePath().toString(),
-                "--state-dir", state.toString(), "--verbose", "mcp");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(temp.resolve("stderr.txt").toFile());
+                "--state-dir", state.toString()));
+        command.addAll(List.of(options));
+        command.add("mcp");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
         builder.environment().clear();
         builder.environment().putAll(environment(Map.of()));
-        Process process = builder.start();
+        return builder.start();
+    }
+
+    @Test
+    void aServerAskedToEndLikeCtrlCClosesWithoutAnErrorLine() throws Exception {
+        Path stderr = temp.resolve("stderr.txt");
+        Process process = rawServer(stderr);
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            process.getOutputStream().write(INITIALIZE.getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+            assertThat(out.readLine()).as("the server serves").contains("\"id\":1").contains("sandbox-factory");
+
+            // Not Process.destroy(): closing stdin, as it also does, would end the server by itself.
+            TestProcesses.endLikeCtrlC(process);
+
+            assertThat(Files.readString(stderr)).as("an end it was asked for is no error").doesNotContain("factory:").doesNotContain("Exception");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void stdoutCarriesNothingButProtocolMessagesEvenWithVerboseLogging() throws Exception {
+        Process process = rawServer(temp.resolve("stderr.txt"), "--verbose");
         String call = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\",\"arguments\":%s}}\n";
-        String requests = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}\n"
+        String requests = INITIALIZE
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                 + String.format(call, 2, "session_open", "{\"id\":\"raw\",\"repo\":\"" + bare + "\",\"branch\":\"b\",\"setup\":[\"echo set-up\"]}");
         ObjectMapper json = new ObjectMapper();

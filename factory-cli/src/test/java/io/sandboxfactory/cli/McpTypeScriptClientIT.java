@@ -65,6 +65,8 @@ class McpTypeScriptClientIT {
         assertThat(repository.path("untracked").toString()).contains("calc.sh", "test.sh");
         assertThat(seen.path("failedEdit").path("isError").asBoolean()).isTrue();
         assertThat(seen.path("failedEdit").path("content").get(0).path("text").asText()).contains("'no such text' does not occur");
+        assertThat(seen.path("failedEdit").path("structuredContent").path("code").asText()).isEqualTo("BAD_INPUT");
+        assertThat(seen.path("failedEdit").path("structuredContent").path("kind").asText()).isEqualTo("BAD_INPUT");
         assertThat(seen.path("retire").path("outcome").asText()).isEqualTo("RETIRED");
 
         assertThat(state.resolve("sessions/ts-agent")).doesNotExist();

@@ -105,6 +105,38 @@ class AllConfigErrorsAtOnceTest {
         }
     }
 
+    @Test
+    void everyInvalidEnvironmentIsReportedNotOnlyTheFirst() throws IOException {
+        Path file = Files.writeString(tmp.resolve("factory.yaml"), """
+                environments:
+                  empty:
+                    repos: []
+                  fine:
+                    repos:
+                      - repo: octo/web
+                  nameless:
+                    repos:
+                      - dir: web
+                  twice:
+                    repos:
+                      - {repo: octo/a, dir: same}
+                      - {repo: octo/b, dir: same}
+                """);
+        Path state = tmp.resolve("state");
+
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> SandboxFactory.builder()
+                .config(file).stateDirectory(state).workingDirectory(tmp).environment(Map.of()).build());
+
+        assertThat(e.problems()).hasSize(3);
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("Invalid configuration at 'environments.empty' in " + file)
+                .contains("needs at least one repository"));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("Invalid configuration at 'environments.nameless' in " + file)
+                .contains("needs 'repo'"));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("Invalid configuration at 'environments.twice' in " + file)
+                .contains("same"));
+        assertThat(state).doesNotExist();
+    }
+
     private static String dockerKeys() {
         return "[apiVersion, cpus, env, execChannel, host, image, init, labels, memory, networkMode, useEnvironment, volumes,"
                 + " workingDirectory]";

@@ -87,7 +87,7 @@ public record HostProcess(String host, long pid, long startMillis, String startS
      */
     public static boolean startMatches(ProcessHandle process, long startMillis, String startStamp) {
         return startMatches(startMillis, startStamp,
-                () -> startStamp.isEmpty() ? Optional.empty() : startStampOf(process.pid()),
+                () -> startStampOf(process.pid()),
                 () -> process.info().startInstant().map(Instant::toEpochMilli));
     }
 

@@ -36,7 +36,7 @@ public final class McpCommand implements Callable<Integer> {
     FactoryCommand root;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         Console console = root.console;
         PrintStream protocol = console.out();
         // Anything else printing to stdout (a library, a stray println) would corrupt the client's

@@ -40,8 +40,12 @@ public final class McpServerRunner {
         this.version = version;
     }
 
-    /** Serves until {@code in} ends (the client closed it), then finishes and returns. */
-    public void serve(InputStream in, OutputStream out) throws InterruptedException {
+    /**
+     * Serves until {@code in} ends (the client closed it) or this thread is interrupted (the process
+     * was asked to end: Ctrl-C, SIGTERM), then finishes and returns; the interrupt is consumed here,
+     * as serving to the end is all it asks.
+     */
+    public void serve(InputStream in, OutputStream out) {
         CountDownLatch ended = new CountDownLatch(1);
         StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(json),
                 new EndSignalling(in, ended), out);
@@ -57,6 +61,8 @@ public final class McpServerRunner {
                 .build();
         try {
             ended.await();
+        } catch (InterruptedException askedToEnd) {
+            // Closing below is the answer, as when the client goes away; the flag stays clear so it can finish.
         } finally {
             server.closeGracefully();
         }
@@ -81,7 +87,8 @@ public final class McpServerRunner {
                     .isError(false).build();
         } catch (RuntimeException e) {
             LOG.debug("Tool {} failed", tool.name(), e);
-            return McpSchema.CallToolResult.builder().addTextContent(ErrorReporter.message(e)).isError(true).build();
+            return McpSchema.CallToolResult.builder().addTextContent(ErrorReporter.message(e))
+                    .structuredContent(ErrorReporter.document(e)).isError(true).build();
         }
     }
 

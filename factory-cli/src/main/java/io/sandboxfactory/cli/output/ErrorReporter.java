@@ -32,15 +32,12 @@ public final class ErrorReporter implements CommandLine.IExecutionExceptionHandl
     @Override
     public int handleExecutionException(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         int code = exitCode(e);
-        String message = message(e);
         if (global.json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", message);
-            doc.put("code", code(e));
+            Map<String, Object> doc = document(e);
             doc.put("exitCode", code);
             Json.print(console.out(), doc);
         }
-        console.err().println("factory: " + message);
+        console.err().println("factory: " + message(e));
         if (global.verbose) {
             e.printStackTrace(console.err());
         }
@@ -55,6 +52,19 @@ public final class ErrorReporter implements CommandLine.IExecutionExceptionHandl
     /** The first code on the cause chain: the outermost failure that says what it is. */
     static ErrorCode errorCode(Throwable e) {
         return coded(e).map(ErrorCoded::errorCode).orElse(ErrorCode.FAILED);
+    }
+
+    /**
+     * A failure for a client that reads structure ({@code --json}, MCP): its sentence ({@code error}),
+     * its code ({@code code}, a provider's own included) and the code's kind ({@code kind}: whether to
+     * change the input, or the sandbox or the infrastructure failed).
+     */
+    public static Map<String, Object> document(Throwable e) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("error", message(e));
+        doc.put("code", code(e));
+        doc.put("kind", errorCode(e).kind().name());
+        return doc;
     }
 
     private static String code(Throwable e) {

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -79,23 +80,7 @@ public final class CommandRunner {
 
     /** {@code factory: command timed out after 30s and was killed; exit 124}. */
     public static String timedOutMessage(Duration timeout, int exitCode) {
-        return "factory: command timed out after " + shown(timeout) + " and was killed; exit " + exitCode;
-    }
-
-    /** A duration as the user would have written it for --timeout: 1500ms, 30s, 5m, 2h. */
-    static String shown(Duration duration) {
-        long millis = duration.toMillis();
-        if (millis % 1000 != 0) {
-            return millis + "ms";
-        }
-        long seconds = millis / 1000;
-        if (seconds != 0 && seconds % 3600 == 0) {
-            return seconds / 3600 + "h";
-        }
-        if (seconds != 0 && seconds % 60 == 0) {
-            return seconds / 60 + "m";
-        }
-        return seconds + "s";
+        return "factory: command timed out after " + DurationFormat.format(timeout) + " and was killed; exit " + exitCode;
     }
 
     /** {@code relative} under the session's files root, confined like file paths (symbolic links resolved in the sandbox). */

@@ -154,7 +154,11 @@ class SessionFileCommandsTest {
             assertThat(run.stdout()).isEmpty();
         }
         Run json = factory("--json", "cat", "s1:leak");
-        assertThat(new ObjectMapper().readTree(json.stdout()).get("code").asText()).isEqualTo("PATH_OUTSIDE_ROOT");
+        JsonNode error = new ObjectMapper().readTree(json.stdout());
+        assertThat(error.get("code").asText()).isEqualTo("PATH_OUTSIDE_ROOT");
+        assertThat(error.get("kind").asText()).isEqualTo("BAD_INPUT");
+        assertThat(error.get("exitCode").asInt()).isEqualTo(2);
+        assertThat(json.stderr()).contains("factory: " + error.get("error").asText());
         Run lexical = factory("--json", "cat", "nobody:../x");
         assertThat(lexical.exitCode()).as("refused before the session is even looked up").isEqualTo(2);
         assertThat(new ObjectMapper().readTree(lexical.stdout()).get("code").asText()).isEqualTo("PATH_OUTSIDE_ROOT");

@@ -10,9 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses durations as people write them in config: ISO-8601 ({@code PT15M}) or numbers with units
- * ({@code 15m}, {@code 30s}, {@code 500ms}, {@code 2h}, {@code 1d}, combined like {@code 1h30m}).
- * A bare number is rejected because its unit would be a guess.
+ * Reads and writes durations as people write them in config: ISO-8601 ({@code PT15M}) or numbers
+ * with units ({@code 15m}, {@code 30s}, {@code 500ms}, {@code 2h}, {@code 1d}, combined like
+ * {@code 1h30m}). A bare number is rejected because its unit would be a guess.
  */
 public final class DurationFormat {
 
@@ -42,6 +42,25 @@ public final class DurationFormat {
         }
         throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Duration '" + text + "' is invalid; write it as ISO-8601 (PT15M) or as a"
                 + " number with a unit (500ms, 30s, 15m, 2h, 1d).");
+    }
+
+    /**
+     * {@code duration} as a person would write it for {@link #parse}, in its largest whole unit:
+     * {@code 1500ms}, {@code 30s}, {@code 5m}, {@code 2h}; what an error message shows of a limit.
+     */
+    public static String format(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis % 1000 != 0) {
+            return millis + "ms";
+        }
+        long seconds = millis / 1000;
+        if (seconds != 0 && seconds % 3600 == 0) {
+            return seconds / 3600 + "h";
+        }
+        if (seconds != 0 && seconds % 60 == 0) {
+            return seconds / 60 + "m";
+        }
+        return seconds + "s";
     }
 
     private static Duration unit(long amount, String unit) {

@@ -50,13 +50,7 @@ final class SectionBinder {
             List<String> removed = new ArrayList<>();
             JsonNode rest = node.deepCopy();
             prune(rest, type, prefix, whereOf, errors, removed);
-            try {
-                mapper.treeToValue(rest, type);
-            } catch (JsonProcessingException e) {
-                errors.addAll(remaining(e, prefix, whereOf, removed));
-            } catch (IllegalArgumentException e) {
-                errors.add(invalid(prefix, whereOf, e));
-            }
+            bindRest(rest, type, prefix, whereOf, errors, removed);
             if (errors.isEmpty()) {
                 throw first instanceof JsonProcessingException jackson ? ConfigErrors.describe(jackson, prefix, whereOf)
                         : ConfigErrors.invalid(invalid(prefix, whereOf, first), first);
@@ -121,6 +115,26 @@ final class SectionBinder {
                 object.remove(name);
                 removed.add(key);
             }
+        }
+    }
+
+    /**
+     * Binds what is left after pruning and records its errors; a mapping (the {@code environments:}
+     * section) entry by entry, so each entry its record rejects is reported, not only the first.
+     */
+    private void bindRest(JsonNode rest, JavaType type, String path, Function<String, String> whereOf, List<String> errors,
+                          List<String> removed) {
+        if (rest instanceof ObjectNode object && type.isMapLikeType()) {
+            object.fields().forEachRemaining(entry -> bindRest(entry.getValue(), type.getContentType(),
+                    ConfigErrors.join(path, entry.getKey()), whereOf, errors, removed));
+            return;
+        }
+        try {
+            mapper.treeToValue(rest, type);
+        } catch (JsonProcessingException e) {
+            errors.addAll(remaining(e, path, whereOf, removed));
+        } catch (IllegalArgumentException e) {
+            errors.add(invalid(path, whereOf, e));
         }
     }
 

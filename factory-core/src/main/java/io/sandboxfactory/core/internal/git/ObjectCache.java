@@ -2,6 +2,7 @@ package io.sandboxfactory.core.internal.git;
 
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.core.config.DurationFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,7 +143,7 @@ public final class ObjectCache {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new IOException("git on the host timed out after " + timeout.toSeconds() + " s");
+                throw new IOException("git on the host timed out after " + DurationFormat.format(timeout));
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();

@@ -6,6 +6,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.internal.git.CheckoutState;
 import io.sandboxfactory.core.internal.setup.SetupMarkers;
 
@@ -54,8 +55,8 @@ final class WorkspaceProbe {
                 CommandOptions.builder().timeout(timeout).maxRetainedBytes(1024 * 1024).build());
         if (result.timedOut()) {
             // Exit 124 and empty output would say nothing; the limit and the setting that raises it do.
-            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace timed out after " + timeout.toSeconds()
-                    + " s; the sandbox did not answer in time (timeouts.probe raises the limit).");
+            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace timed out after "
+                    + DurationFormat.format(timeout) + "; the sandbox did not answer in time (timeouts.probe raises the limit).");
         }
         if (!result.success()) {
             throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "

@@ -60,10 +60,10 @@ class WorkspaceProbeTest {
         CommandExecutor hanging = (command, args, options) -> sandbox.executeCommand("sleep 600\n" + command, args, options);
 
         SandboxException e = catchThrowableOfType(SandboxException.class,
-                () -> new WorkspaceProbe(Duration.ofSeconds(1)).probe(hanging, Optional.empty(), List.of("repo")));
+                () -> new WorkspaceProbe(Duration.ofMillis(1500)).probe(hanging, Optional.empty(), List.of("repo")));
 
         assertThat(e.errorCode()).isEqualTo(ErrorCode.PROBE_FAILED);
-        assertThat(e).hasMessage("Probing the sandbox workspace timed out after 1 s; the sandbox did not answer in time "
+        assertThat(e).hasMessage("Probing the sandbox workspace timed out after 1500ms; the sandbox did not answer in time "
                 + "(timeouts.probe raises the limit).");
     }
 
