@@ -41,6 +41,18 @@ public interface FactorySandbox extends AutoCloseable {
         throw new UnsupportedOperationException("This sandbox provider does not support templates.");
     }
 
+    /**
+     * The isolation this instance's sandboxes get, in one word that {@code status}, {@code list},
+     * {@code providers} and {@code --json} show: what holds between a session's commands and the host
+     * and other sessions. The bundled providers say {@code namespaces} or {@code none} (local),
+     * {@code docker/<runtime>} (docker, for example {@code docker/runc} or {@code docker/runsc}) and
+     * {@code kubernetes/<runtime class>} ({@code kubernetes/default} without one). A provider that
+     * does not override this says {@code unreported}: claim nothing you do not enforce.
+     */
+    default String isolation() {
+        return "unreported";
+    }
+
     /** Releases clients and threads held by this instance. Does not touch any sandbox. */
     @Override
     default void close() {
