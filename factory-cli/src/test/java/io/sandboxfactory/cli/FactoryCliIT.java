@@ -395,6 +395,32 @@ class FactoryCliIT {
         assertThat(row.get("status").asText()).isEqualTo("stopped");
         assertThat(row.get("createdAt").asText()).isNotBlank();
         assertThat(row.get("lastUsedAt").asText()).isNotBlank();
+        // The isolation in force is the selected provider's, the same wherever it is shown.
+        String isolation = row.get("isolation").asText();
+        assertThat(isolation).isIn("namespaces", "none");
+        assertThat(new ObjectMapper().readTree(cli.run("--json", "status", "l1").stdout()).get("isolation").asText()).isEqualTo(isolation);
+        JsonNode providers = new ObjectMapper().readTree(cli.run("--json", "providers").stdout()).get("providers");
+        for (JsonNode provider : providers) {
+            assertThat(provider.get("isolation").isNull()).as(provider.toString()).isEqualTo(!provider.get("selected").asBoolean());
+            if (provider.get("selected").asBoolean()) {
+                assertThat(provider.get("isolation").asText()).isEqualTo(isolation);
+            }
+        }
+        assertThat(cli.run("list").stdout()).contains("ISOLATION").containsPattern("l1 +local +stopped +" + isolation + " ");
+    }
+
+    @Test
+    void aSessionOfAnotherProviderShowsNeitherStateNorIsolation() throws Exception {
+        DockerEngineGate.require();
+        assertThat(cli.run("open", "l2", "--repo", bare.toString(), "--branch", "topic").exitCode()).isZero();
+
+        // This invocation's provider cannot see the local session's sandbox, so it claims nothing about it.
+        CliProcess.Result status = cli.run("--provider", "docker", "--json", "status", "l2");
+
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(status.stdout());
+        assertThat(doc.get("status").asText()).isEqualTo("unknown");
+        assertThat(doc.get("isolation").asText()).isEqualTo("unknown");
     }
 
     @Test
@@ -411,6 +437,7 @@ class FactoryCliIT {
         assertThat(doc.get("stdout").asText()).isEqualTo("hi there\n");
         assertThat(doc.get("workdir").asText()).isNotBlank();
         assertThat(doc.get("phases")).isNotEmpty();
+        assertThat(doc.get("isolation").asText()).isIn("namespaces", "none");
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.session.SandboxStates;
-import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.store.SessionRecord;
@@ -35,16 +34,15 @@ public final class ListCommand implements Callable<Integer> {
             SandboxStates states = new SandboxStates(factory);
             List<Map<String, Object>> rows = new ArrayList<>();
             for (SessionRecord record : factory.sessionStore().list()) {
-                String provider = record.definition().provider().orElse(null);
-                rows.add(SessionJson.record(record, states.of(record.sessionId(), provider, factory.providerName())));
+                rows.add(states.describe(record));
             }
             if (root.global.json) {
                 Json.print(console.out(), Map.of("sessions", rows));
             } else {
-                String format = "%-24s %-9s %-8s %-24s %-20s %-20s%n";
-                console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "BRANCH", "CREATED", "LAST USED");
+                String format = "%-24s %-9s %-8s %-12s %-24s %-20s %-20s%n";
+                console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "ISOLATION", "BRANCH", "CREATED", "LAST USED");
                 for (Map<String, Object> row : rows) {
-                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), row.get("branch"),
+                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), row.get("isolation"), row.get("branch"),
                             shortTime(row.get("createdAt")), shortTime(row.get("lastUsedAt")));
                 }
             }

@@ -35,7 +35,10 @@ public final class ProvidersCommand implements Callable<Integer> {
             for (DiscoveredProvider provider : factory.providers()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("name", provider.name());
-                row.put("selected", provider.name().equals(factory.providerName()));
+                boolean selected = provider.name().equals(factory.providerName());
+                row.put("selected", selected);
+                // Only the selected provider is configured here, so only its isolation is known.
+                row.put("isolation", selected ? factory.factorySandbox().isolation() : null);
                 row.put("class", provider.providerClass().getName());
                 row.put("jar", provider.location());
                 row.put("configKeys", configKeys(provider.configType()));
@@ -48,7 +51,10 @@ public final class ProvidersCommand implements Callable<Integer> {
                 for (Map<String, Object> row : rows) {
                     console.out().printf("%s%s  %s%n", row.get("name"), Boolean.TRUE.equals(row.get("selected")) ? " (selected)" : "",
                             row.get("description"));
-                    console.out().printf("    class:  %s%n    jar:    %s%n    config: %s%n", row.get("class"), row.get("jar"),
+                    if (row.get("isolation") != null) {
+                        console.out().printf("    isolation: %s%n", row.get("isolation"));
+                    }
+                    console.out().printf("    class:     %s%n    jar:       %s%n    config:    %s%n", row.get("class"), row.get("jar"),
                             ((List<?>) row.get("configKeys")).isEmpty() ? "(none)" : String.join(", ", castStrings(row.get("configKeys"))));
                 }
             }

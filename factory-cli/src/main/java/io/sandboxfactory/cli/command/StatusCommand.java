@@ -7,7 +7,6 @@ import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.session.SandboxStates;
-import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
@@ -36,8 +35,7 @@ public final class StatusCommand implements Callable<Integer> {
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
             SessionRecord record = StoredSessions.record(factory, sessionId);
-            String state = new SandboxStates(factory).of(sessionId, record.definition().provider().orElse(null), factory.providerName());
-            Map<String, Object> doc = SessionJson.record(record, state);
+            Map<String, Object> doc = new SandboxStates(factory).describe(record);
             if (root.global.json) {
                 Json.print(console.out(), doc);
             } else {

@@ -188,9 +188,7 @@ public final class McpSessionTools {
                 + " how the checkout stands against its upstream, created and last-used times.",
                 ToolSchema.object().string("id", true, ID), call -> {
                     SessionRecord record = StoredSessions.record(factory, call.arguments().string("id"));
-                    String state = new SandboxStates(factory).of(record.sessionId(), record.definition().provider().orElse(null),
-                            factory.providerName());
-                    return McpTool.McpReply.of(SessionJson.record(record, state));
+                    return McpTool.McpReply.of(new SandboxStates(factory).describe(record));
                 });
     }
 
@@ -200,8 +198,7 @@ public final class McpSessionTools {
                     SandboxStates states = new SandboxStates(factory);
                     List<Map<String, Object>> rows = new ArrayList<>();
                     for (SessionRecord record : factory.sessionStore().list()) {
-                        rows.add(SessionJson.record(record, states.of(record.sessionId(), record.definition().provider().orElse(null),
-                                factory.providerName())));
+                        rows.add(states.describe(record));
                     }
                     return McpTool.McpReply.of(Map.of("sessions", rows));
                 });

@@ -24,6 +24,7 @@ public final class SessionJson {
         doc.put("provider", factory.providerName());
         doc.put("sandboxId", handle.sandbox().sandboxId().orElse(null));
         doc.put("status", handle.sandbox().status().name());
+        doc.put("isolation", factory.factorySandbox().isolation());
         doc.put("workdir", handle.workdir().orElse(null));
         doc.put("checkout", handle.checkout().orElse(null));
         Optional<SessionRecord> record = factory.sessionStore().find(handle.sessionId());
@@ -42,11 +43,13 @@ public final class SessionJson {
         return doc;
     }
 
-    public static Map<String, Object> record(SessionRecord record, String status) {
+    /** A stored session with its sandbox's {@code status} and {@code isolation} (see {@link SandboxStates}). */
+    static Map<String, Object> record(SessionRecord record, String status, String isolation) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("session", record.sessionId());
         doc.put("provider", record.definition().provider().orElse(null));
         doc.put("status", status);
+        doc.put("isolation", isolation);
         doc.put("repository", record.definition().repository());
         doc.put("branch", record.definition().branch());
         doc.put("baseBranch", record.definition().baseBranch().orElse(null));
