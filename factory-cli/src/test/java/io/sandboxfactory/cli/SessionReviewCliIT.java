@@ -152,6 +152,27 @@ class SessionReviewCliIT {
     }
 
     @Test
+    void exportRefusesARepositoryThatSharesNoHistoryWithTheSessionUnlessForced() throws Exception {
+        Path unrelated = temp.resolve("unrelated");
+        GitRepos.git(temp, "init", "-q", "-b", "main", unrelated.toString());
+        GitRepos.git(unrelated, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "--allow-empty", "-m", "another project");
+        String objectsBefore = GitRepos.git(unrelated, "count-objects", "-v");
+        ok("open", "e3", "--repo", bare.toString(), "--branch", "work");
+
+        CliProcess.Result refused = cli.run("export", "e3", "--into", unrelated.toString());
+
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(refused.stderr()).contains("shares no history with session 'e3'").contains("--force");
+        assertThat(GitRepos.git(unrelated, "for-each-ref", "refs/heads/factory")).isEmpty();
+        assertThat(GitRepos.git(unrelated, "count-objects", "-v")).as("no object fetched").isEqualTo(objectsBefore);
+
+        CliProcess.Result forced = cli.run("export", "e3", "--into", unrelated.toString(), "--force");
+        assertThat(forced.exitCode()).as(forced.toString()).isZero();
+        assertThat(GitRepos.git(unrelated, "rev-parse", "factory/e3/work").strip())
+                .isEqualTo(cli.run("exec", "e3", "--", "git", "rev-parse", "HEAD").stdout().strip());
+    }
+
+    @Test
     void logListsTheCommandsOfTheSessionWithTheirOriginOldestFirst() throws Exception {
         ok("open", "l1", "--repo", bare.toString(), "--branch", "work", "--setup", "echo prepared");
         ok("exec", "l1", "--", "sh", "-c", "echo out; echo err >&2");

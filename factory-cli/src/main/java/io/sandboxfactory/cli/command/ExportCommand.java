@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
         description = {"Bring the session's branch (its commits; not uncommitted changes) into a local repository as branch"
                 + " factory/<id>/<branch>, through a git bundle made in the sandbox: the working tree, index and HEAD of that"
                 + " repository are not touched. Works for every provider with files, a container without network included.",
-                "An existing factory/<id>/<branch> that is not an ancestor of the session's commit is kept unless --force."},
+                "A repository that shares no history with the session branch (none of its root commits) is refused, and an"
+                        + " existing factory/<id>/<branch> that is not an ancestor of the session's commit is kept, unless --force."},
         footerHeading = "%nExamples:%n",
         footer = {"  factory export fix-42", "  factory export fix-42 --into ~/src/app", "  git log --oneline main..factory/fix-42/fix-42"})
 public final class ExportCommand implements Callable<Integer> {
@@ -50,7 +51,8 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "D", description = "In an environment: the repository to export (its directory).")
     String dir;
 
-    @Option(names = "--force", description = "Overwrite factory/<id>/<branch> even when the session's commit does not descend from it.")
+    @Option(names = "--force", description = "Export into a repository that shares no history with the session, and overwrite"
+            + " factory/<id>/<branch> even when the session's commit does not descend from it.")
     boolean force;
 
     @Override

@@ -30,6 +30,11 @@ public final class HostGit {
         this.environment = environment;
     }
 
+    /** Where git runs: the target repository or a directory inside it. */
+    Path directory() {
+        return directory;
+    }
+
     public Result run(String... args) {
         List<String> command = new ArrayList<>();
         command.add("git");

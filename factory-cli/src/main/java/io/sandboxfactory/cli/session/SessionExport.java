@@ -65,6 +65,9 @@ public final class SessionExport {
         String inCheckout = BUNDLE_PREFIX + java.util.UUID.randomUUID() + ".bundle";
         Path temp = null;
         try {
+            if (!force) {
+                requireRelated(git, checkout, branch);
+            }
             inSandbox(checkout, "git", "bundle", "create", "-q", inCheckout, "refs/heads/" + branch);
             boolean dirty = !inSandbox(checkout, "git", "status", "--porcelain", "--untracked-files=no").stdout().isBlank();
             temp = Files.createTempDirectory("factory-export-");
@@ -89,6 +92,22 @@ public final class SessionExport {
             if (temp != null) {
                 deleteTree(temp);
             }
+        }
+    }
+
+    /**
+     * Refuses, before anything is written to the target, a repository that shares no history with
+     * the session branch: one that holds none of the branch's root commits (the commits without
+     * parents it descends from, the shallow boundary of a shallow clone included). Exporting there
+     * would graft a foreign history onto an unrelated project.
+     */
+    private void requireRelated(HostGit git, SessionLayout.Checkout checkout, String branch) {
+        List<String> roots = inSandbox(checkout, "git", "rev-list", "--max-parents=0", "refs/heads/" + branch).stdout().lines()
+                .map(String::strip).filter(line -> !line.isEmpty()).toList();
+        if (roots.stream().noneMatch(root -> git.run("cat-file", "-e", root + "^{commit}").exitCode() == 0)) {
+            throw new BadInputException("The repository at " + git.directory() + " shares no history with session '" + session.sessionId()
+                    + "' (it has none of the root commits of branch '" + branch + "'); export into a clone of the session's repository,"
+                    + " or pass --force to import the unrelated history anyway.");
         }
     }
 
