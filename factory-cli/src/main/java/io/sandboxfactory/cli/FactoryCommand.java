@@ -86,10 +86,14 @@ public final class FactoryCommand implements Runnable {
         commandLine.setErr(new java.io.PrintWriter(console.err(), true));
         commandLine.setExecutionExceptionHandler(new ErrorReporter(console, root.global));
         commandLine.setParameterExceptionHandler((ex, badArgs) -> {
+            // The error and where to look, not 30 lines of usage that bury it.
             console.err().println("factory: " + ex.getMessage());
-            ex.getCommandLine().usage(console.err(), CommandLine.Help.Ansi.OFF);
+            DoubleDashHint.fix(ex, badArgs).ifPresent(fixed -> console.err().println(
+                    "factory: put '--' before the command so that its options are its own: " + fixed));
+            console.err().println("factory: see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return ExitCodes.BAD_INPUT;
         });
         return commandLine;
     }
+
 }
