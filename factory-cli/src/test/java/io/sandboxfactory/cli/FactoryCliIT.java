@@ -483,6 +483,16 @@ class FactoryCliIT {
     }
 
     @Test
+    void verboseShowsTheFactorysOwnDebugLinesNotLibraryTimings() {
+        CliProcess.Result result = cli.run("--verbose", "list");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.stderr()).contains("factory: debug: Discovered sandbox provider 'local'");
+        // Guice logs its binding timings at debug level ("Module execution: 80ms", ...).
+        assertThat(result.stderr()).doesNotContainPattern("(?i)module execution|binding (creation|initialization)|injector");
+    }
+
+    @Test
     void helpVersionAndCompletionWork() {
         assertThat(cli.run("--version").stdout()).startsWith("factory ");
         CliProcess.Result help = cli.run("run", "--help");

@@ -10,7 +10,7 @@ import java.util.logging.Logger;
 
 /**
  * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
- * warnings and errors normally, everything with {@code --verbose}. A library's housekeeping that
+ * warnings and errors normally, the factory's own debug records too with {@code --verbose}. A library's housekeeping that
  * failed without any effect on the command counts as debug (see {@link #housekeeping}).
  */
 public final class Logging {
@@ -61,11 +61,14 @@ public final class Logging {
         root.addHandler(handler);
     }
 
-    /** Whether the loggers produce debug records; without them a debug call costs next to nothing. */
+    /**
+     * Whether the factory's loggers produce debug records; without them a debug call costs next to
+     * nothing. Libraries stay at warnings either way: their debug records (Guice's binding timings,
+     * the pool's housekeeping) would bury the factory's own under dozens of lines.
+     */
     public static void setVerbose(boolean verbose) {
-        Level level = verbose ? Level.FINE : Level.WARNING;
-        Logger.getLogger("").setLevel(level);
-        Logger.getLogger("io.sandboxfactory").setLevel(level);
+        Logger.getLogger("").setLevel(Level.WARNING);
+        Logger.getLogger("io.sandboxfactory").setLevel(verbose ? Level.FINE : Level.WARNING);
     }
 
     private static Level level(LogRecord record) {
