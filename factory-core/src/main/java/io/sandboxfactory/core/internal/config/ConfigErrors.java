@@ -8,15 +8,27 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import io.sandboxfactory.api.InvalidConfigValueException;
 
+import io.sandboxfactory.core.internal.input.InputText;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import io.sandboxfactory.core.config.InvalidConfigException;
 
 /** Turns Jackson's failures into one sentence naming the full key path and where it came from. */
 public final class ConfigErrors {
+
+    /** SnakeYAML's mark line: {@code  in 'reader', line 3, column 10:}. */
+    private static final Pattern MARK = Pattern.compile("^\\s+in '[^']*', line (\\d+), column (\\d+):");
 
     private ConfigErrors() {
     }
@@ -55,11 +67,53 @@ public final class ConfigErrors {
                     + sentence(mapping.getOriginalMessage()) + ".", e);
         }
         if (e instanceof JsonParseException parse) {
-            return invalid("Configuration " + where + " cannot be parsed: " + sentence(parse.getOriginalMessage())
-                    + (parse.getLocation() == null ? "" : " (line " + parse.getLocation().getLineNr() + ")") + ".", e);
+            return invalid("Configuration " + where + " cannot be parsed" + at(parse, List.of()) + ": " + parserWords(parse) + ".", e);
         }
         return invalid("Invalid configuration " + where + ": " + sentence(e.getOriginalMessage()) + ".", e);
     }
+
+    /**
+     * A config file that is no valid YAML or JSON: the file, line and column, the text of that line
+     * and what the parser expected — not only SnakeYAML's context ("while parsing a flow sequence").
+     */
+    static InvalidConfigException syntax(JsonParseException e, Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException | UncheckedIOException unreadable) {
+            lines = List.of();
+        }
+        return invalid("Config file " + file + " is not valid " + (file.toString().endsWith(".json") ? "JSON" : "YAML")
+                + at(e, lines) + ": " + parserWords(e) + ".", e);
+    }
+
+    private static String at(JsonParseException e, List<String> lines) {
+        if (e.getLocation() == null || e.getLocation().getLineNr() < 1) {
+            return "";
+        }
+        int line = e.getLocation().getLineNr();
+        String text = line <= lines.size() ? lines.get(line - 1).strip() : "";
+        return " at line " + line + ", column " + e.getLocation().getColumnNr() + (text.isEmpty() ? "" : " (`" + InputText.shown(text) + "`)");
+    }
+
+    /**
+     * What the parser said: SnakeYAML's full message (in the cause) is the context, the problem and
+     * a caret drawing per mark; its unindented lines other than the marks' "in 'reader'" say it in words.
+     */
+    private static String parserWords(JsonParseException e) {
+        String full = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getOriginalMessage();
+        List<String> lines = full.lines().toList();
+        List<String> words = lines.stream().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0))).map(String::strip).toList();
+        if (words.size() > 1 && e.getCause() != null) {
+            // Problem first, then the context it arose in, with the context's own mark: where the unclosed thing began.
+            int contextLine = lines.indexOf(words.get(0)) + 1;
+            Matcher mark = contextLine < lines.size() ? MARK.matcher(lines.get(contextLine)) : MARK.matcher("");
+            String context = words.get(0) + (mark.find() ? " that starts at line " + mark.group(1) + ", column " + mark.group(2) : "");
+            return sentence(String.join(", ", words.subList(1, words.size())) + " (" + context + ")");
+        }
+        return sentence(words.isEmpty() ? full : words.get(0));
+    }
+
 
     /** One value a record rejected, as a sentence naming the full key, the value (unless hidden), where it came from and the rule. */
     static String rejected(String fullKey, InvalidConfigValueException.Problem problem, Function<String, String> whereOf) {

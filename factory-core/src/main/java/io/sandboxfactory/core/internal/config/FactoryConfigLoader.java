@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
@@ -111,6 +112,8 @@ public final class FactoryConfigLoader {
                 throw ConfigErrors.invalid("Config file " + absolute + " must hold a mapping of keys to values at the top level.");
             }
             return object;
+        } catch (JsonParseException e) {
+            throw ConfigErrors.syntax(e, absolute);
         } catch (JsonProcessingException e) {
             throw ConfigErrors.describe(e, "", "in " + absolute);
         } catch (IOException e) {

@@ -153,6 +153,26 @@ class ConfigTest {
     }
 
     @Test
+    void aYamlSyntaxErrorNamesFileLineColumnTheLinesTextAndWhatWasExpected() throws IOException {
+        Path file = write("factory.yaml", "provider: local\nrepository:\n  setup: [a, b\ntimeouts: {setup: 1m}\n");
+
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Config file " + file + " is not valid YAML at line 4, column 9 (`timeouts: {setup: 1m}`): expected ',' or ']',"
+                        + " but got : (while parsing a flow sequence that starts at line 3, column 10).");
+    }
+
+    @Test
+    void aJsonSyntaxErrorNamesFileLineColumnAndTheLinesText() throws IOException {
+        Path file = write("factory.json", "{\n  \"provider\": \"local\",,\n}\n");
+
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessageStartingWith("Config file " + file + " is not valid JSON at line 2, column ")
+                .hasMessageContaining("(`\"provider\": \"local\",,`): Unexpected character (','");
+    }
+
+    @Test
     void anUnknownNestedKeyFailsNamingItsFullPath() throws IOException {
         Path file = write("factory.json", "{\"repository\": {\"defaultBranch\": \"main\"}}");
 
