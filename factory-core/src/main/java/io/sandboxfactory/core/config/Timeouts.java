@@ -54,6 +54,22 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
         return new Timeouts(setup, Optional.of(value), probe, network, checkout, teardown);
     }
 
+    public Timeouts withProbe(Duration value) {
+        return new Timeouts(setup, command, value, network, checkout, teardown);
+    }
+
+    public Timeouts withNetwork(Duration value) {
+        return new Timeouts(setup, command, probe, value, checkout, teardown);
+    }
+
+    public Timeouts withCheckout(Duration value) {
+        return new Timeouts(setup, command, probe, network, value, teardown);
+    }
+
+    public Timeouts withTeardown(Duration value) {
+        return new Timeouts(setup, command, probe, network, checkout, value);
+    }
+
     /** Keys are relative to {@code timeouts}, which the config reader prefixes. */
     static void requirePositive(String key, Duration value, InvalidConfigValueException.Collector problems) {
         if (value.isNegative() || value.isZero()) {

@@ -14,11 +14,14 @@ import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import io.sandboxfactory.core.config.CacheConfig;
@@ -56,6 +59,8 @@ import io.sandboxfactory.core.config.Timeouts;
  *   <tr><td>{@code FACTORY_REPOSITORY_ALLOWED_FILE_ROOTS}</td><td>{@code repository.allowedFileRoots} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_SETUP}</td><td>{@code timeouts.setup}</td></tr>
  *   <tr><td>{@code FACTORY_TIMEOUTS_COMMAND}</td><td>{@code timeouts.command}</td></tr>
+ *   <tr><td>{@code FACTORY_TIMEOUTS_PROBE}, {@code _NETWORK}, {@code _CHECKOUT}, {@code _TEARDOWN}</td><td>{@code timeouts.probe},
+ *       {@code .network}, {@code .checkout}, {@code .teardown}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_JOURNAL_MAX_ENTRIES}</td><td>{@code journal.maxEntries}</td></tr>
@@ -273,18 +278,21 @@ public final class ConfigResolver {
         };
     }
 
+    /** Each {@code FACTORY_TIMEOUTS_*} variable and how it changes the {@code timeouts} section. */
+    private static final Map<String, BiFunction<Timeouts, Duration, Timeouts>> TIMEOUT_VARIABLES = Map.of(
+            EnvironmentOverrides.SETUP_TIMEOUT, Timeouts::withSetup, EnvironmentOverrides.COMMAND_TIMEOUT, Timeouts::withCommand,
+            EnvironmentOverrides.PROBE_TIMEOUT, Timeouts::withProbe, EnvironmentOverrides.NETWORK_TIMEOUT, Timeouts::withNetwork,
+            EnvironmentOverrides.CHECKOUT_TIMEOUT, Timeouts::withCheckout, EnvironmentOverrides.TEARDOWN_TIMEOUT, Timeouts::withTeardown);
+
     private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env, ConfigProblems problems) {
         Timeouts result = fromFile;
-        Optional<String> setup = env.get(EnvironmentOverrides.SETUP_TIMEOUT);
-        if (setup.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.SETUP_TIMEOUT, "timeouts", () -> fromFile.withSetup(DurationFormat.parse(setup.get())),
-                    fromFile);
-        }
-        Optional<String> command = env.get(EnvironmentOverrides.COMMAND_TIMEOUT);
-        if (command.isPresent()) {
-            Timeouts current = result;
-            result = fromEnv(problems, EnvironmentOverrides.COMMAND_TIMEOUT, "timeouts", () -> current.withCommand(DurationFormat.parse(command.get())),
-                    current);
+        for (Map.Entry<String, BiFunction<Timeouts, Duration, Timeouts>> variable : new TreeMap<>(TIMEOUT_VARIABLES).entrySet()) {
+            Optional<String> value = env.get(variable.getKey());
+            if (value.isPresent()) {
+                Timeouts current = result;
+                result = fromEnv(problems, variable.getKey(), "timeouts", () -> variable.getValue().apply(current, DurationFormat.parse(value.get())),
+                        current);
+            }
         }
         return result;
     }

@@ -29,6 +29,10 @@ final class EnvironmentOverrides {
     static final String ALLOWED_FILE_ROOTS = "FACTORY_REPOSITORY_ALLOWED_FILE_ROOTS";
     static final String SETUP_TIMEOUT = "FACTORY_TIMEOUTS_SETUP";
     static final String COMMAND_TIMEOUT = "FACTORY_TIMEOUTS_COMMAND";
+    static final String PROBE_TIMEOUT = "FACTORY_TIMEOUTS_PROBE";
+    static final String NETWORK_TIMEOUT = "FACTORY_TIMEOUTS_NETWORK";
+    static final String CHECKOUT_TIMEOUT = "FACTORY_TIMEOUTS_CHECKOUT";
+    static final String TEARDOWN_TIMEOUT = "FACTORY_TIMEOUTS_TEARDOWN";
     static final String STOP_AFTER_IDLE = "FACTORY_LIFECYCLE_STOP_AFTER_IDLE";
     static final String DELETE_AFTER_IDLE = "FACTORY_LIFECYCLE_DELETE_AFTER_IDLE";
     static final String JOURNAL_MAX_ENTRIES = "FACTORY_JOURNAL_MAX_ENTRIES";
@@ -41,16 +45,20 @@ final class EnvironmentOverrides {
     static final Map<String, String> KEY_OF_VARIABLE = Map.ofEntries(Map.entry(PROVIDER, "provider"), Map.entry(STATE_DIR, "stateDir"),
             Map.entry(OWNER, "owner"), Map.entry(CLONE_URL_TEMPLATE, "repository.cloneUrlTemplate"),
             Map.entry(DEFAULT_BASE_BRANCH, "repository.defaultBaseBranch"), Map.entry(ALLOWED_FILE_ROOTS, "repository.allowedFileRoots"),
+            Map.entry(TEMPLATE_INPUTS, "repository.templateInputs"), Map.entry(TEMPLATES_AUTO_BUILD, "templates.autoBuild"),
+            Map.entry(CACHE_ENABLED, "cache.enabled"), Map.entry(CACHE_MAX_IDLE, "cache.maxIdle"),
             Map.entry(SETUP_TIMEOUT, "timeouts.setup"), Map.entry(COMMAND_TIMEOUT, "timeouts.command"),
+            Map.entry(PROBE_TIMEOUT, "timeouts.probe"), Map.entry(NETWORK_TIMEOUT, "timeouts.network"),
+            Map.entry(CHECKOUT_TIMEOUT, "timeouts.checkout"), Map.entry(TEARDOWN_TIMEOUT, "timeouts.teardown"),
             Map.entry(STOP_AFTER_IDLE, "lifecycle.stopAfterIdle"), Map.entry(DELETE_AFTER_IDLE, "lifecycle.deleteAfterIdle"),
             Map.entry(JOURNAL_MAX_ENTRIES, "journal.maxEntries"));
 
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
-    private static final Set<String> SECTION_KEYS = Set.of(CLONE_URL_TEMPLATE, DEFAULT_BASE_BRANCH, ALLOWED_FILE_ROOTS, SETUP_TIMEOUT,
-            COMMAND_TIMEOUT, STOP_AFTER_IDLE, DELETE_AFTER_IDLE, JOURNAL_MAX_ENTRIES, TEMPLATE_INPUTS, TEMPLATES_AUTO_BUILD, CACHE_ENABLED,
-            CACHE_MAX_IDLE);
+    /** The variables of keys inside a section (all but {@code provider}, {@code stateDir} and {@code owner}). */
+    private static final Set<String> SECTION_KEYS = KEY_OF_VARIABLE.entrySet().stream().filter(e -> e.getValue().contains("."))
+            .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
     private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
             "FACTORY_STORE_", "FACTORY_JOURNAL_", "FACTORY_TEMPLATES_", "FACTORY_CACHE_");
 

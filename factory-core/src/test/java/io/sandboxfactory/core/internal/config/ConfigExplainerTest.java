@@ -58,7 +58,8 @@ class ConfigExplainerTest {
                     passEnv: [LANG]
                     env: {CI: "true", GH_TOKEN: ghp_verysecret, DB_PASSWORD: hunter2}
                 """);
-        Map<String, ConfigValue> values = explain(file, Map.of("FACTORY_TIMEOUTS_COMMAND", "5m", "FACTORY_PROVIDERS_LOCAL_INHERIT_ENVIRONMENT", "true"),
+        Map<String, ConfigValue> values = explain(file, Map.of("FACTORY_TIMEOUTS_COMMAND", "5m", "FACTORY_PROVIDERS_LOCAL_INHERIT_ENVIRONMENT", "true",
+                        "FACTORY_TIMEOUTS_NETWORK", "1m", "FACTORY_CACHE_ENABLED", "true", "FACTORY_TEMPLATES_AUTO_BUILD", "true"),
                 new ConfigOverrides(Optional.of("local"), Optional.empty(), Optional.empty()));
 
         String fromFile = "file " + file.toAbsolutePath().normalize();
@@ -66,6 +67,9 @@ class ConfigExplainerTest {
         assertThat(values.get("owner")).isEqualTo(new ConfigValue("owner", "team-a", fromFile));
         assertThat(values.get("timeouts.setup").source()).isEqualTo(fromFile);
         assertThat(values.get("timeouts.command").source()).isEqualTo("environment FACTORY_TIMEOUTS_COMMAND");
+        assertThat(values.get("timeouts.network").source()).isEqualTo("environment FACTORY_TIMEOUTS_NETWORK");
+        assertThat(values.get("cache.enabled").source()).isEqualTo("environment FACTORY_CACHE_ENABLED");
+        assertThat(values.get("templates.autoBuild").source()).isEqualTo("environment FACTORY_TEMPLATES_AUTO_BUILD");
         assertThat(values.get("store.leaseTtl").source()).isEqualTo("default");
         assertThat(values.get("stateDir")).isEqualTo(new ConfigValue("stateDir", tmp.resolve("home/.sandbox-factory").toString(), "default"));
         assertThat(values.get("providers.local.inheritEnvironment"))

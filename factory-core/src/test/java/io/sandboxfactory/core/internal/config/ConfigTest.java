@@ -153,6 +153,16 @@ class ConfigTest {
     }
 
     @Test
+    void everyTimeoutHasAnEnvironmentVariable() throws IOException {
+        ResolvedConfig resolved = resolve(FactoryConfig.defaults(), Map.of("FACTORY_TIMEOUTS_SETUP", "1m", "FACTORY_TIMEOUTS_COMMAND", "2m",
+                "FACTORY_TIMEOUTS_PROBE", "3m", "FACTORY_TIMEOUTS_NETWORK", "4m", "FACTORY_TIMEOUTS_CHECKOUT", "5m",
+                "FACTORY_TIMEOUTS_TEARDOWN", "6m"), ConfigOverrides.none());
+
+        assertThat(resolved.timeouts()).isEqualTo(new Timeouts(Duration.ofMinutes(1), Optional.of(Duration.ofMinutes(2)),
+                Duration.ofMinutes(3), Duration.ofMinutes(4), Duration.ofMinutes(5), Duration.ofMinutes(6)));
+    }
+
+    @Test
     void aYamlSyntaxErrorNamesFileLineColumnTheLinesTextAndWhatWasExpected() throws IOException {
         Path file = write("factory.yaml", "provider: local\nrepository:\n  setup: [a, b\ntimeouts: {setup: 1m}\n");
 
