@@ -63,8 +63,8 @@ class ConfigCliIT {
         String out = result.stdout();
         assertThat(out).containsPattern("(?m)^provider +=  ?local  \\(flag --provider\\)$");
         assertThat(out).containsPattern("(?m)^owner +=  ?team-a  \\(file " + java.util.regex.Pattern.quote(config.toString()) + "\\)$");
-        assertThat(out).containsPattern("(?m)^timeouts\\.command +=  ?PT5M  \\(environment FACTORY_TIMEOUTS_COMMAND\\)$");
-        assertThat(out).containsPattern("(?m)^store\\.leaseTtl +=  ?PT10S  \\(default\\)$");
+        assertThat(out).containsPattern("(?m)^timeouts\\.command +=  ?5m  \\(environment FACTORY_TIMEOUTS_COMMAND\\)$");
+        assertThat(out).containsPattern("(?m)^store\\.leaseTtl +=  ?10s  \\(default\\)$");
         assertThat(out).containsPattern("(?m)^store\\.passwordEnv +=  ?PG_PASSWORD_VAR  \\(file ");
         assertThat(out).containsPattern("(?m)^providers\\.local\\.env\\.GH_TOKEN +=  ?\\*\\*\\*\\*  \\(file ");
         assertThat(out).containsPattern("(?m)^providers\\.local\\.env\\.CI +=  ?true  \\(file ");

@@ -46,7 +46,8 @@ public final class DurationFormat {
 
     /**
      * {@code duration} as a person would write it for {@link #parse}, in its largest whole unit:
-     * {@code 1500ms}, {@code 30s}, {@code 5m}, {@code 2h}; what an error message shows of a limit.
+     * {@code 1500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 30d}; what an error message and
+     * {@code factory config} show of a limit.
      */
     public static String format(Duration duration) {
         long millis = duration.toMillis();
@@ -54,6 +55,9 @@ public final class DurationFormat {
             return millis + "ms";
         }
         long seconds = millis / 1000;
+        if (seconds != 0 && seconds % 86_400 == 0) {
+            return seconds / 86_400 + "d";
+        }
         if (seconds != 0 && seconds % 3600 == 0) {
             return seconds / 3600 + "h";
         }

@@ -20,7 +20,7 @@ class DurationFormatTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"30000,30s", "90000,90s", "600000,10m", "5400000,90m", "7200000,2h", "86400000,24h", "1500,1500ms", "500,500ms", "0,0s"})
+    @CsvSource({"30000,30s", "90000,90s", "600000,10m", "5400000,90m", "7200000,2h", "86400000,1d", "2592000000,30d", "1500,1500ms", "500,500ms", "0,0s"})
     void writesTheLargestWholeUnitAndReadsItBack(long millis, String text) {
         assertThat(DurationFormat.format(Duration.ofMillis(millis))).isEqualTo(text);
         assertThat(DurationFormat.parse(text)).isEqualTo(Duration.ofMillis(millis));

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
+import io.sandboxfactory.core.config.DurationFormat;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +41,7 @@ public final class ConfigExplainer {
     private final ObjectMapper mapper = JsonMapper.builder()
             .addModule(new Jdk8Module())
             .addModule(new JavaTimeModule())
-            .addModule(new SimpleModule("paths").addSerializer(Path.class, new PathText()))
+            .addModule(new SimpleModule("paths").addSerializer(Path.class, new PathText()).addSerializer(Duration.class, new DurationText()))
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
             .build();
 
@@ -132,6 +134,20 @@ public final class ConfigExplainer {
 
     private Object plain(JsonNode node) {
         return node.isNull() ? null : mapper.convertValue(node, Object.class);
+    }
+
+    /** A duration as a person writes it in the file ({@code 15m}), not as ISO-8601 ({@code PT15M}). */
+    private static final class DurationText extends StdSerializer<Duration> {
+        private static final long serialVersionUID = 1L;
+
+        DurationText() {
+            super(Duration.class);
+        }
+
+        @Override
+        public void serialize(Duration value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(DurationFormat.format(value));
+        }
     }
 
     /** A path as its text, not as Jackson's default {@code file://} URI. */

@@ -67,7 +67,8 @@ class ConfigExplainerTest {
         assertThat(values.get("owner")).isEqualTo(new ConfigValue("owner", "team-a", fromFile));
         assertThat(values.get("timeouts.setup").source()).isEqualTo(fromFile);
         assertThat(values.get("timeouts.command").source()).isEqualTo("environment FACTORY_TIMEOUTS_COMMAND");
-        assertThat(values.get("timeouts.network").source()).isEqualTo("environment FACTORY_TIMEOUTS_NETWORK");
+        assertThat(values.get("timeouts.network")).as("as written, not PT1M")
+                .isEqualTo(new ConfigValue("timeouts.network", "1m", "environment FACTORY_TIMEOUTS_NETWORK"));
         assertThat(values.get("cache.enabled").source()).isEqualTo("environment FACTORY_CACHE_ENABLED");
         assertThat(values.get("templates.autoBuild").source()).isEqualTo("environment FACTORY_TEMPLATES_AUTO_BUILD");
         assertThat(values.get("store.leaseTtl").source()).isEqualTo("default");
