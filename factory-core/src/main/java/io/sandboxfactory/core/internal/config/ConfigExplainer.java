@@ -41,7 +41,8 @@ public final class ConfigExplainer {
     private final ObjectMapper mapper = JsonMapper.builder()
             .addModule(new Jdk8Module())
             .addModule(new JavaTimeModule())
-            .addModule(new SimpleModule("paths").addSerializer(Path.class, new PathText()).addSerializer(Duration.class, new DurationText()))
+            .addModule(new SimpleModule("paths").addSerializer(Path.class, new AsWritten<>(Path.class, Path::toString))
+                    .addSerializer(Duration.class, new AsWritten<>(Duration.class, DurationFormat::format)))
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
             .build();
 
@@ -136,31 +137,22 @@ public final class ConfigExplainer {
         return node.isNull() ? null : mapper.convertValue(node, Object.class);
     }
 
-    /** A duration as a person writes it in the file ({@code 15m}), not as ISO-8601 ({@code PT15M}). */
-    private static final class DurationText extends StdSerializer<Duration> {
+    /**
+     * A value as a person writes it in the file: a path as its text, not Jackson's {@code file://}
+     * URI; a duration as {@code 15m}, not ISO-8601's {@code PT15M}.
+     */
+    private static final class AsWritten<T> extends StdSerializer<T> {
         private static final long serialVersionUID = 1L;
+        private final transient Function<T, String> text;
 
-        DurationText() {
-            super(Duration.class);
+        AsWritten(Class<T> type, Function<T, String> text) {
+            super(type);
+            this.text = text;
         }
 
         @Override
-        public void serialize(Duration value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(DurationFormat.format(value));
-        }
-    }
-
-    /** A path as its text, not as Jackson's default {@code file://} URI. */
-    private static final class PathText extends StdSerializer<Path> {
-        private static final long serialVersionUID = 1L;
-
-        PathText() {
-            super(Path.class);
-        }
-
-        @Override
-        public void serialize(Path value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(value.toString());
+        public void serialize(T value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(text.apply(value));
         }
     }
 }
