@@ -147,6 +147,45 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * SIGKILL to the child and to the local provider's fork server it started, so that neither can end
+     * the child's commands: the child is stopped first (SIGSTOP, awaited), so it cannot see its server
+     * die and kill the commands itself.
+     */
+    public void killWithItsForkServer() throws InterruptedException, IOException {
+        signal("STOP", process.pid());
+        awaitState(process.pid(), "T");
+        for (ProcessHandle server : process.toHandle().children()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/perl")).orElse(false)).toList()) {
+            server.destroyForcibly();
+            // A zombie, not gone: its stopped parent cannot reap it (and ProcessHandle counts a zombie alive).
+            awaitState(server.pid(), "Z");
+        }
+        kill();
+    }
+
+    /** Waits up to a minute for process {@code pid} to be in {@code state} (or gone). */
+    private static void awaitState(long pid, String state) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                if (stat.substring(stat.lastIndexOf(')') + 2).startsWith(state)) {
+                    return;
+                }
+            } catch (IOException e) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("Process " + pid + " did not reach state " + state + " within a minute");
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
     public String describe() {
         String err;
         try {

@@ -38,9 +38,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Linux gives every session its own share of the CPU, which halved a command's output rate); the FIFOs keep the output on one pipe from the command to
  * the JVM, as a process of the JVM's own would have it (relaying it through the server cost a
  * second copy of every byte). The server is started on the first command and again after it died;
- * it exits when the JVM does (its stdin ends). Commands whose record the JVM had written ({@link
- * Launch#recorded()}) keep running then, for the next start to reap; the others, which nothing
- * could find after the JVM, are ended with it (SIGTERM, SIGKILL after 2 s).
+ * it exits when the JVM does (its stdin ends), and every command still running ends with it
+ * (SIGTERM to its group, SIGKILL 1 s later): commands die with their host, also one killed with
+ * SIGKILL. The server leads a process group of its own, so a signal to the JVM's group does not
+ * take it along before it could end them.
  */
 final class ForkServer implements Launcher {
 
@@ -343,15 +344,6 @@ final class ForkServer implements Launcher {
         public void detach() {
             outPump.detach();
             errPump.detach();
-        }
-
-        @Override
-        public void recorded() {
-            try {
-                server.send('R', id, new byte[0]);
-            } catch (IOException e) {
-                // The server is gone, and so is the command's way to outlive this JVM unrecorded.
-            }
         }
     }
 

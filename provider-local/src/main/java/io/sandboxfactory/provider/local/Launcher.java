@@ -55,12 +55,5 @@ interface Launcher {
 
         /** After this returns the collectors receive nothing more, and the command's pipes are closed. */
         void detach();
-
-        /**
-         * The command's record is on disk, so if this host dies the next start ends the command; a
-         * launcher that would end unrecorded commands with their host leaves this one running.
-         */
-        default void recorded() {
-        }
     }
 }

@@ -24,19 +24,19 @@ import java.util.stream.Stream;
  * {@code <root>/}{@value #DIRECTORY}{@code /<sessionId>/}, outside the workspace — so that another
  * host process can find them after the one that started them died.
  *
- * <p>Why: a command's processes do not die with the host JVM that started it. When a host is
- * killed (SIGKILL, OOM) during an open, its clone, checkout or setup keeps running in the session
- * directory — holding git's {@code index.lock}, or finishing a setup whose marker will never be
- * written — while the next open works in the same directory. {@link #reapOrphans()} ends them:
+ * <p>Why: the fork server ends every command it runs when its host JVM dies, but nothing does so
+ * for commands the {@code setsid} fallback ({@link ProcessLauncher}) started, nor when the fork
+ * server was killed together with its host (SIGKILL to both). Such a command keeps running in the
+ * session directory — holding git's {@code index.lock}, or finishing a setup whose marker will never
+ * be written — while the next open works in the same directory. {@link #reapOrphans()} ends them:
  * SIGTERM first (git then removes its lock files), SIGKILL after a grace period. Commands of a live
  * host, and processes a finished command left in the background on purpose, are never touched by
  * it; {@link #killAll()} (stop, destroy, sweep) ends every recorded command whoever started it.
  *
  * <p>Records are written by a recorder thread right after the start, not by the command's thread,
  * so a command does not wait for the file system; a command that already returned by then is not
- * recorded at all. A host killed in between leaves a command no record names: the launcher is told
- * when each record is on disk ({@link Launcher.Launch#recorded()}), and the fork server ends, when
- * its host dies, the commands that were never recorded, so no command of a dead host escapes both.
+ * recorded at all. A host killed in between leaves a command no record names; the fork server
+ * still ends it.
  */
 final class RunningCommands {
 
@@ -80,14 +80,12 @@ final class RunningCommands {
 
     /** One command's record: not yet written, written, or finished (then never written). */
     final class Recording {
-        private final Launcher.Launch command;
         private final long pid;
         private final Optional<ProcessHandle> leader;
         private boolean written;
         private boolean finished;
 
         private Recording(Launcher.Launch command) {
-            this.command = command;
             this.pid = command.pid();
             this.leader = command.leader();
         }
@@ -113,7 +111,6 @@ final class RunningCommands {
                     Files.move(partial, records.resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE,
                             StandardCopyOption.REPLACE_EXISTING);
                     written = true;
-                    command.recorded();
                     return;
                 } catch (IOException e) {
                     // Once more: a reaper may have removed the (then empty) directory in between. After

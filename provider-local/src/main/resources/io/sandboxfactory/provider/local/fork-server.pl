@@ -3,17 +3,19 @@
 # two FIFOs per command, <id>.o and <id>.e, that the command's stdout and stderr are opened on; the
 # JVM reads them directly and removes them once open. Frames both ways are
 # type (1 byte), id (u32), length (u32), payload.
-#   in:  S id "cwd\0command\0NAME=value\0..."  start | R id ""  the JVM recorded the command on disk
+#   in:  S id "cwd\0command\0NAME=value\0..."  start
 #   out: P id pid | F id message (not started) | X id "<exit code> <1 if its group still has members, else 0>"
 #        (exit code 128 + signal when a signal ended the shell)
-# It exits when its stdin ends (the JVM is gone), removing the FIFO directory. Recorded commands
-# keep running, for the next start to reap from their records; commands the JVM had not recorded
-# yet could never be found after it, so they end with it: SIGTERM to their groups, SIGKILL after 2 s.
+# It exits when its stdin ends (the JVM is gone), removing the FIFO directory. Commands die with
+# their host: every command still running then ends with it, SIGTERM to its group, SIGKILL 1 s later.
 use strict;
 use warnings;
 use POSIX ();
 
 my $fifos = $ARGV[0];
+# A process group of its own: a signal to the JVM's group (Ctrl-C at a terminal, a kill of the whole
+# group) must not end this server with the JVM, since it ends the commands once the JVM is gone.
+setpgrp(0, 0);
 binmode STDIN;
 binmode STDOUT;
 $SIG{PIPE} = 'IGNORE';
@@ -24,7 +26,6 @@ $SIG{CHLD} = sub { syswrite($wake_w, 'x') };
 
 my %id_of_pid;
 my %running;     # id => 1 while its shell runs
-my %recorded;    # ids of running commands whose record the JVM wrote
 my $in = '';
 
 sub nonblocking {
@@ -33,16 +34,17 @@ sub nonblocking {
     fcntl($fh, POSIX::F_SETFL(), $flags | POSIX::O_NONBLOCK()) or die "fcntl: $!";
 }
 
-# The FIFO directory goes with the server: a JVM that died cannot remove it.
+# The JVM is gone: every command it started and that still runs ends with it. The FIFO directory
+# goes with the server: a JVM that died cannot remove it.
 sub leave {
-    my @unrecorded = grep { !$recorded{$id_of_pid{$_}} } keys %id_of_pid;
-    kill 'TERM', -$_ for @unrecorded;
-    for (1 .. 40) {
+    my @groups = keys %id_of_pid;
+    kill 'TERM', -$_ for @groups;
+    for (1 .. 20) {
         1 while waitpid(-1, POSIX::WNOHANG()) > 0;    # a zombie leader would keep its group "alive"
-        last unless grep { kill 0, -$_ } @unrecorded;
+        last unless grep { kill 0, -$_ } @groups;
         select(undef, undef, undef, 0.05);
     }
-    kill 'KILL', -$_ for grep { kill 0, -$_ } @unrecorded;
+    kill 'KILL', -$_ for grep { kill 0, -$_ } @groups;
     unlink glob("$fifos/*");
     rmdir $fifos;
     POSIX::_exit(0);
@@ -130,7 +132,6 @@ sub reap {
         my $id = delete $id_of_pid{$pid};
         next unless defined $id;
         delete $running{$id};
-        delete $recorded{$id};
         my $code = ($status & 127) ? 128 + ($status & 127) : $status >> 8;
         # An empty group can never fill again: the JVM then forgets it without reading /proc.
         my $members = kill(0, -$pid) ? 1 : 0;
@@ -145,7 +146,6 @@ sub requests {
         my $payload = substr($in, 9, $length);
         substr($in, 0, 9 + $length) = '';
         start($id, $payload) if $type eq 'S';
-        $recorded{$id} = 1 if $type eq 'R' && $running{$id};
     }
 }
 
