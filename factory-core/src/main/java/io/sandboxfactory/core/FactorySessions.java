@@ -76,6 +76,10 @@ final class FactorySessions {
         return retirements.retireAll(selector, mode, parallelism);
     }
 
+    List<RetireResult> destroyAbandonedRuns() {
+        return retirements.destroyAbandonedRuns();
+    }
+
     List<RetireResult> applyIdlePolicies() {
         return retirements.applyIdlePolicies();
     }

@@ -266,6 +266,17 @@ public final class SandboxFactory implements AutoCloseable {
     }
 
     /**
+     * Destroys the ephemeral sessions of {@code run}s whose process died before it could (killed
+     * outright): sessions opened with {@link SessionSpec#ephemeralFor} whose owner is provably gone
+     * from this host. Sessions of a live owner, of another host, opened without an owner (or reopened
+     * so since), and those this factory holds are never touched. What {@code factory sweep} does first.
+     */
+    public List<RetireResult> destroyAbandonedRuns() {
+        requireOpen();
+        return sessions.destroyAbandonedRuns();
+    }
+
+    /**
      * Builds a template of {@code request}'s repository with its setup (design §5.14): a throw-away
      * session is cloned and set up without a template, snapshotted by the provider, and destroyed.
      * Later eager opens of a new sandbox with the same repository and setup start from the newest

@@ -1,6 +1,7 @@
 package io.sandboxfactory.cli.command;
 
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.FactoryLauncher;
 import io.sandboxfactory.cli.FactorySource;
@@ -67,6 +68,10 @@ public final class RunCommand implements Callable<Integer> {
             SandboxFactory factory = use.factory();
             var spec = sessionOptions.spec(sessionId, console.workingDirectory(), StartMode.EAGER, factory);
             boolean retire = !keep;
+            if (retire) {
+                // Recorded with the session: if this process is killed before it destroys it, sweep can.
+                spec = spec.ephemeralFor(HostProcess.current());
+            }
             try {
                 reporter.begin("opening session " + sessionId + " on provider " + factory.providerName());
                 SessionHandle handle = factory.openSession(spec);

@@ -18,7 +18,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory sweep}: remove orphaned sandboxes of the selected provider. */
-@Command(mixinStandardHelpOptions = true, name = "sweep", description = {"Remove sandboxes of the selected provider whose session is unknown to the session store, or whose first open crashed. Sessions that were ever handed to a user (running, stopped, or with a failed setup) are never touched by that.",
+@Command(mixinStandardHelpOptions = true, name = "sweep", description = {"Destroy the sessions of runs whose process died (killed before it could destroy them); never one whose run is alive, one opened with open, or another host's.",
+        "Remove sandboxes of the selected provider whose session is unknown to the session store, or whose first open crashed. Sessions that were ever handed to a user (running, stopped, or with a failed setup) are never touched by that.",
         "Then apply the idle policies of the config: destroy sessions idle longer than lifecycle.deleteAfterIdle, stop those idle longer than lifecycle.stopAfterIdle (both off unless set). A session with a command running is never idle."},
         footerHeading = "%nExamples:%n", footer = {"  factory sweep", "  factory --provider docker --json sweep"})
 public final class SweepCommand implements Callable<Integer> {
@@ -31,22 +32,29 @@ public final class SweepCommand implements Callable<Integer> {
         Console console = root.console;
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
+            List<RetireResult> abandoned = factory.destroyAbandonedRuns();
             List<SandboxListing> removed = factory.sweep();
             List<RetireResult> idle = factory.applyIdlePolicies();
             if (root.global.json) {
-                Json.print(console.out(), Map.of("removed", removed.stream()
+                Json.print(console.out(), Map.of("abandonedRuns", outcomes(abandoned), "removed", removed.stream()
                         .map(l -> Map.of("session", l.sessionId(), "sandboxId", l.sandboxId())).toList(),
-                        "idle", idle.stream().map(r -> Map.of("session", r.sessionId(), "outcome", r.outcome().name(),
-                                "problems", r.problems())).toList()));
+                        "idle", outcomes(idle)));
             } else {
+                abandoned.forEach(r -> console.out().println(r.describe() + " (its run's process died)"));
                 for (SandboxListing listing : removed) {
                     console.out().println("removed " + listing.sessionId() + " (" + listing.sandboxId() + ")");
                 }
                 idle.forEach(r -> console.out().println(r.describe() + " (idle)"));
-                console.err().println("factory: swept " + removed.size() + " orphaned sandbox(es); retired " + idle.size()
-                        + " idle session(s)");
+                console.err().println("factory: destroyed " + abandoned.size() + " session(s) of dead runs; swept " + removed.size()
+                        + " orphaned sandbox(es); retired " + idle.size() + " idle session(s)");
             }
-            return idle.stream().anyMatch(RetireResult::failed) ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;
+            return abandoned.stream().anyMatch(RetireResult::failed) || idle.stream().anyMatch(RetireResult::failed)
+                    ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;
         }
+    }
+
+    private static List<Map<String, Object>> outcomes(List<RetireResult> results) {
+        return results.stream().map(r -> Map.<String, Object>of("session", r.sessionId(), "outcome", r.outcome().name(),
+                "problems", r.problems())).toList();
     }
 }

@@ -2,6 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.SessionIds;
 import io.sandboxfactory.core.internal.session.RepositoryLocator;
 
@@ -43,6 +44,9 @@ import java.util.Optional;
  * @param labels {@code key=value} pairs to find the session by (see {@link SessionLabels}); an open adds
  *     them to those the session has
  * @param useTemplates whether a new sandbox may be made from a matching template (design §5.14); default true
+ * @param ephemeralOwner the process that destroys the session once its one command ended (a {@code
+ *     run}), recorded with the session so that {@code sweep} removes it when that process is provably
+ *     gone; empty (the default) for a session that is kept
  */
 public record SessionSpec(
         String sessionId,
@@ -58,7 +62,8 @@ public record SessionSpec(
         SandboxResources resources,
         Optional<String> workingDirectory,
         Map<String, String> labels,
-        boolean useTemplates) {
+        boolean useTemplates,
+        Optional<HostProcess> ephemeralOwner) {
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = SessionIds.MAX_LENGTH;
@@ -99,6 +104,7 @@ public record SessionSpec(
         }
         repository.ifPresent(RepositoryLocator::requireValid);
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
+        ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
             throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
@@ -130,6 +136,12 @@ public record SessionSpec(
         return new Builder(sessionId);
     }
 
+    /** This spec for an ephemeral session that {@code owner} destroys once its command ended (see {@link #ephemeralOwner()}). */
+    public SessionSpec ephemeralFor(HostProcess owner) {
+        return new SessionSpec(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode,
+                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner));
+    }
+
     /** The repositories of this session in position order; one for a single-repository session. */
     public List<String> repositories() {
         return environment.map(e -> e.repositories().stream().map(EnvironmentRepository::repository).toList())
@@ -149,6 +161,7 @@ public record SessionSpec(
      */
     public static Builder resume(SessionDefinition definition) {
         Builder spec = builder(definition.sessionId()).branch(definition.branch()).startMode(StartMode.LAZY);
+        spec.ephemeralOwner = definition.ephemeralOwner().orElse(null);
         definition.baseBranch().ifPresent(spec::baseBranch);
         if (definition.environment().isPresent()) {
             EnvironmentDefinition env = definition.environment().get();
@@ -177,6 +190,7 @@ public record SessionSpec(
         private String workingDirectory;
         private final Map<String, String> labels = new LinkedHashMap<>();
         private boolean useTemplates = true;
+        private HostProcess ephemeralOwner;
 
         private Builder(String sessionId) {
             this.sessionId = sessionId;
@@ -269,7 +283,7 @@ public record SessionSpec(
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory), labels, useTemplates);
+                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.support.HostProcess;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,10 +22,14 @@ import java.util.Optional;
  * @param labels {@code key=value} pairs to find the session by; registering adds them to those stored
  * @param environment every repository and the workspace commands of a multi-repository session;
  *     then {@code repository} is its primary and {@code setupCommands}/{@code teardownCommands} are empty
+ * @param ephemeralOwner for the ephemeral session of a {@code run}: the process that destroys it once
+ *     its command ended, so {@code sweep} may remove it when that process is provably gone; empty for
+ *     every other session (an open without an owner clears it: the session is then someone's to keep)
  */
 public record SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
                                 List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
-                                Map<String, String> labels, Optional<EnvironmentDefinition> environment) {
+                                Map<String, String> labels, Optional<EnvironmentDefinition> environment,
+                                Optional<HostProcess> ephemeralOwner) {
 
     public SessionDefinition {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -35,6 +41,14 @@ public record SessionDefinition(String sessionId, String repository, String bran
         Objects.requireNonNull(provider, "provider");
         labels = Map.copyOf(Objects.requireNonNullElse(labels, Map.of()));
         environment = Objects.requireNonNullElse(environment, Optional.empty());
+        ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
+    }
+
+    /** A session no {@code run} owns. */
+    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
+                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
+                             Map<String, String> labels, Optional<EnvironmentDefinition> environment) {
+        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, environment, Optional.empty());
     }
 
     /** A single-repository session. */

@@ -3,6 +3,7 @@ package io.sandboxfactory.core.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sandboxfactory.api.support.HostProcess;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +23,8 @@ import java.util.Set;
 /**
  * How a JDBC session store's rows become {@link SessionRecord}s and back, for stores whose tables
  * have the columns of the embedded one (SQLite, PostgreSQL): {@code sessions} (commands and labels
- * as JSON text, times as epoch milliseconds, {@code environment} a boolean or 0/1), {@code
+ * as JSON text, times as epoch milliseconds, {@code environment} a boolean or 0/1, {@code
+ * ephemeral_owner} a {@link HostProcess#encoded() HostProcess} or null), {@code
  * session_repositories} and {@code session_generations}.
  */
 public final class SessionRows {
@@ -33,7 +35,7 @@ public final class SessionRows {
     /** Selects what {@link #toRecord} reads; append {@code WHERE}/{@code ORDER BY} on {@code s}. */
     public static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
             + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
-            + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown,"
+            + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown, s.ephemeral_owner,"
             + " COALESCE(g.generation, 0) AS generation FROM sessions s"
             + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
 
@@ -105,7 +107,8 @@ public final class SessionRows {
         SessionDefinition definition = new SessionDefinition(sessionId, rs.getString("repository"),
                 rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
                 fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
-                labelsFromJson(rs.getString("labels")), environment);
+                labelsFromJson(rs.getString("labels")), environment,
+                Optional.ofNullable(rs.getString("ephemeral_owner")).flatMap(HostProcess::parse));
         return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
                 Optional.ofNullable(rs.getString("workdir")), instant(rs, "materialized_at"), rs.getLong("generation"),
                 Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
@@ -113,6 +116,33 @@ public final class SessionRows {
     }
 
     // ---- statements both JDBC stores run as they are, inside the caller's transaction -------------
+
+    /**
+     * The columns a register writes, as {@link #bindRegister} binds them; each store appends its own
+     * {@code ON CONFLICT} clause, which sets {@code ephemeral_owner = excluded.ephemeral_owner}: a
+     * {@code run}'s open claims the session, any other open clears the claim.
+     */
+    public static final String INSERT_SESSION = "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands,"
+            + " teardown_commands, provider, created_at, last_used_at, labels, environment, workspace_setup, workspace_teardown,"
+            + " ephemeral_owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** Binds {@link #INSERT_SESSION}'s parameters for {@code d} registered at {@code now}. */
+    public void bindRegister(PreparedStatement ps, SessionDefinition d, long now) throws SQLException {
+        ps.setString(1, d.sessionId());
+        ps.setString(2, d.repository());
+        ps.setString(3, d.branch());
+        ps.setString(4, d.baseBranch().orElse(""));
+        ps.setString(5, toJson(d.setupCommands()));
+        ps.setString(6, toJson(d.teardownCommands()));
+        ps.setString(7, d.provider().orElse(null));
+        ps.setLong(8, now);
+        ps.setLong(9, now);
+        ps.setString(10, toJson(d.labels()));
+        ps.setBoolean(11, d.environment().isPresent());
+        ps.setString(12, toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
+        ps.setString(13, toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
+        ps.setString(14, d.ephemeralOwner().map(HostProcess::encoded).orElse(null));
+    }
 
     public Optional<SessionRecord> find(Connection c, String sessionId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SELECT_RECORD + " WHERE s.session_id = ?")) {

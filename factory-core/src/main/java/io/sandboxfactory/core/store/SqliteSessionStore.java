@@ -69,7 +69,9 @@ public final class SqliteSessionStore extends JdbcSessionStore {
                     "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"),
             // The owner's clock-independent start (HostProcess.startStamp): a step of the wall clock
             // must not make a live owner look gone.
-            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"));
+            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"),
+            // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
+            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"));
 
     private final Path file;
     private final Connection connection;
@@ -154,30 +156,15 @@ public final class SqliteSessionStore extends JdbcSessionStore {
     public SessionRecord register(SessionDefinition d) {
         long now = System.currentTimeMillis();
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands, teardown_commands,"
-                            + " provider, created_at, last_used_at, labels, environment, workspace_setup, workspace_teardown)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            try (PreparedStatement ps = c.prepareStatement(SessionRows.INSERT_SESSION
                             + " ON CONFLICT(session_id) DO UPDATE SET repository = excluded.repository, branch = excluded.branch,"
                             + " base_branch = CASE WHEN excluded.base_branch = '' THEN sessions.base_branch ELSE excluded.base_branch END,"
                             + " setup_commands = excluded.setup_commands,"
                             + " teardown_commands = excluded.teardown_commands, provider = excluded.provider,"
                             + " last_used_at = excluded.last_used_at, labels = json_patch(sessions.labels, excluded.labels),"
                             + " environment = excluded.environment, workspace_setup = excluded.workspace_setup,"
-                            + " workspace_teardown = excluded.workspace_teardown")) {
-                ps.setString(1, d.sessionId());
-                ps.setString(2, d.repository());
-                ps.setString(3, d.branch());
-                ps.setString(4, d.baseBranch().orElse(""));
-                ps.setString(5, rows.toJson(d.setupCommands()));
-                ps.setString(6, rows.toJson(d.teardownCommands()));
-                ps.setString(7, d.provider().orElse(null));
-                ps.setLong(8, now);
-                ps.setLong(9, now);
-                ps.setString(10, rows.toJson(d.labels()));
-                ps.setInt(11, d.environment().isPresent() ? 1 : 0);
-                ps.setString(12, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
-                ps.setString(13, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
+                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner")) {
+                rows.bindRegister(ps, d, now);
                 ps.executeUpdate();
             }
             rows.writeRepositories(c, d);

@@ -2,6 +2,8 @@ package io.sandboxfactory.core.retire;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.testing.DeadHosts;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.Lifecycle;
@@ -29,8 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Bulk and idle retirement, and retiring what nobody knows, with the real local provider, real git
- * and the SQLite store; "another process" is a second factory on the same state directory.
+ * Bulk and idle retirement, retiring what nobody knows, and destroying the sessions of runs whose
+ * process died — never a session someone else holds: a live owner's, another host's, an opened one,
+ * one a later open claimed, one this factory holds — with the real local provider, real git and the
+ * SQLite store; "another process" is a second factory on the same state directory.
  */
 class BulkRetirementTest {
 
@@ -217,5 +221,61 @@ class BulkRetirementTest {
             Thread.sleep(20);
         }
         assertThat(file).exists();
+    }
+
+    // ---- the sessions of runs whose process died (what factory sweep destroys first) ----------------
+
+    private SessionSpec runSpec(String id) {
+        return spec(id, remote).build();
+    }
+
+    @Test
+    void theSessionOfARunWhoseProcessIsGoneIsDestroyedWithItsTeardownAndNoOtherOne() throws Exception {
+        HostProcess dead = DeadHosts.exited();
+        try (SandboxFactory first = factory()) {
+            first.openSession(runSpec("dead-run").ephemeralFor(dead));
+            first.openSession(runSpec("live-run").ephemeralFor(HostProcess.current()));
+            first.openSession(runSpec("remote-run").ephemeralFor(new HostProcess("another-host.example", dead.pid(), -1)));
+            first.openSession(runSpec("opened"));
+            first.openSession(runSpec("claimed").ephemeralFor(dead));
+        }
+        try (SandboxFactory second = factory()) {
+            second.openSession(runSpec("claimed"));
+        }
+
+        try (SandboxFactory sweeper = factory()) {
+            List<RetireResult> results = sweeper.destroyAbandonedRuns();
+
+            assertThat(results).extracting(RetireResult::describe).containsExactly("retired dead-run");
+            assertThat(sweeper.sessionStore().list()).extracting(SessionRecord::sessionId)
+                    .containsExactly("claimed", "live-run", "opened", "remote-run");
+            assertThat(teardowns()).containsExactly("dead-run");
+            assertThat(state.resolve("sessions/dead-run")).doesNotExist();
+            assertThat(sweeper.destroyAbandonedRuns()).as("nothing left to destroy").isEmpty();
+        }
+    }
+
+    @Test
+    void aDeadRunsSessionThatThisFactoryHoldsIsLeftAlone() throws Exception {
+        try (SandboxFactory factory = factory()) {
+            factory.openSession(runSpec("held").ephemeralFor(DeadHosts.exited()));
+
+            assertThat(factory.destroyAbandonedRuns()).isEmpty();
+            assertThat(factory.sessionStore().find("held")).isPresent();
+        }
+    }
+
+    @Test
+    void aRunsOwnerIsKeptWhenItsSessionIsResumedFromTheStore() throws Exception {
+        HostProcess dead = DeadHosts.exited();
+        try (SandboxFactory first = factory()) {
+            first.openSession(runSpec("resumed").ephemeralFor(dead));
+        }
+        try (SandboxFactory second = factory()) {
+            SessionRecord stored = second.sessionStore().find("resumed").orElseThrow();
+            second.openSession(SessionSpec.resume(stored.definition()).build()).awaitStarted();
+
+            assertThat(second.sessionStore().find("resumed").orElseThrow().definition().ephemeralOwner()).contains(dead);
+        }
     }
 }

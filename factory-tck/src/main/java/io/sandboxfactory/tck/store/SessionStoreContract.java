@@ -163,6 +163,27 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    @DisplayName("a run's owner is kept with its session until an open without one clears it")
+    void ephemeralOwners() {
+        String id = id("run");
+        HostProcess owner = new HostProcess("host-a", 4242, 1_700_000_000_000L, "boot-1:12345");
+        SessionDefinition run = new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(),
+                Optional.of("local"), Map.of(), Optional.empty(), Optional.of(owner));
+        store.register(run);
+        assertEquals(Optional.of(owner), other.find(id).orElseThrow().definition().ephemeralOwner(), "read back by another instance");
+        assertEquals(Optional.of(owner), other.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElseThrow()
+                .definition().ephemeralOwner(), "listed with its owner");
+
+        other.register(new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"), Map.of()));
+        assertEquals(Optional.empty(), store.find(id).orElseThrow().definition().ephemeralOwner(), "an open without an owner claims the session");
+
+        HostProcess unstamped = new HostProcess("host-b", 7, -1);
+        store.register(new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"),
+                Map.of(), Optional.empty(), Optional.of(unstamped)));
+        assertEquals(Optional.of(unstamped), other.find(id).orElseThrow().definition().ephemeralOwner(), "an owner without a start stamp");
+    }
+
+    @Test
     @DisplayName("an environment's repositories and their setup states round-trip")
     void environmentsRoundTrip() {
         String id = id("env");

@@ -45,7 +45,9 @@ final class PostgresMigrations {
                     "CREATE INDEX command_journal_by_session ON command_journal (session_id, seq)"),
             // The owner's clock-independent start (HostProcess.startStamp): a step of the wall clock
             // must not make a live owner look gone.
-            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"));
+            List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"),
+            // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
+            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;

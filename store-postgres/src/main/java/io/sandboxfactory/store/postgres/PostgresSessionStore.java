@@ -1,6 +1,5 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.core.store.EnvironmentDefinition;
 import io.sandboxfactory.core.store.Fence;
 import io.sandboxfactory.core.store.JdbcSessionStore;
 import io.sandboxfactory.core.store.FencedOutException;
@@ -18,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -63,30 +61,15 @@ public final class PostgresSessionStore extends JdbcSessionStore {
     public SessionRecord register(SessionDefinition d) {
         long now = System.currentTimeMillis();
         return tx(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands, teardown_commands,"
-                            + " provider, created_at, last_used_at, labels, environment, workspace_setup, workspace_teardown)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            try (PreparedStatement ps = c.prepareStatement(SessionRows.INSERT_SESSION
                             + " ON CONFLICT (session_id) DO UPDATE SET repository = excluded.repository, branch = excluded.branch,"
                             + " base_branch = CASE WHEN excluded.base_branch = '' THEN sessions.base_branch ELSE excluded.base_branch END,"
                             + " setup_commands = excluded.setup_commands, teardown_commands = excluded.teardown_commands,"
                             + " provider = excluded.provider, last_used_at = excluded.last_used_at,"
                             + " labels = (sessions.labels::jsonb || excluded.labels::jsonb)::text,"
                             + " environment = excluded.environment, workspace_setup = excluded.workspace_setup,"
-                            + " workspace_teardown = excluded.workspace_teardown")) {
-                ps.setString(1, d.sessionId());
-                ps.setString(2, d.repository());
-                ps.setString(3, d.branch());
-                ps.setString(4, d.baseBranch().orElse(""));
-                ps.setString(5, rows.toJson(d.setupCommands()));
-                ps.setString(6, rows.toJson(d.teardownCommands()));
-                ps.setString(7, d.provider().orElse(null));
-                ps.setLong(8, now);
-                ps.setLong(9, now);
-                ps.setString(10, rows.toJson(d.labels()));
-                ps.setBoolean(11, d.environment().isPresent());
-                ps.setString(12, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
-                ps.setString(13, rows.toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
+                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner")) {
+                rows.bindRegister(ps, d, now);
                 ps.executeUpdate();
             }
             rows.writeRepositories(c, d);

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.SessionMemo;
@@ -127,6 +128,30 @@ public final class Retirements {
         lifecycle.stopAfterIdle().ifPresent(idle -> results.addAll(retireAll(SessionSelector.idleFor(idle), RetireMode.STOP,
                 DEFAULT_PARALLELISM, record -> record.stoppedAt().isEmpty())));
         return results;
+    }
+
+    /**
+     * Destroys the ephemeral sessions of {@code run}s whose process is provably gone (it died before it
+     * could destroy them; see {@code SessionDefinition.ephemeralOwner}). Never one of another host
+     * (never provably gone from here), of a live process (a {@code run} in progress, the daemon that
+     * runs it), one held by this factory, nor one a later {@code open} claimed (that clears the owner).
+     * The owner is judged again right before each retirement, so an open that claimed the session
+     * since is left alone. Results in session id order.
+     */
+    public List<RetireResult> destroyAbandonedRuns() {
+        List<RetireResult> results = new ArrayList<>();
+        for (SessionRecord record : store.list()) {
+            if (abandonedRun(record.sessionId())) {
+                results.add(retire(record.sessionId(), RetireMode.DESTROY));
+            }
+        }
+        return results;
+    }
+
+    private boolean abandonedRun(String sessionId) {
+        return memo.peek(sessionId).isEmpty() && store.find(sessionId)
+                .filter(r -> r.definition().provider().map(providerName::equals).orElse(true))
+                .flatMap(r -> r.definition().ephemeralOwner()).filter(HostProcess::isProvablyGone).isPresent();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
+import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.session.SessionEnvironment;
@@ -25,9 +26,11 @@ import java.util.Optional;
  * @param workspaceTeardown run in the root after the repositories' teardown (environments only)
  * @param setupTimeout limit of one setup unit
  * @param labels the labels the open adds to the session's
+ * @param ephemeralOwner the {@code run} process that destroys the session after its command (see {@link SessionSpec#ephemeralOwner()})
  */
 public record SessionPlan(String sessionId, String branch, List<Repository> repositories, boolean environment,
-                          SetupCommands workspaceSetup, SetupCommands workspaceTeardown, Duration setupTimeout, Map<String, String> labels) {
+                          SetupCommands workspaceSetup, SetupCommands workspaceTeardown, Duration setupTimeout, Map<String, String> labels,
+                          Optional<HostProcess> ephemeralOwner) {
 
     /**
      * One repository of the plan.
@@ -73,7 +76,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
                     r.baseBranch().or(() -> base), SetupCommands.of(r.setupCommands()), SetupCommands.of(r.teardownCommands()),
                     defaults.accessFor(r.repository(), r.repositoryAccess()))).toList();
             return new SessionPlan(spec.sessionId(), spec.branch(), repos, true, SetupCommands.of(env.workspaceSetupCommands()),
-                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels());
+                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels(), spec.ephemeralOwner());
         }
         String repository = spec.repository().orElseThrow();
         Repository own = new Repository(repository, RepositoryLocator.repoDir(repository), base,
@@ -81,7 +84,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
                 SetupCommands.of(spec.teardownCommands().orElse(defaults.teardownCommands())),
                 defaults.accessFor(repository, spec.repositoryAccess()));
         return new SessionPlan(spec.sessionId(), spec.branch(), List.of(own), false, SetupCommands.of(List.of()),
-                SetupCommands.of(List.of()), setupTimeout, spec.labels());
+                SetupCommands.of(List.of()), setupTimeout, spec.labels(), spec.ephemeralOwner());
     }
 
     /** This plan with {@code base} for its own repository when it names none (the base a start resolved and stored). */
@@ -92,7 +95,8 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         }
         List<Repository> repos = new ArrayList<>(repositories);
         repos.set(0, new Repository(own.repository(), own.dir(), base, own.setup(), own.teardown(), own.access()));
-        return new SessionPlan(sessionId, branch, repos, environment, workspaceSetup, workspaceTeardown, setupTimeout, labels);
+        return new SessionPlan(sessionId, branch, repos, environment, workspaceSetup, workspaceTeardown, setupTimeout, labels,
+                ephemeralOwner);
     }
 
     /** The layout of this plan's repositories under {@code root}. */
@@ -137,12 +141,12 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         Repository own = repositories.get(0);
         if (!environment) {
             return new SessionDefinition(sessionId, own.repository(), branch, own.baseBranch(), own.setup().commands(),
-                    own.teardown().commands(), provider, labels);
+                    own.teardown().commands(), provider, labels, Optional.empty(), ephemeralOwner);
         }
         EnvironmentDefinition env = new EnvironmentDefinition(repositories.stream().map(r -> new EnvironmentDefinition.RepositoryDefinition(
                 r.repository(), r.dir(), r.baseBranch(), r.setup().commands(), r.teardown().commands())).toList(),
                 workspaceSetup.commands(), workspaceTeardown.commands());
         return new SessionDefinition(sessionId, own.repository(), branch, Optional.empty(), List.of(), List.of(), provider, labels,
-                Optional.of(env));
+                Optional.of(env), ephemeralOwner);
     }
 }
