@@ -115,6 +115,16 @@ public record SessionSpec(
         }
     }
 
+    /** A spec of a session that is kept (no {@link #ephemeralOwner()}). */
+    public SessionSpec(String sessionId, Optional<String> repository, String branch, Optional<String> baseBranch,
+                       Optional<List<String>> setupCommands, Optional<List<String>> teardownCommands,
+                       Optional<SessionEnvironment> environment, StartMode startMode, Optional<RepositoryAccessSource> repositoryAccess,
+                       Optional<Duration> setupTimeout, SandboxResources resources, Optional<String> workingDirectory,
+                       Map<String, String> labels, boolean useTemplates) {
+        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode, repositoryAccess,
+                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty());
+    }
+
     /**
      * Fails with one sentence naming the id (escaped) and the rule, unless {@code sessionId} is
      * 1–200 characters and at most 255 UTF-8 bytes of valid Unicode, without control or invisible
