@@ -68,6 +68,8 @@ enum ContractRule {
             "Declare SandboxCapability.INVENTORY exactly when the FactorySandbox implements SandboxInventory."),
     INVENTORY_LISTING("inventory lists and removes what the provider made",
             "List every physical sandbox this provider instance made in listSandboxes(), with its session id and the same sandboxId the sandbox reports, and make removeSandbox() delete it (idempotently)."),
+    FILE_CONFINEMENT("file tools never reach outside their root, even while a command swaps a directory for a link",
+            "Resolve every path of a file operation from the root one component at a time without following links (openat with O_NOFOLLOW, java.nio's SecureDirectoryStream) and act relative to the open parent directory; or run the operation inside the sandbox's isolation, where nothing outside it is visible. When your FileTransferSandbox works outside the isolation (on the host), implement FileOperationsSandbox so that no path is resolved by a command there."),
     CONFIG_BINDS("the config type binds from a config file",
             "Make the config type a record (or another Jackson-bindable type) of plain values (strings, numbers, booleans, lists, maps) that supplies defaults for absent fields: the framework binds the providers.<name> section to it."),
     SESSION_MATERIALIZE("a session materializes its repository on the provider",

@@ -154,6 +154,16 @@ public abstract class ProviderContractTest<C> {
     }
 
     @Nested
+    @Order(10)
+    @DisplayName("file tools under a link-swap race")
+    class FileRace extends FileRaceCases {
+        @Override
+        ContractBench bench() {
+            return ProviderContractTest.this.bench();
+        }
+    }
+
+    @Nested
     @Order(9)
     @DisplayName("a whole session through SandboxFactory.openSession")
     class Sessions extends SessionCases {

@@ -55,7 +55,7 @@ final class FastTransfer implements ContentTransfer {
         return new Resolved(canonicalRoot, target.path(), kind(target.kind()));
     }
 
-    private static char kind(FileTransferSandbox.Kind kind) {
+    static char kind(FileTransferSandbox.Kind kind) {
         return switch (kind) {
             case DIRECTORY -> 'd';
             case FILE -> 'f';
@@ -66,21 +66,25 @@ final class FastTransfer implements ContentTransfer {
 
     @Override
     public void read(String path, OutputStream out) {
-        Resolved resolved = resolve(path);
+        read(transfer, resolve(path), path, out, commands.shell().sandboxId(), commands.root());
+    }
+
+    /** Streams the file {@code resolved} (from {@code path}) out of the sandbox through {@code transfer}. */
+    static void read(FileTransferSandbox transfer, Resolved resolved, String path, OutputStream out, String sandboxId, SandboxRoot root) {
         String shown = FileCommands.display(path);
         if (!resolved.regularFile()) {
-            throw notAFile(resolved, shown, "read");
+            throw notAFile(resolved, shown, "read", sandboxId, root);
         }
         boolean[] seen = {false};
         transfer.copyOut(resolved.root(), resolved.path(), (entry, content) -> {
             if (seen[0] || entry.type() != TransferEntry.Type.FILE) {
-                throw changed(shown);
+                throw changed(shown, sandboxId);
             }
             seen[0] = true;
             content.transferTo(out);
         });
         if (!seen[0]) {
-            throw changed(shown);
+            throw changed(shown, sandboxId);
         }
     }
 
@@ -146,6 +150,11 @@ final class FastTransfer implements ContentTransfer {
 
     @Override
     public void copyOut(Resolved source, String path, String name, TreeSink sink) {
+        copyOut(transfer, source, name, sink);
+    }
+
+    /** Visits {@code source} through {@code transfer}, naming its first entry {@code name}. */
+    static void copyOut(FileTransferSandbox transfer, Resolved source, String name, TreeSink sink) {
         String top = source.name();
         transfer.copyOut(source.root(), source.path(), (entry, content) -> {
             TransferEntry renamed = rename(entry, top, name);
@@ -167,18 +176,18 @@ final class FastTransfer implements ContentTransfer {
         throw new IllegalStateException("The provider sent entry '" + entry.path() + "' outside the copied tree '" + from + "'.");
     }
 
-    private SandboxFileException notAFile(Resolved resolved, String shown, String verb) {
-        String where = "Cannot " + verb + " '" + shown + "' in sandbox '" + commands.shell().sandboxId() + "': ";
+    private static SandboxFileException notAFile(Resolved resolved, String shown, String verb, String sandboxId, SandboxRoot root) {
+        String where = "Cannot " + verb + " '" + shown + "' in sandbox '" + sandboxId + "': ";
         return switch (resolved.kind()) {
             case 'm' -> new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, where + "it does not exist under the root "
-                    + commands.root() + ".");
+                    + root + ".");
             case 'd' -> new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown, where + "it is a directory.");
             default -> new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, where + "it is not a regular file.");
         };
     }
 
-    private SandboxFileException changed(String shown) {
+    private static SandboxFileException changed(String shown, String sandboxId) {
         return new SandboxFileException(ErrorCode.FILE_CHANGED, shown, "Cannot read '" + shown + "' in sandbox '"
-                + commands.shell().sandboxId() + "': it changed while it was read.");
+                + sandboxId + "': it changed while it was read.");
     }
 }

@@ -15,9 +15,10 @@ import java.util.List;
  * File content over plain {@code executeCommand}, so any provider that runs commands gets a working
  * filesystem. Reads are one command whose base64 output is decoded as it streams; writes go in
  * chunks (see {@link ChunkEncoder}) appended to a temporary file beside the target, which the last
- * command renames over it. Memory stays bounded by one chunk whatever the file size.
+ * command renames over it. Memory stays bounded by one chunk whatever the file size. The metadata
+ * operations are one command each ({@link FileCommands}).
  */
-final class GenericTransfer implements ContentTransfer {
+final class GenericTransfer implements ContentTransfer, FileOperations {
 
     private final FileCommands commands;
     private final int chunkBytes;
@@ -71,8 +72,34 @@ final class GenericTransfer implements ContentTransfer {
         }
     }
 
+    @Override
+    public List<FileInfo> list(String path) {
+        return commands.list(path);
+    }
+
+    @Override
+    public FileInfo stat(String path) {
+        return commands.stat(path);
+    }
+
+    @Override
+    public Resolved mkdirs(String path) {
+        return commands.mkdirs(path);
+    }
+
+    @Override
+    public void delete(String path, boolean recursive) {
+        commands.delete(path, recursive);
+    }
+
+    @Override
+    public void move(String from, String to) {
+        commands.move(from, to);
+    }
+
     /** Appends {@code content} to the file at {@code path} (created with its parents when missing), chunk by chunk. */
-    void append(String path, InputStream content) {
+    @Override
+    public void append(String path, InputStream content) {
         byte[] buffer = new byte[chunkBytes];
         int n;
         do {

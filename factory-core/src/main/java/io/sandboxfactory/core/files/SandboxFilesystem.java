@@ -2,6 +2,7 @@ package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
+import io.sandboxfactory.api.FileOperationsSandbox;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxFileException;
@@ -40,7 +41,8 @@ import java.util.Optional;
  *   <li>Works with any {@link ExecutableSandbox}: content travels as base64 through plain
  *       commands, binary-safe, in chunks, so memory stays bounded whatever the file size. When the
  *       sandbox implements {@link FileTransferSandbox} content travels through it instead, unless
- *       {@link TransferMode#GENERIC} is asked for; metadata operations always use commands.</li>
+ *       {@link TransferMode#GENERIC} is asked for; metadata operations use commands, unless the
+ *       sandbox is a {@link FileOperationsSandbox}, which performs them all itself.</li>
  *   <li>Writes replace the file atomically (a temporary file beside it, then a rename), keep the
  *       replaced file's permissions and create missing parents. Appends are not atomic.</li>
  *   <li>Every operation starts the sandbox when it is not running, like {@code executeCommand}; use
@@ -54,17 +56,23 @@ public final class SandboxFilesystem implements FilesystemView {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
 
     private final SandboxRoot root;
-    private final FileCommands commands;
-    private final GenericTransfer generic;
+    private final FileOperations operations;
     private final ContentTransfer transfer;
     private final boolean fast;
 
     SandboxFilesystem(ExecutableSandbox sandbox, Optional<FileTransferSandbox> fastPath, String root, int chunkBytes, Duration timeout) {
         this.root = new SandboxRoot(root);
-        this.commands = new FileCommands(new SandboxShell(sandbox, this.root, timeout));
-        this.generic = new GenericTransfer(commands, chunkBytes);
-        this.transfer = fastPath.<ContentTransfer>map(f -> new FastTransfer(commands, f)).orElse(generic);
         this.fast = fastPath.isPresent();
+        if (fastPath.isPresent() && fastPath.get() instanceof FileOperationsSandbox provider) {
+            ProviderFiles files = new ProviderFiles(provider, this.root, sandbox.id());
+            this.operations = files;
+            this.transfer = files;
+            return;
+        }
+        FileCommands commands = new FileCommands(new SandboxShell(sandbox, this.root, timeout));
+        GenericTransfer generic = new GenericTransfer(commands, chunkBytes);
+        this.operations = generic;
+        this.transfer = fastPath.<ContentTransfer>map(f -> new FastTransfer(commands, f)).orElse(generic);
     }
 
     /** The filesystem of {@code sandbox} under {@code root} (absolute, inside the sandbox), fast path when offered. */
@@ -129,12 +137,12 @@ public final class SandboxFilesystem implements FilesystemView {
 
     @Override
     public List<FileInfo> list(String path) {
-        return commands.list(root.normalize(path));
+        return operations.list(root.normalize(path));
     }
 
     @Override
     public FileInfo stat(String path) {
-        return commands.stat(root.normalize(path));
+        return operations.stat(root.normalize(path));
     }
 
     @Override
@@ -182,12 +190,12 @@ public final class SandboxFilesystem implements FilesystemView {
     /** Appends everything {@code content} holds, chunk by chunk (not atomic: a failure may leave part of it appended). */
     public void appendFile(String path, InputStream content) {
         Objects.requireNonNull(content, "content");
-        generic.append(root.normalize(path), content);
+        operations.append(root.normalize(path), content);
     }
 
     /** Creates the directory at {@code path} and its missing parents; fine when it exists. */
     public void mkdirs(String path) {
-        commands.mkdirs(root.normalize(path));
+        operations.mkdirs(root.normalize(path));
     }
 
     /** Deletes the file, symbolic link or empty directory at {@code path}. */
@@ -200,7 +208,7 @@ public final class SandboxFilesystem implements FilesystemView {
      * symbolic link is deleted itself, never what it points to. The root cannot be deleted.
      */
     public void delete(String path, boolean recursive) {
-        commands.delete(entry(path, "delete"), recursive);
+        operations.delete(entry(path, "delete"), recursive);
     }
 
     /**
@@ -208,7 +216,7 @@ public final class SandboxFilesystem implements FilesystemView {
      * parents; {@code to} must not be a directory. The root cannot be moved.
      */
     public void move(String from, String to) {
-        commands.move(entry(from, "move"), entry(to, "move onto"));
+        operations.move(entry(from, "move"), entry(to, "move onto"));
     }
 
     private String entry(String path, String verb) {
@@ -257,7 +265,7 @@ public final class SandboxFilesystem implements FilesystemView {
             }
             directoryPath = SandboxRoot.parent(destination);
             Resolved parent = transfer.resolve(directoryPath);
-            directory = parent.directory() ? parent : commands.mkdirs(directoryPath);
+            directory = parent.directory() ? parent : operations.mkdirs(directoryPath);
             name = SandboxRoot.name(destination);
         }
         HostTree tree = HostTree.scan(source, name);

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.FileOperationsSandbox;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -12,10 +12,12 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -27,10 +29,11 @@ import java.util.stream.Stream;
  * ({@link RunningCommands}). A start ends the commands a dead host process left running. Stop kills
  * running commands — this instance's, what they left running in the background, and those other
  * processes recorded — and keeps the files; destroy also deletes the directory. A directory removed
- * from outside makes the next command throw {@link SandboxDestroyedException}. File transfers use
- * java.nio on the session directory ({@link LocalFileTransfer}), confined to it.
+ * from outside makes the next command throw {@link SandboxDestroyedException}. Every file
+ * operation runs in java.nio on the host ({@link LocalFileTransfer}), walking from the root through
+ * open directories so that no link, even one swapped in meanwhile, leads it out of the root.
  */
-public final class LocalSandbox extends MastraSandbox<Path> implements FileTransferSandbox {
+public final class LocalSandbox extends MastraSandbox<Path> implements FileOperationsSandbox {
 
     /** Marks a directory as a session directory this provider made, so sweeps never touch others. */
     static final String OWNER_MARKER = ".sandbox-factory-session";
@@ -166,6 +169,54 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileTrans
     public void copyOut(String root, String path, Sink sink) {
         requireDirectory(runningHandle());
         files.copyOut(root, path, sink);
+    }
+
+    @Override
+    public Resolution resolve(String root, String path) {
+        requireDirectory(runningHandle());
+        return files.resolve(root, path);
+    }
+
+    @Override
+    public List<FileStat> list(String root, String path) {
+        requireDirectory(runningHandle());
+        return files.list(root, path);
+    }
+
+    @Override
+    public FileStat stat(String root, String path) {
+        requireDirectory(runningHandle());
+        return files.stat(root, path);
+    }
+
+    @Override
+    public Resolution mkdirs(String root, String path) {
+        requireDirectory(runningHandle());
+        return files.mkdirs(root, path);
+    }
+
+    @Override
+    public void delete(String root, String path, boolean recursive) {
+        requireDirectory(runningHandle());
+        files.delete(root, path, recursive);
+    }
+
+    @Override
+    public void move(String root, String from, String to) {
+        requireDirectory(runningHandle());
+        files.move(root, from, to);
+    }
+
+    @Override
+    public void write(String root, String path, InputStream content, int mode) {
+        requireDirectory(runningHandle());
+        files.write(root, path, content, mode);
+    }
+
+    @Override
+    public void append(String root, String path, InputStream content) {
+        requireDirectory(runningHandle());
+        files.append(root, path, content);
     }
 
     private void requireDirectory() {
