@@ -22,17 +22,20 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * A configured kubernetes provider: one cluster connection shared by every sandbox it makes, and
- * the owner its objects are labelled with. {@link #create} does no I/O.
+ * A configured kubernetes provider: one cluster connection shared by every sandbox it makes, the
+ * owner its objects are labelled with, and its tenant (owner and state directory), which its
+ * object names and a label carry so that factories sharing a namespace stay apart. {@link #create}
+ * does no I/O.
  *
- * <p>As a {@link SandboxInventory} it lists, by label, the sessions of this provider and owner in
- * the namespace (a claim, with or without its pod), and removes one with its pod, claim and
- * policy. {@link #close()} closes a client the provider made; objects in the cluster are untouched.
+ * <p>As a {@link SandboxInventory} it lists, by label, the sessions of this provider, owner and
+ * tenant in the namespace (a claim, with or without its pod; objects of earlier versions, without a
+ * tenant label, count as the owner's), and removes one with its pod, claim and policy. {@link #close()} closes a client the provider made; objects in the cluster are untouched.
  */
 public final class KubernetesFactorySandbox implements FactorySandbox, SandboxInventory {
 
@@ -41,17 +44,26 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     private final ClusterConnection connection;
     /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
     private final HostProcess host;
+    private final ResourceNames names;
 
-    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, ClusterConnection connection) {
-        this(config, owner, connection, HostProcess.current());
+    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, Path stateDirectory, ClusterConnection connection) {
+        this(config, owner, stateDirectory, connection, HostProcess.current());
     }
 
     /** With {@code host} standing for this process: a test plays a host that died. */
-    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, ClusterConnection connection, HostProcess host) {
+    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, Path stateDirectory, ClusterConnection connection,
+                             HostProcess host) {
         this.config = config;
         this.owner = owner;
         this.connection = connection;
         this.host = host;
+        this.names = ResourceNames.of(owner, stateDirectory);
+    }
+
+    /** {@code kubernetes/<runtimeClassName>}, or {@code kubernetes/default} when the cluster's default runtime runs the pods. */
+    @Override
+    public String isolation() {
+        return config.isolation();
     }
 
     /** The client, for hosts and tests that need the cluster directly. */
@@ -66,7 +78,8 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
-        SessionObjects objects = new SessionObjects(ctx.sessionId(), owner, config, ctx.resources(), workingDirectory);
+        SessionObjects objects = new SessionObjects(names.forSession(ctx.sessionId()), names.tenant(), ctx.sessionId(), owner, config,
+                SessionObjects.resources(config, ctx.resources()), workingDirectory);
         PodCommandRunner runner = new PodCommandRunner(connection, new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host));
         return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, runner, config.denyAllNetwork(),
                 config.readyTimeoutDuration());
@@ -97,10 +110,10 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
                     + config.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
         }
         Map<String, Pod> podsByName = new LinkedHashMap<>();
-        pods.stream().filter(p -> SessionLabels.isOwnedBy(p.getMetadata(), owner))
+        pods.stream().filter(p -> SessionLabels.isOwnedBy(p.getMetadata(), owner, names.tenant()))
                 .forEach(p -> podsByName.put(p.getMetadata().getName(), p));
         Map<String, HasMetadata> sessions = new LinkedHashMap<>();
-        claims.stream().filter(c -> SessionLabels.isOwnedBy(c.getMetadata(), owner))
+        claims.stream().filter(c -> SessionLabels.isOwnedBy(c.getMetadata(), owner, names.tenant()))
                 .forEach(c -> sessions.put(c.getMetadata().getName(), c));
         podsByName.forEach(sessions::putIfAbsent);
         List<SandboxListing> listings = new ArrayList<>(sessions.size());
@@ -126,7 +139,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
         if (object == null) {
             return;
         }
-        if (!SessionLabels.isOwnedBy(object.getMetadata(), owner)) {
+        if (!SessionLabels.isOwnedBy(object.getMetadata(), owner, names.tenant())) {
             throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove '" + name + "' in namespace '" + config.namespace()
                     + "': it is not a sandbox of the kubernetes provider for owner '" + owner + "'.");
         }

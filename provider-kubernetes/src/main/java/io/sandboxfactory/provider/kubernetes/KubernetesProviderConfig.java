@@ -54,6 +54,12 @@ import java.util.regex.Pattern;
  * @param readyTimeout how long a start waits for the pod to be Ready ({@code 3m}, {@code 90s},
  *     ISO-8601). Default {@value #DEFAULT_READY_TIMEOUT}
  * @param env variables set for every command, under the sandbox overlay and the per-call env
+ * @param runAsUser the non-root uid the sandbox container runs as; also its group and the pod's
+ *     {@code fsGroup}, so the claim is writable to it. Default {@value #DEFAULT_RUN_AS_USER}
+ * @param addCapabilities Linux capabilities added back after dropping them all ({@code
+ *     NET_BIND_SERVICE}, without {@code CAP_}); none by default
+ * @param runtimeClassName the RuntimeClass of the pods ({@code gvisor}, {@code kata}); the
+ *     cluster's default runtime when absent
  */
 public record KubernetesProviderConfig(
         String namespace,
@@ -75,7 +81,10 @@ public record KubernetesProviderConfig(
         Boolean useEnvironment,
         String workingDirectory,
         String readyTimeout,
-        Map<String, String> env) {
+        Map<String, String> env,
+        Long runAsUser,
+        List<String> addCapabilities,
+        String runtimeClassName) {
 
     public static final String DEFAULT_NAMESPACE = "default";
     public static final String DEFAULT_IMAGE = "alpine/git:latest";
@@ -84,9 +93,13 @@ public record KubernetesProviderConfig(
     public static final String DEFAULT_READY_TIMEOUT = "3m";
     public static final String DENY_ALL = "deny-all";
     public static final String NO_POLICY = "none";
+    public static final long DEFAULT_RUN_AS_USER = 1000;
 
     private static final Pattern LABEL_KEY = Pattern.compile(
             "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern CAPABILITY = Pattern.compile("[A-Z][A-Z0-9_]*");
+    /** A DNS-1123 subdomain, which RuntimeClass names are. */
+    private static final Pattern DNS_1123_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern SHORT_DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
 
     public KubernetesProviderConfig {
@@ -112,6 +125,23 @@ public record KubernetesProviderConfig(
         workingDirectory = Objects.requireNonNullElse(workingDirectory, DEFAULT_WORKING_DIRECTORY).trim();
         readyTimeout = Objects.requireNonNullElse(readyTimeout, DEFAULT_READY_TIMEOUT).trim();
         EnvironmentVariables.checkIdentifiers(env, "env", problems);
+        runAsUser = Objects.requireNonNullElse(runAsUser, DEFAULT_RUN_AS_USER);
+        addCapabilities = List.copyOf(Objects.requireNonNullElse(addCapabilities, List.<String>of()));
+        runtimeClassName = blankToNull(runtimeClassName);
+        if (runAsUser < 1 || runAsUser > Integer.MAX_VALUE) {
+            problems.reject("runAsUser", runAsUser, "it must be a non-root user id, a whole number from 1 to " + Integer.MAX_VALUE
+                    + " (pods run with runAsNonRoot)");
+        }
+        for (String capability : addCapabilities) {
+            if (capability == null || !CAPABILITY.matcher(capability).matches() || capability.startsWith("CAP_") || capability.equals("ALL")) {
+                problems.reject("addCapabilities", capability, "each must be one Linux capability in upper case without the CAP_"
+                        + " prefix, such as NET_BIND_SERVICE (ALL is not allowed)");
+            }
+        }
+        if (runtimeClassName != null && (runtimeClassName.length() > 253 || !DNS_1123_SUBDOMAIN.matcher(runtimeClassName).matches())) {
+            problems.reject("runtimeClassName", runtimeClassName, "it must be a RuntimeClass name: a DNS-1123 subdomain of lower-case"
+                    + " letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters");
+        }
 
         requireName(namespace, "namespace", problems);
         if (image.isEmpty() || image.chars().anyMatch(Character::isWhitespace)) {
@@ -148,6 +178,11 @@ public record KubernetesProviderConfig(
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The isolation in one word: {@code kubernetes/<runtime class>}, {@code kubernetes/default} without one. */
+    String isolation() {
+        return "kubernetes/" + (runtimeClassName == null ? "default" : runtimeClassName);
     }
 
     /** Whether every sandbox gets a deny-all NetworkPolicy. */
@@ -253,6 +288,9 @@ public record KubernetesProviderConfig(
         private String workingDirectory;
         private String readyTimeout;
         private Map<String, String> env;
+        private Long runAsUser;
+        private List<String> addCapabilities;
+        private String runtimeClassName;
 
         private Builder() {
         }
@@ -277,11 +315,14 @@ public record KubernetesProviderConfig(
         public Builder workingDirectory(String v) { workingDirectory = v; return this; }
         public Builder readyTimeout(String v) { readyTimeout = v; return this; }
         public Builder env(Map<String, String> v) { env = v; return this; }
+        public Builder runAsUser(long v) { runAsUser = v; return this; }
+        public Builder addCapabilities(List<String> v) { addCapabilities = v; return this; }
+        public Builder runtimeClassName(String v) { runtimeClassName = v; return this; }
 
         public KubernetesProviderConfig build() {
             return new KubernetesProviderConfig(namespace, image, serviceAccount, cpuRequest, cpuLimit, memoryRequest,
                     memoryLimit, nodeSelector, tolerations, labels, storageClass, storageSize, networkPolicy, kubeconfig,
-                    context, inCluster, useEnvironment, workingDirectory, readyTimeout, env);
+                    context, inCluster, useEnvironment, workingDirectory, readyTimeout, env, runAsUser, addCapabilities, runtimeClassName);
         }
     }
 }

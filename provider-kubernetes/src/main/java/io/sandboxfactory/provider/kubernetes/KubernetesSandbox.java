@@ -34,7 +34,8 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
 
     private final ClusterConnection connection;
-    private final SessionObjects objects;
+    /** This session's objects; switched once by {@link #find()} to the name an earlier version gave them. */
+    private volatile SessionObjects objects;
     private final String owner;
     private final boolean denyAll;
     private final Duration readyTimeout;
@@ -52,6 +53,26 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
     @Override
     protected Optional<String> find() {
         KubernetesClient client = connection.client();
+        Optional<String> found = findNamed(client);
+        if (found.isPresent()) {
+            return found;
+        }
+        // Objects made before names carried the tenant: adopted when they say they are this session's.
+        String legacy = ResourceNames.legacyName(id());
+        if (!legacy.equals(objects.name()) && isThisSession(client.pods().inNamespace(connection.namespace()).withName(legacy).get(),
+                client.persistentVolumeClaims().inNamespace(connection.namespace()).withName(legacy).get())) {
+            objects = objects.named(legacy);
+            return Optional.of(legacy);
+        }
+        return Optional.empty();
+    }
+
+    private boolean isThisSession(Pod pod, PersistentVolumeClaim claim) {
+        HasMetadata object = pod != null ? pod : claim != null && !isTerminating(claim) ? claim : null;
+        return object != null && SessionLabels.isSession(object.getMetadata(), id(), owner, objects.tenant());
+    }
+
+    private Optional<String> findNamed(KubernetesClient client) {
         Pod pod = pod(client).get();
         if (pod != null) {
             requireThisSession(pod, "Pod");
@@ -220,7 +241,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
 
     private void requireThisSession(HasMetadata object, String kind) {
         ObjectMeta meta = object.getMetadata();
-        if (!SessionLabels.isSession(meta, id(), owner)) {
+        if (!SessionLabels.isSession(meta, id(), owner, objects.tenant())) {
             throw new SandboxException(ErrorCode.NAME_TAKEN, kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
                     + "' exists but is not the sandbox of session '" + id() + "' for owner '" + owner + "' (it says session '"
                     + SessionLabels.sessionIdOf(meta) + "'); delete it or use another session id.");

@@ -17,6 +17,8 @@ final class SessionLabels {
     static final String SESSION = "io.sandboxfactory/session";
     static final String PROVIDER = "io.sandboxfactory/provider";
     static final String OWNER = "io.sandboxfactory/owner";
+    /** The factory's tenant ({@link ResourceNames#tenant}): owner and state directory; absent on objects of earlier versions. */
+    static final String TENANT = "io.sandboxfactory/tenant";
     static final String SESSION_ID_ANNOTATION = "io.sandboxfactory/session-id";
     static final String OWNER_ANNOTATION = "io.sandboxfactory/owner";
 
@@ -29,10 +31,11 @@ final class SessionLabels {
     }
 
     /** The labels of a session's objects: the configured ones, then ours (which cannot be overridden). */
-    static Map<String, String> forSession(Map<String, String> configured, String name, String owner) {
+    static Map<String, String> forSession(Map<String, String> configured, String name, String owner, String tenant) {
         Map<String, String> labels = new LinkedHashMap<>(configured);
         labels.put(SESSION, name);
         labels.putAll(ownedBy(owner));
+        labels.put(TENANT, tenant);
         return labels;
     }
 
@@ -55,9 +58,21 @@ final class SessionLabels {
                 && owner.equals(meta.getAnnotations().get(OWNER_ANNOTATION));
     }
 
-    /** Whether {@code meta} is the object of session {@code sessionId} for {@code owner}. */
-    static boolean isSession(ObjectMeta meta, String sessionId, String owner) {
-        return isOwnedBy(meta, owner) && sessionId.equals(meta.getAnnotations().get(SESSION_ID_ANNOTATION));
+    /**
+     * Whether {@code meta} says the object belongs to {@code owner}'s factory of {@code tenant}: an
+     * object without a tenant label was made before names carried it, and belongs to the owner.
+     */
+    static boolean isOwnedBy(ObjectMeta meta, String owner, String tenant) {
+        if (!isOwnedBy(meta, owner)) {
+            return false;
+        }
+        String labelled = meta.getLabels().get(TENANT);
+        return labelled == null || labelled.equals(tenant);
+    }
+
+    /** Whether {@code meta} is the object of session {@code sessionId} for {@code owner}'s factory of {@code tenant}. */
+    static boolean isSession(ObjectMeta meta, String sessionId, String owner, String tenant) {
+        return isOwnedBy(meta, owner, tenant) && sessionId.equals(meta.getAnnotations().get(SESSION_ID_ANNOTATION));
     }
 
     /** The raw session id an object of this provider carries, or null. */

@@ -21,7 +21,9 @@ import java.util.Optional;
 
 /**
  * The Kubernetes objects of one session, all named {@link #name()} and labelled alike: the pod
- * (one container running a keep-alive shell, the claim mounted at the working directory), the
+ * (one container running a keep-alive shell as a non-root user with every capability dropped but
+ * the configured ones, no privilege escalation, the runtime's default seccomp profile and the
+ * configured RuntimeClass; the claim mounted at the working directory), the
  * claim that holds the workspace across pod restarts, and, with {@code networkPolicy: deny-all},
  * a NetworkPolicy that selects only this pod and allows nothing in or out.
  */
@@ -43,18 +45,31 @@ final class SessionObjects {
     private final ResourceRequirements resources;
     private final String workingDirectory;
 
-    SessionObjects(String sessionId, String owner, KubernetesProviderConfig config, SandboxResources session,
+    private final String tenant;
+
+    /** @param resources the pod's requests and limits ({@link #resources(KubernetesProviderConfig, SandboxResources)}) */
+    SessionObjects(String name, String tenant, String sessionId, String owner, KubernetesProviderConfig config, ResourceRequirements resources,
                    String workingDirectory) {
-        this.name = ResourceNames.forSession(sessionId);
+        this.name = name;
+        this.tenant = tenant;
         this.sessionId = sessionId;
         this.owner = owner;
         this.config = config;
-        this.resources = resources(config, session);
+        this.resources = resources;
         this.workingDirectory = workingDirectory;
+    }
+
+    /** The same objects under {@code other}, for a session whose objects an earlier version named. */
+    SessionObjects named(String other) {
+        return new SessionObjects(other, tenant, sessionId, owner, config, resources, workingDirectory);
     }
 
     String name() {
         return name;
+    }
+
+    String tenant() {
+        return tenant;
     }
 
     String workingDirectory() {
@@ -69,7 +84,7 @@ final class SessionObjects {
         return new ObjectMetaBuilder()
                 .withName(name)
                 .withNamespace(config.namespace())
-                .withLabels(SessionLabels.forSession(config.labels(), name, owner))
+                .withLabels(SessionLabels.forSession(config.labels(), name, owner, tenant))
                 .withAnnotations(SessionLabels.annotations(sessionId, owner))
                 .build();
     }
@@ -86,6 +101,15 @@ final class SessionObjects {
                     .withEnableServiceLinks(false)
                     .withNodeSelector(config.nodeSelector().isEmpty() ? null : config.nodeSelector())
                     .withTolerations(config.tolerations().stream().map(KubernetesToleration::toModel).toList())
+                    .withRuntimeClassName(config.runtimeClassName())
+                    // Non-root, and the claim's files group-owned by that user so the workspace is writable.
+                    .withNewSecurityContext()
+                        .withRunAsNonRoot(true)
+                        .withRunAsUser(config.runAsUser())
+                        .withRunAsGroup(config.runAsUser())
+                        .withFsGroup(config.runAsUser())
+                        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                    .endSecurityContext()
                     .addNewContainer()
                         .withName(CONTAINER)
                         .withImage(config.image())
@@ -94,6 +118,13 @@ final class SessionObjects {
                         .withStdin(false)
                         .withTty(false)
                         .withResources(resources)
+                        .withNewSecurityContext()
+                            .withAllowPrivilegeEscalation(false)
+                            .withPrivileged(false)
+                            .withRunAsNonRoot(true)
+                            .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                            .withNewCapabilities().withDrop("ALL").withAdd(config.addCapabilities()).endCapabilities()
+                        .endSecurityContext()
                         .addNewVolumeMount().withName(VOLUME).withMountPath(workingDirectory).endVolumeMount()
                     .endContainer()
                     .addNewVolume()

@@ -28,6 +28,16 @@ class KubernetesProviderConfigTest {
     }
 
     @Test
+    void securityDefaultsAreANonRootUserAndTheClustersDefaultRuntime() {
+        KubernetesProviderConfig config = KubernetesProviderConfig.defaults();
+        assertThat(config.runAsUser()).isEqualTo(1000L);
+        assertThat(config.addCapabilities()).isEmpty();
+        assertThat(config.runtimeClassName()).isNull();
+        assertThat(config.isolation()).isEqualTo("kubernetes/default");
+        assertThat(KubernetesProviderConfig.builder().runtimeClassName("gvisor").build().isolation()).isEqualTo("kubernetes/gvisor");
+    }
+
+    @Test
     void badValuesFailNamingTheFieldAndTheRule() {
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().namespace("Team_A").build())
                 .hasMessage("namespace 'Team_A' is invalid; it must be a DNS-1123 label: lower-case letters,"
@@ -46,6 +56,16 @@ class KubernetesProviderConfigTest {
                 .hasMessageContaining("choose one way to reach the cluster");
         assertThatThrownBy(() -> new KubernetesToleration("k", "Sometimes", null, null, null))
                 .hasMessage("operator 'Sometimes' is invalid; it must be Equal or Exists.");
+        assertThatThrownBy(() -> KubernetesProviderConfig.builder().runtimeClassName("G_Visor").build())
+                .hasMessage("runtimeClassName 'G_Visor' is invalid; it must be a RuntimeClass name: a DNS-1123 subdomain of lower-case"
+                        + " letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters.");
+        assertThatThrownBy(() -> KubernetesProviderConfig.builder().runAsUser(0).build())
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.errorCode().name()).isEqualTo("INVALID_CONFIG"))
+                .hasMessage("runAsUser '0' is invalid; it must be a non-root user id, a whole number from 1 to 2147483647"
+                        + " (pods run with runAsNonRoot).");
+        assertThatThrownBy(() -> KubernetesProviderConfig.builder().addCapabilities(List.of("CAP_NET_ADMIN")).build())
+                .hasMessageStartingWith("addCapabilities 'CAP_NET_ADMIN' is invalid; each must be one Linux capability in upper case"
+                        + " without the CAP_ prefix");
         assertThatThrownBy(() -> KubernetesProviderConfig.builder().env(Map.of("A-B", "1")).build())
                 .hasMessage("env 'A-B' is invalid; a variable name must be letters, digits and '_', not starting with a digit.");
     }

@@ -76,10 +76,19 @@ class KubernetesSandboxMockTest {
     }
 
     private KubernetesFactorySandbox open(KubernetesProviderConfig config, String owner) {
+        return open(config, owner, dir);
+    }
+
+    private KubernetesFactorySandbox open(KubernetesProviderConfig config, String owner, Path stateDirectory) {
         KubernetesFactorySandbox factory = new KubernetesSandboxProvider().open(config,
-                new TestContext(owner, dir, Optional.of(cluster.client())));
+                new TestContext(owner, stateDirectory, Optional.of(cluster.client())));
         opened.add(factory);
         return factory;
+    }
+
+    /** The names the factories of {@link #open} give {@code owner}'s objects. */
+    private ResourceNames names(String owner) {
+        return ResourceNames.of(owner, dir);
     }
 
     private KubernetesClient api() {
@@ -97,8 +106,8 @@ class KubernetesSandboxMockTest {
         sandbox.start();
 
         assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CREATED);
-        String name = ResourceNames.forSession("Fix_42");
-        assertThat(name).matches("sf-fix-42-[0-9a-f]{12}");
+        String name = names("ci-runner-7").forSession("Fix_42");
+        assertThat(name).matches("sf-[0-9a-f]{8}-fix-42-[0-9a-f]{12}");
         Pod pod = api().pods().inNamespace(NAMESPACE).withName(name).get();
         assertThat(pod.getMetadata().getLabels()).containsEntry("io.sandboxfactory/session", name)
                 .containsEntry("io.sandboxfactory/provider", "kubernetes").containsEntry("io.sandboxfactory/owner", "ci-runner-7")
@@ -162,11 +171,14 @@ class KubernetesSandboxMockTest {
 
     @Test
     void objectsOfAnotherSessionUnderTheSameNameAreNeverAdopted() {
-        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("taken"));
-        sandbox.start();
-        KubernetesSandbox stranger = open(config().build(), "someone-else").create(FactorySandboxContext.of("taken"));
-        assertThatThrownBy(stranger::start).isInstanceOf(SandboxException.class)
-                .hasMessageContaining("is not the sandbox of session 'taken' for owner 'someone-else'");
+        // Names carry the tenant, so only a crafted object can sit under this factory's name.
+        KubernetesProviderConfig config = config().build();
+        String name = names("me").forSession("taken");
+        api().persistentVolumeClaims().inNamespace(NAMESPACE).resource(new SessionObjects(name, "0000000", "taken", "someone-else", config,
+                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory()).claim()).create();
+        KubernetesSandbox sandbox = open(config, "me").create(FactorySandboxContext.of("taken"));
+        assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("is not the sandbox of session 'taken' for owner 'me'");
     }
 
     @Test
@@ -222,9 +234,92 @@ class KubernetesSandboxMockTest {
         assertThat(api().persistentVolumeClaims().inNamespace(NAMESPACE).withName(toRemove.sandboxId()).get()).isNull();
         assertThat(factory.listSandboxes()).extracting(SandboxListing::sessionId).containsExactly("running-one");
 
-        SandboxListing foreign = new SandboxListing(ResourceNames.forSession("not-mine"), "not-mine", true, Optional.empty());
+        SandboxListing foreign = new SandboxListing(names("other").forSession("not-mine"), "not-mine", true, Optional.empty());
         assertThatThrownBy(() -> factory.removeSandbox(foreign)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("it is not a sandbox of the kubernetes provider for owner 'me'");
+    }
+
+    @Test
+    void podsRunAsANonRootUserWithoutCapabilitiesOrEscalationUnderTheRuntimeDefaultSeccompProfile() {
+        KubernetesFactorySandbox plain = open(config().build(), "me");
+        assertThat(plain.isolation()).isEqualTo("kubernetes/default");
+        plain.create(FactorySandboxContext.of("plain")).start();
+        var spec = api().pods().inNamespace(NAMESPACE).withName(names("me").forSession("plain")).get().getSpec();
+        assertThat(spec.getRuntimeClassName()).isNull();
+        assertThat(spec.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(spec.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+        assertThat(spec.getSecurityContext().getRunAsGroup()).isEqualTo(1000L);
+        assertThat(spec.getSecurityContext().getFsGroup()).as("the claim is writable to the user").isEqualTo(1000L);
+        assertThat(spec.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        var container = spec.getContainers().get(0).getSecurityContext();
+        assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getPrivileged()).isFalse();
+        assertThat(container.getRunAsNonRoot()).isTrue();
+        assertThat(container.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(container.getCapabilities().getAdd()).isEmpty();
+
+        KubernetesFactorySandbox hardened = open(config().runAsUser(4242).addCapabilities(List.of("NET_BIND_SERVICE"))
+                .runtimeClassName("gvisor").build(), "me");
+        assertThat(hardened.isolation()).isEqualTo("kubernetes/gvisor");
+        hardened.create(FactorySandboxContext.of("hardened")).start();
+        var hardenedSpec = api().pods().inNamespace(NAMESPACE).withName(names("me").forSession("hardened")).get().getSpec();
+        assertThat(hardenedSpec.getRuntimeClassName()).isEqualTo("gvisor");
+        assertThat(hardenedSpec.getSecurityContext().getRunAsUser()).isEqualTo(4242L);
+        assertThat(hardenedSpec.getSecurityContext().getFsGroup()).isEqualTo(4242L);
+        assertThat(hardenedSpec.getContainers().get(0).getSecurityContext().getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
+    }
+
+    @Test
+    void twoOwnersAndTwoStateDirectoriesOnOneNamespaceEachOpenSessionFix42() {
+        KubernetesFactorySandbox alice = open(config().build(), "alice");
+        KubernetesFactorySandbox bob = open(config().build(), "bob");
+        KubernetesFactorySandbox aliceElsewhere = open(config().build(), "alice", dir.resolve("other-state"));
+        List<KubernetesFactorySandbox> factories = List.of(alice, bob, aliceElsewhere);
+        List<String> pods = new ArrayList<>();
+        for (int i = 0; i < factories.size(); i++) {
+            KubernetesSandbox sandbox = factories.get(i).create(FactorySandboxContext.of("fix-42"));
+            sandbox.start();
+            assertThat(sandbox.lastStartOutcome()).as("factory %d", i).contains(StartOutcome.CREATED);
+            sandbox.executeCommand("printf " + i + " > whose", List.of(), CommandOptions.defaults());
+            pods.add(sandbox.sandboxId().orElseThrow());
+        }
+        assertThat(pods).doesNotHaveDuplicates().allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(63)
+                .matches(ResourceNames.DNS_1123_LABEL));
+        for (int i = 0; i < factories.size(); i++) {
+            KubernetesSandbox again = factories.get(i).create(FactorySandboxContext.of("fix-42"));
+            again.start();
+            assertThat(again.executeCommand("cat whose", List.of(), CommandOptions.defaults()).stdout()).as("factory %d", i)
+                    .isEqualTo(Integer.toString(i));
+            assertThat(factories.get(i).listSandboxes()).as("factory %d lists only its own", i)
+                    .extracting(SandboxListing::sandboxId).containsExactly(pods.get(i));
+        }
+    }
+
+    @Test
+    void objectsAnEarlierVersionNamedWithoutTheTenantAreStillFoundAndKept() {
+        KubernetesProviderConfig config = config().build();
+        String legacy = ResourceNames.legacyName("old-1");
+        PersistentVolumeClaim claim = new SessionObjects(legacy, "x", "old-1", "me", config,
+                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory()).claim();
+        Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
+        labels.remove(SessionLabels.TENANT);
+        claim.getMetadata().setLabels(labels);
+        api().persistentVolumeClaims().inNamespace(NAMESPACE).resource(claim).create();
+
+        KubernetesFactorySandbox factory = open(config, "me");
+        assertThat(factory.listSandboxes()).extracting(SandboxListing::sandboxId).containsExactly(legacy);
+        KubernetesSandbox sandbox = factory.create(FactorySandboxContext.of("old-1"));
+        sandbox.start();
+        assertThat(sandbox.lastStartOutcome()).contains(StartOutcome.CONNECTED);
+        assertThat(sandbox.sandboxId()).contains(legacy);
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(legacy).get()).isNotNull();
+        assertThat(api().pods().inNamespace(NAMESPACE).withName(names("me").forSession("old-1")).get()).isNull();
+        // Another owner's session of the same id neither adopts nor trips over it.
+        KubernetesSandbox others = open(config, "you").create(FactorySandboxContext.of("old-1"));
+        others.start();
+        assertThat(others.lastStartOutcome()).contains(StartOutcome.CREATED);
+        assertThat(others.sandboxId()).contains(names("you").forSession("old-1"));
     }
 
     @Test
@@ -259,7 +354,7 @@ class KubernetesSandboxMockTest {
     void commandsADeadHostLeftRunningAreEndedByTheNextProcessThatConnectsButALiveHostsAreNot() throws Exception {
         HostProcess deadHost = DeadHosts.exited();
         KubernetesProviderConfig config = config().build();
-        KubernetesFactorySandbox ofDeadHostFactory = new KubernetesFactorySandbox(config, "me",
+        KubernetesFactorySandbox ofDeadHostFactory = new KubernetesFactorySandbox(config, "me", dir,
                 new ClusterConnection(config, Map.of(), Optional.of(api()), dir), deadHost);
         opened.add(ofDeadHostFactory);
         KubernetesSandbox ofDeadHost = ofDeadHostFactory.create(FactorySandboxContext.of("dead-host"));
