@@ -56,7 +56,7 @@ record LocalTemplates(Path directory, ReadyCopies ready) implements TemplateStor
             Files.createDirectories(directory);
             Directories.deleteRecursively(partial);
             Files.createDirectories(partial);
-            TreeCopier.copy(sessionDirectory, partial.resolve(TREE), SESSION_ONLY);
+            TreeCopier.copyFromSession(sessionDirectory, partial.resolve(TREE), SESSION_ONLY);
             write(template, partial.resolve(META));
             Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
             // The first open from it then takes this copy instead of copying while it waits; opens refill it.

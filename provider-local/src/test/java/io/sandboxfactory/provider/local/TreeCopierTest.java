@@ -3,6 +3,8 @@ package io.sandboxfactory.provider.local;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -14,16 +16,90 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TreeCopierTest {
 
+    /** Swaps of the race: each is a few renames, links and looks, microseconds, so the race lasts seconds at most. */
+    private static final int SWAPS = 20_000;
+
     @TempDir
     Path tmp;
 
+    /** One of the two ways to copy. */
+    private interface Copier {
+        void copy(Path source, Path target, Set<String> skip) throws IOException;
+    }
+
     @Test
     void gitObjectsAreHardLinkedOtherFilesCopiedLinksKeptAndSkippedEntriesLeftOut() throws Exception {
+        copiesAsATemplateNeeds(TreeCopier::copy);
+    }
+
+    @Test
+    void aSessionsDirectoryIsCopiedTheSameWayThroughOpenDirectories() throws Exception {
+        copiesAsATemplateNeeds(TreeCopier::copyFromSession);
+    }
+
+    /**
+     * The attack: while a session's directory is copied for a template, a process swaps one of its
+     * directories for a link to a host directory, a bounded number of times. No copy may hold the
+     * host directory's file; a copy that met the swap fails.
+     */
+    @Test
+    void aDirectorySwappedForALinkDuringTheCopyNeverBringsHostFilesIntoTheTemplate() throws Exception {
+        Path source = tmp.resolve("session");
+        // Under .git/objects the copy links files by path, besides reading directories.
+        Path d = source.resolve("repo/.git/objects/ab");
+        Files.createDirectories(d);
+        for (int i = 0; i < 50; i++) {
+            Files.writeString(d.resolve("inside-" + i), "inside");
+        }
+        Path host = Files.createDirectories(tmp.resolve("host"));
+        Files.writeString(host.resolve("host-secret"), "secret");
+        Path moved = source.resolve("repo/.git/objects/ab.real");
+        AtomicBoolean done = new AtomicBoolean();
+        Thread swapper = new Thread(() -> {
+            try {
+                for (int i = 0; i < SWAPS; i++) {
+                    Files.move(d, moved);
+                    Files.createSymbolicLink(d, host);
+                    // Keeps the link in place about as long as the directory: a few looks at it.
+                    for (int look = 0; look < 8; look++) {
+                        Files.isDirectory(d);
+                    }
+                    Files.delete(d);
+                    Files.move(moved, d);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                done.set(true);
+            }
+        });
+        swapper.start();
+        int copies = 0;
+        int failed = 0;
+        while (!done.get() || copies == 0) {
+            Path target = tmp.resolve("copy-" + copies++);
+            try {
+                TreeCopier.copyFromSession(source, target, Set.of());
+            } catch (IOException e) {
+                failed++;
+            }
+            try (Stream<Path> files = Files.walk(target)) {
+                assertThat(files.map(p -> p.getFileName().toString())).as("copy %d", copies).doesNotContain("host-secret");
+            }
+        }
+        swapper.join();
+        assertThat(copies).isPositive().isGreaterThanOrEqualTo(failed);
+        assertThat(host).isDirectoryContaining(p -> p.getFileName().toString().equals("host-secret"));
+    }
+
+    private void copiesAsATemplateNeeds(Copier copier) throws Exception {
         Path source = tmp.resolve("source");
         Path object = source.resolve("repo/.git/objects/ab/cdef");
         Files.createDirectories(object.getParent());
@@ -40,7 +116,7 @@ class TreeCopierTest {
         Files.writeString(source.resolve(".sandbox-factory-session"), "s1\n");
 
         Path target = tmp.resolve("target");
-        TreeCopier.copy(source, target, Set.of(".sandbox-factory-session"));
+        copier.copy(source, target, Set.of(".sandbox-factory-session"));
 
         Path copiedObject = target.resolve("repo/.git/objects/ab/cdef");
         assertThat(Files.isSameFile(copiedObject, object)).as("objects are hard links").isTrue();
