@@ -20,11 +20,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -149,6 +153,44 @@ class McpServerIT {
         assertThat(mcp.ok("session_retire", Map.of("id", "agent-1", "delete", true))).containsEntry("outcome", "RETIRED");
         assertThat(cli.run("status", "agent-1").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(state.resolve("sessions/agent-1")).doesNotExist();
+    }
+
+    /**
+     * The link-swap attack through MCP (a smaller run than the kit's): while a CLI command swaps a
+     * directory of the checkout between a real directory and a link to a host directory, file_write
+     * and file_list on it never create anything in the host directory nor show its entry.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aCommandSwappingADirectoryForAHostLinkNeverLetsFileWriteOrFileListReachTheHost() throws Exception {
+        McpClientSession mcp = start();
+        Path checkout = Path.of((String) mcp.ok("session_open", Map.of("id", "race-1", "repo", bare.toString(), "branch", "w")).get("checkout"));
+        Path host = Files.createDirectories(temp.resolve("host"));
+        Files.writeString(host.resolve("host-only-entry"), "secret");
+        mcp.ok("session_exec", Map.of("id", "race-1", "command", "mkdir -p d"));
+        String swapper = ": > started; i=0; while [ $i -lt 300 ]; do mv -T d d.real; ln -s " + host + " d; rm -f d; rm -rf d;"
+                + " mv -T d.real d; i=$((i + 1)); done 2>/dev/null; rm -f started; [ -d d ]";
+        CompletableFuture<CliProcess.Result> swapping = CompletableFuture.supplyAsync(() -> cli.run("exec", "race-1", "--", "sh", "-c", swapper));
+        while (!Files.exists(checkout.resolve("started")) && !swapping.isDone()) {
+            Thread.onSpinWait();
+        }
+        Set<String> shown = new HashSet<>();
+        for (int i = 0; i < 60; i++) {
+            mcp.call("file_write", Map.of("id", "race-1", "path", "d/w" + i, "content", "written"));
+            McpSchema.CallToolResult listed = mcp.call("file_list", Map.of("id", "race-1", "path", "d"));
+            if (!Boolean.TRUE.equals(listed.isError())) {
+                for (Object entry : (List<Object>) ((Map<String, Object>) listed.structuredContent()).get("entries")) {
+                    shown.add((String) ((Map<String, Object>) entry).get("name"));
+                }
+            }
+        }
+        CliProcess.Result swapped = swapping.join();
+        assertThat(swapped.exitCode()).as(swapped.toString()).isZero();
+        assertThat(shown).doesNotContain("host-only-entry");
+        try (Stream<Path> entries = Files.list(host)) {
+            assertThat(entries).containsExactly(host.resolve("host-only-entry"));
+        }
+        assertThat(host.resolve("host-only-entry")).hasContent("secret");
     }
 
     private static String streamed(List<McpSchema.ProgressNotification> notes, String stream) {
