@@ -4,14 +4,18 @@
 # Run as root on Debian 12 (developer machine or CI, no systemd, no registry
 # access). Idempotent: every step is skipped when its result is already there.
 #
-#   1. installs Debian's docker.io and busybox-static when missing;
+#   1. installs Debian's docker.io, busybox-static and runsc (gVisor) when
+#      missing, and registers runsc with the engine in /etc/docker/daemon.json;
 #   2. starts dockerd in the background when nothing answers on the socket
-#      (no bridge, no iptables: tests only use --network none or host);
+#      (no bridge, no iptables: tests only use --network none or host), or
+#      makes a running one reload daemon.json (SIGHUP) when it lacks runsc;
 #   3. builds sandbox-factory/test-base:latest offline with `docker import`
 #      from static busybox + the host's git and its shared libraries, and
 #      rebuilds it only when the recipe hash (this script, git and busybox
 #      versions) changes;
-#   4. prints one summary line.
+#   4. checks that a `--runtime runsc` container runs (falling back to gVisor's
+#      ptrace platform when the default one does not work on this machine);
+#   5. prints one summary line.
 #
 # Environment knobs (all optional):
 #   SANDBOX_TEST_IMAGE    image reference to build   (sandbox-factory/test-base:latest)
@@ -67,6 +71,7 @@ missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 pkg_installed busybox-static && [ -x /bin/busybox ] || missing+=(busybox-static)
 command -v git >/dev/null 2>&1 || missing+=(git)
+[ -x /usr/bin/runsc ] || missing+=(runsc)
 if [ "${#missing[@]}" -gt 0 ]; then
   is_root || die "missing ${missing[*]}; run this script as root (it installs them with apt-get)"
   say "installing ${missing[*]} (apt-get)"
@@ -76,6 +81,77 @@ if [ "${#missing[@]}" -gt 0 ]; then
     --no-install-recommends "${missing[@]}" >/dev/null \
     || die "apt-get install ${missing[*]} failed"
   command -v dockerd >/dev/null 2>&1 || die "dockerd still missing after installing docker.io"
+fi
+
+# The gVisor runtime, registered in daemon.json (read at start, and on SIGHUP by
+# a running dockerd). runsc's own network stack refuses to run here ("cannot
+# run with network enabled in root network namespace"), so it uses the network
+# namespace Docker gives the container (--network=host): loopback only for
+# `--network none`, as with runc.
+DAEMON_JSON=/etc/docker/daemon.json
+RUNSC_ARGS_DEFAULT='"--network=host"'
+RUNSC_ARGS_PTRACE='"--network=host", "--platform=ptrace"'
+
+write_runsc_runtime() { # runtimeArgs-json-items
+  local args="$1"
+  mkdir -p "$(dirname "$DAEMON_JSON")"
+  if ! [ -s "$DAEMON_JSON" ]; then
+    cat >"$DAEMON_JSON" <<JSON
+{
+  "runtimes": {
+    "runsc": {
+      "path": "/usr/bin/runsc",
+      "runtimeArgs": [$args]
+    }
+  }
+}
+JSON
+    return 0
+  fi
+  grep -qF "[$args]" "$DAEMON_JSON" && return 0
+  # An existing file: set the runtime in it, keeping the rest.
+  command -v python3 >/dev/null 2>&1 \
+    || die "$DAEMON_JSON exists and python3 is missing to set the runsc runtime in it; add \"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", \"runtimeArgs\": [$args]}} yourself"
+  python3 - "$DAEMON_JSON" "[$args]" <<'PY'
+import json, sys
+path, args = sys.argv[1], json.loads(sys.argv[2])
+with open(path) as f:
+    config = json.load(f)
+config.setdefault("runtimes", {})["runsc"] = {"path": "/usr/bin/runsc", "runtimeArgs": args}
+with open(path, "w") as f:
+    json.dump(config, f, indent=2)
+    f.write("\n")
+PY
+}
+
+engine_knows_runsc() { docker info --format '{{json .Runtimes}}' 2>/dev/null | grep -q '"runsc"'; }
+
+# Makes a running dockerd read daemon.json again (it reloads runtimes without a restart).
+reload_engine() {
+  local pid
+  pid="$(cat /var/run/docker.pid 2>/dev/null || true)"
+  [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" = dockerd ] \
+    || die "the engine needs to reload $DAEMON_JSON and no dockerd pid was found; restart dockerd"
+  say "reloading dockerd (pid $pid) for the runsc runtime"
+  kill -HUP "$pid"
+}
+
+# Waits (bounded) until `check` succeeds.
+await() { # seconds check...
+  local deadline=$(( $(date +%s) + $1 ))
+  shift
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.2
+  done
+}
+
+if is_root; then
+  if grep -q -- '--platform=ptrace' "$DAEMON_JSON" 2>/dev/null; then
+    write_runsc_runtime "$RUNSC_ARGS_PTRACE"
+  else
+    write_runsc_runtime "$RUNSC_ARGS_DEFAULT"
+  fi
 fi
 
 # ---------------------------------------------------------------------------
@@ -173,6 +249,11 @@ start_engine() {
 }
 
 engine_answers || start_engine
+if ! engine_knows_runsc; then
+  is_root || die "the engine lacks the runsc runtime; run this script as root to register it"
+  reload_engine
+  await 30 engine_knows_runsc || die "dockerd did not pick up the runsc runtime from $DAEMON_JSON within 30s"
+fi
 
 # ---------------------------------------------------------------------------
 # 3. test base image
@@ -318,7 +399,20 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-# 4. summary
+# 4. gVisor
+# ---------------------------------------------------------------------------
+runsc_runs() { timeout 60 docker run --rm --runtime runsc --network none "$IMAGE" true >/dev/null 2>&1; }
+if ! runsc_runs; then
+  is_root || die "a --runtime runsc container does not run; run this script as root to try gVisor's ptrace platform"
+  say "a runsc container does not run with gVisor's default platform; trying --platform=ptrace"
+  write_runsc_runtime "$RUNSC_ARGS_PTRACE"
+  reload_engine
+  await 30 runsc_runs \
+    || die "a --runtime runsc container does not run, even with --platform=ptrace: docker run --rm --runtime runsc --network none $IMAGE true"
+fi
+
+# ---------------------------------------------------------------------------
+# 5. summary
 # ---------------------------------------------------------------------------
 VERSION="$(docker version --format '{{.Server.Version}} {{.Server.APIVersion}}')"
-echo "docker-up: engine ${VERSION% *} (API ${VERSION#* }), image $IMAGE ready"
+echo "docker-up: engine ${VERSION% *} (API ${VERSION#* }), runtimes $(docker info --format '{{range $name, $r := .Runtimes}}{{$name}} {{end}}'), image $IMAGE ready"

@@ -2,6 +2,7 @@ package io.sandboxfactory.bench;
 
 import io.sandboxfactory.bench.cli.FactoryCommand;
 import io.sandboxfactory.bench.docker.DockerSandboxes;
+import io.sandboxfactory.bench.docker.DockerStarts;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
 import io.sandboxfactory.bench.exec.ExecGroups;
 import io.sandboxfactory.bench.files.FileGroups;
@@ -115,6 +116,10 @@ public final class Bench {
         progress("exec of a command printing 10 MiB");
         report.add(exec.measure("exec printing 10 MiB", ExecGroups.TEN_MIB, 10L << 20, new Interleaved(plan.bigRounds(), 2)));
         FileGroups files = new FileGroups(subjects);
+        if (docker.isPresent()) {
+            progress("docker start");
+            report.add(new DockerStarts(docker.get()).measure(new Interleaved(plan.openRounds(), 1)));
+        }
         progress("files of 1 KiB");
         files.measure("1 KiB", 1024, new Interleaved(plan.smallFileRounds(), plan.warmup())).forEach(report::add);
         progress("files of 10 MiB");

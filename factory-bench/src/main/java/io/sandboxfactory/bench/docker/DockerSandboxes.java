@@ -9,40 +9,61 @@ import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * One Docker sandbox reached two ways: through a factory whose provider carries commands on its
  * long-lived exec channel, and through one that makes an exec per command ({@code
- * execChannel: false}); both connect to the same container. Opened only when an engine answers.
+ * execChannel: false}); both connect to the same container (one state directory, so one tenant).
+ * Beside it, when the engine knows the {@code runsc} runtime, a sandbox under gVisor reached
+ * through the channel. Opened only when an engine answers.
  */
 public final class DockerSandboxes implements AutoCloseable {
+
+    static final String RUNSC = "runsc";
 
     private final SandboxFactory channelFactory;
     private final SandboxFactory perExecFactory;
     private final MastraSandbox<?> channel;
     private final MastraSandbox<?> perExec;
+    private final Optional<SandboxFactory> gvisorFactory;
+    private final Optional<MastraSandbox<?>> gvisor;
 
-    private DockerSandboxes(SandboxFactory channelFactory, SandboxFactory perExecFactory, MastraSandbox<?> channel, MastraSandbox<?> perExec) {
+    private DockerSandboxes(SandboxFactory channelFactory, SandboxFactory perExecFactory, MastraSandbox<?> channel, MastraSandbox<?> perExec,
+                            Optional<SandboxFactory> gvisorFactory, Optional<MastraSandbox<?>> gvisor) {
         this.channelFactory = channelFactory;
         this.perExecFactory = perExecFactory;
         this.channel = channel;
         this.perExec = perExec;
+        this.gvisorFactory = gvisorFactory;
+        this.gvisor = gvisor;
     }
 
     /** Starts the sandbox; throws (with the engine's reason) when no engine answers or the image is missing. */
     public static DockerSandboxes start(BenchWorkspace workspace, String image) throws IOException {
-        SandboxFactory channelFactory = factory(workspace, "docker-channel", image, true);
+        SandboxFactory channelFactory = factory(workspace, image, Map.of("execChannel", true));
         SandboxFactory perExecFactory = null;
+        SandboxFactory gvisorFactory = null;
         try {
-            perExecFactory = factory(workspace, "docker-per-exec", image, false);
+            perExecFactory = factory(workspace, image, Map.of("execChannel", false));
             String session = "bench-" + UUID.randomUUID().toString().substring(0, 8);
             MastraSandbox<?> channel = channelFactory.sandbox(FactorySandboxContext.of(session));
             channel.start();
             MastraSandbox<?> perExec = perExecFactory.sandbox(FactorySandboxContext.of(session));
             perExec.start();
-            return new DockerSandboxes(channelFactory, perExecFactory, channel, perExec);
+            Optional<MastraSandbox<?>> gvisor = Optional.empty();
+            if (((DockerFactorySandbox) channelFactory.factorySandbox()).engineRuntimes().contains(RUNSC)) {
+                gvisorFactory = factory(workspace, image, Map.of("execChannel", true, "runtime", RUNSC));
+                MastraSandbox<?> sandbox = gvisorFactory.sandbox(FactorySandboxContext.of(session + "-" + RUNSC));
+                sandbox.start();
+                gvisor = Optional.of(sandbox);
+            }
+            return new DockerSandboxes(channelFactory, perExecFactory, channel, perExec, Optional.ofNullable(gvisorFactory), gvisor);
         } catch (RuntimeException | IOException e) {
+            if (gvisorFactory != null) {
+                gvisorFactory.close();
+            }
             if (perExecFactory != null) {
                 perExecFactory.close();
             }
@@ -51,10 +72,13 @@ public final class DockerSandboxes implements AutoCloseable {
         }
     }
 
-    private static SandboxFactory factory(BenchWorkspace workspace, String name, String image, boolean execChannel) throws IOException {
+    /** Factories on one state directory are one tenant: they name the session's container alike. */
+    private static SandboxFactory factory(BenchWorkspace workspace, String image, Map<String, Object> section) throws IOException {
+        Map<String, Object> docker = new java.util.LinkedHashMap<>(section);
+        docker.put("image", image);
         return SandboxFactory.builder()
-                .config(FactoryConfig.builder().provider("docker").providerSection("docker", Map.of("execChannel", execChannel, "image", image)).build())
-                .stateDirectory(workspace.directory(name))
+                .config(FactoryConfig.builder().provider("docker").providerSection("docker", docker).build())
+                .stateDirectory(workspace.directory("docker"))
                 .environment(workspace.processes().environment())
                 .build();
     }
@@ -65,6 +89,20 @@ public final class DockerSandboxes implements AutoCloseable {
 
     public MastraSandbox<?> perExec() {
         return perExec;
+    }
+
+    /** The sandbox under gVisor ({@code runtime: runsc}), when the engine knows that runtime. */
+    public Optional<MastraSandbox<?>> gvisor() {
+        return gvisor;
+    }
+
+    /** The factory of {@link #channel()} (runc) and that of {@link #gvisor()}, for sandboxes of their own. */
+    public SandboxFactory runcFactory() {
+        return channelFactory;
+    }
+
+    public Optional<SandboxFactory> gvisorFactory() {
+        return gvisorFactory;
     }
 
     /** The Engine API version the provider negotiated with the engine, such as {@code 1.41}. */
@@ -81,7 +119,9 @@ public final class DockerSandboxes implements AutoCloseable {
     public void close() {
         try {
             channel.destroy();
+            gvisor.ifPresent(MastraSandbox::destroy);
         } finally {
+            gvisorFactory.ifPresent(SandboxFactory::close);
             perExecFactory.close();
             channelFactory.close();
         }

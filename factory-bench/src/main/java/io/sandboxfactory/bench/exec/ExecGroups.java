@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * One command through every exec path, against a raw {@code ProcessBuilder}: the local provider's
  * sandbox, the factory's session handle (which also journals the command), the Docker provider by
- * its exec channel and by one exec per command, {@code docker exec}, Testcontainers'
+ * its exec channel and by one exec per command (and by its exec channel under gVisor, {@code runtime:
+ * runsc}, when the engine has it), {@code docker exec}, Testcontainers'
  * {@code execInContainer}, and {@code factory exec} through the daemon.
  */
 public final class ExecGroups {
@@ -47,6 +48,8 @@ public final class ExecGroups {
         subjects.docker().ifPresent(docker -> {
             out.add(Contender.of("docker provider, exec channel", () -> viaApi("docker channel", docker.channel(), command, expectedBytes)));
             out.add(Contender.of("docker provider, one exec each", () -> viaApi("docker per exec", docker.perExec(), command, expectedBytes)));
+            docker.gvisor().ifPresent(gvisor -> out.add(Contender.of("docker provider, exec channel, runsc",
+                    () -> viaApi("docker runsc", gvisor, command, expectedBytes))));
         });
         subjects.dockerWithCli().ifPresent(docker -> out.add(Contender.of("docker exec CLI", () -> subjects.workspace().processes()
                 .quiet(subjects.workspace().root(), Map.of(), List.of("docker", "exec", docker.containerId(), "sh", "-c", command)))));

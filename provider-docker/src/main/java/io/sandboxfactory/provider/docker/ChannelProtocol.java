@@ -29,6 +29,12 @@ import java.util.List;
  * command's output cannot end its own result early, and nothing the command leaves behind can
  * write into the next command's output: its FIFOs are gone.
  *
+ * <p>The server reads its requests through a watcher: a background copy of its stdin into a FIFO.
+ * When stdin ends, because this process closed the channel or died (the engine then closes the
+ * exec's stdin), the watcher kills every process whose environment holds {@link
+ * #CHANNEL_VARIABLE}{@code =<token>}, which the server gives every command it runs, and the group
+ * each leads; so a command dies with the host that started it instead of running on unseen.
+ *
  * <p>The server leaves a trace of the last request it read in its {@link #directory}: an empty
  * file named by the nonce and {@code .taken} (just {@code .taken} before the first request). It
  * creates the file for a request before it acts on it, or exits, and only then removes the file of
@@ -42,6 +48,9 @@ final class ChannelProtocol {
 
     /** How long output may stay open after the command exited. The local provider waits as long. */
     static final int GRACE_SECONDS = 2;
+
+    /** Marks every process of every command of one channel (its token), for the watcher to kill. */
+    static final String CHANNEL_VARIABLE = "SANDBOX_FACTORY_CHANNEL";
 
     private static final String DIRECTORY_PREFIX = "/tmp/.sf-channel-";
     private static final String TRACE_SUFFIX = ".taken";
@@ -62,7 +71,19 @@ final class ChannelProtocol {
             "mkdir -m 700 \"$_sf_dir\" || exit 70",
             "trap 'rm -rf \"$_sf_dir\"' EXIT",
             ": >\"$_sf_dir/" + TRACE_SUFFIX + "\" || exit 70",
+            "_sf_tok=$2",
             "for _sf_tool in setsid env mkfifo cat sleep; do command -v $_sf_tool >/dev/null || exit 69; done",
+            // The watcher: copies the requests from the real stdin to a FIFO the loop reads, and when
+            // stdin ends (the host closed the channel, or died: the engine closes a dead client's
+            // stdin) kills every process of every command of this channel, then ends the loop's input.
+            // fd 8 carries stdin into it: an asynchronous list's own stdin is /dev/null.
+            "mkfifo \"$_sf_dir/in\" || exit 71",
+            "exec 8<&0",
+            "{ cat <&8 8<&-",
+            CommandScripts.killMarked(CHANNEL_VARIABLE, "$_sf_tok"),
+            "} >\"$_sf_dir/in\" 3>&- &",
+            "exec 0<\"$_sf_dir/in\" 8<&-",
+            "rm -f \"$_sf_dir/in\"",
             "printf '\\001\\002sf-ready\\n'",
             "_sf_n=0",
             "while IFS= read -r _sf_line; do",
@@ -81,7 +102,7 @@ final class ChannelProtocol {
             "  cat <&6 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_op=$!",
             "  cat <&7 >&3 3>&- 4>&- 5>&- 6<&- 7<&- & _sf_ep=$!",
             "  exec 6<&- 7<&-",
-            "  setsid env -- \"$@\" /bin/sh -c \"$_sf_run\" sandbox-factory-exec \"$_sf_pid\" \"$_sf_cwd\" \"$_sf_cmd\" \"$_sf_sig\""
+            "  setsid env -- \"$@\" " + CHANNEL_VARIABLE + "=\"$_sf_tok\" /bin/sh -c \"$_sf_run\" sandbox-factory-exec \"$_sf_pid\" \"$_sf_cwd\" \"$_sf_cmd\" \"$_sf_sig\""
                     + " </dev/null >&4 2>&5 3>&- 4>&- 5>&-",
             "  _sf_st=$?",
             "  exec 4>&- 5>&-",

@@ -18,6 +18,12 @@ import java.util.Optional;
  * @param memoryBytes memory limit, when limited
  * @param init whether Docker's init runs as PID 1
  * @param mounts host directories mounted into the container
+ * @param user who commands run as; the working directory is made theirs at creation
+ * @param capAdd capabilities given back after dropping all
+ * @param pidsLimit the most processes the container may hold
+ * @param readOnlyRootFilesystem whether the image's files are read-only (the working directory is
+ *     then a volume of the container, {@code /tmp} a tmpfs)
+ * @param runtime the engine runtime; empty means the engine's default
  */
 record ContainerSpec(
         String name,
@@ -28,7 +34,12 @@ record ContainerSpec(
         Optional<Long> nanoCpus,
         Optional<Long> memoryBytes,
         boolean init,
-        List<BindMount> mounts) {
+        List<BindMount> mounts,
+        ContainerUser user,
+        List<String> capAdd,
+        long pidsLimit,
+        boolean readOnlyRootFilesystem,
+        Optional<String> runtime) {
 
     ContainerSpec {
         Objects.requireNonNull(name, "name");
@@ -39,5 +50,8 @@ record ContainerSpec(
         Objects.requireNonNull(nanoCpus, "nanoCpus");
         Objects.requireNonNull(memoryBytes, "memoryBytes");
         mounts = List.copyOf(mounts);
+        Objects.requireNonNull(user, "user");
+        capAdd = List.copyOf(capAdd);
+        Objects.requireNonNull(runtime, "runtime");
     }
 }

@@ -149,12 +149,15 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
         }
     }
 
-    /** Kills every process of command {@code token} (see {@link CommandScripts#killCommand}) with an exec of its own. */
+    /**
+     * Kills every process of command {@code token} (see {@link CommandScripts#killCommand}) with an exec of its own, as the
+     * container's user: the one the command runs as. Root would not do: without {@code CAP_KILL} (every capability is
+     * dropped) it may not signal another user's processes, nor read their environment.
+     */
     void kill(DockerClient client, String containerId, String token) {
         try {
             String killExec = client.execCreateCmd(containerId)
                     .withCmd(CommandScripts.killCommand(token).toArray(String[]::new))
-                    .withUser("0")
                     .withAttachStdout(true)
                     .withAttachStderr(true)
                     .withTty(false)

@@ -57,6 +57,7 @@ final class DockerConnection implements AutoCloseable {
     private final Endpoint endpoint;
     private final Object lock = new Object();
     private volatile Opened opened;
+    private volatile EngineRuntimes runtimes;
     private boolean closed;
 
     DockerConnection(DockerProviderConfig config) {
@@ -100,6 +101,22 @@ final class DockerConnection implements AutoCloseable {
     /** The API version every request uses. */
     RemoteApiVersion apiVersion() {
         return open().apiVersion();
+    }
+
+    /** The engine's runtimes, asked once (an engine learns new ones only when restarted or reloaded). */
+    EngineRuntimes runtimes() {
+        EngineRuntimes known = runtimes;
+        if (known == null) {
+            try {
+                known = EngineRuntimes.read(client());
+            } catch (SandboxException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw unavailable("it did not answer GET /info: " + DockerFailures.message(e), e);
+            }
+            runtimes = known;
+        }
+        return known;
     }
 
     /** The client configuration for {@code apiVersion}: our values only. */

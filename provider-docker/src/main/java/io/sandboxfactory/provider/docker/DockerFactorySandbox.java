@@ -29,38 +29,55 @@ import java.util.Set;
 
 /**
  * A configured docker provider: one engine connection, shared by every sandbox it makes, and the
- * owner name its containers are labelled with. {@link #create} does no I/O; the connection opens
- * (and negotiates the API version) on the first start, listing or removal.
+ * {@link Tenant} (owner and state directory) its containers are named and labelled for. {@link
+ * #create} does no I/O; the connection opens (and negotiates the API version) on the first start,
+ * listing or removal.
  *
  * <p>As a {@link SandboxInventory} it lists and removes only containers labelled with this
- * provider and this owner, in any state. {@link #close()} closes the connection; sandboxes made by
+ * provider and this tenant (or only this owner, when made before tenants), in any state. {@link #close()} closes the connection; sandboxes made by
  * this instance cannot be used afterwards, their containers are untouched.
  */
 public final class DockerFactorySandbox implements TemplateStoreSandbox, SandboxInventory {
 
     private final DockerProviderConfig config;
-    private final String owner;
+    private final Tenant tenant;
     private final DockerConnection connection;
     /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
     private final HostProcess host;
     private final DockerTemplates templates;
 
-    DockerFactorySandbox(DockerProviderConfig config, String owner) {
-        this(config, owner, HostProcess.current());
+    DockerFactorySandbox(DockerProviderConfig config, Tenant tenant) {
+        this(config, tenant, HostProcess.current());
     }
 
     /** With {@code host} standing for this process: a test plays a host that died. */
-    DockerFactorySandbox(DockerProviderConfig config, String owner, HostProcess host) {
+    DockerFactorySandbox(DockerProviderConfig config, Tenant tenant, HostProcess host) {
         this.config = config;
-        this.owner = owner;
+        this.tenant = tenant;
         this.connection = new DockerConnection(config);
         this.host = host;
-        this.templates = new DockerTemplates(connection, owner);
+        this.templates = new DockerTemplates(connection, tenant);
     }
 
     /** The owner this instance labels its containers with. */
     public String owner() {
-        return owner;
+        return tenant.owner();
+    }
+
+    /**
+     * {@code docker/<runtime>}: the configured runtime, else the engine's default (asked once, so
+     * the first call contacts the engine; {@code docker/unknown} when it cannot be reached).
+     */
+    @Override
+    public String isolation() {
+        if (config.configuredRuntime().isPresent()) {
+            return "docker/" + config.configuredRuntime().get();
+        }
+        try {
+            return "docker/" + connection.runtimes().defaultRuntime();
+        } catch (RuntimeException e) {
+            return "docker/unknown";
+        }
     }
 
     /** The engine endpoint. */
@@ -71,6 +88,11 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
     /** The Engine API version in use, negotiated with the engine on first call unless pinned. */
     public String apiVersion() {
         return connection.apiVersion().getVersion();
+    }
+
+    /** The runtimes the engine knows, such as runc and runsc (asked once; contacts the engine). */
+    public Set<String> engineRuntimes() {
+        return connection.runtimes().names();
     }
 
     /** The docker-java client, for callers (and tests) that need the engine directly. */
@@ -90,19 +112,24 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                     + "' is invalid; Docker needs at least " + MemorySize.MINIMUM_BYTES + " bytes (6m).");
         });
         ContainerSpec spec = new ContainerSpec(
-                ContainerNames.forSession(ctx.sessionId()),
-                ctx.template().map(t -> DockerTemplates.image(t.name())).orElse(config.image()),
-                SandboxLabels.forContainer(config.labels(), ctx.sessionId(), owner),
+                ContainerNames.forSession(tenant, ctx.sessionId()),
+                ctx.template().map(t -> templates.image(t.name())).orElse(config.image()),
+                SandboxLabels.forContainer(config.labels(), ctx.sessionId(), tenant),
                 config.networkMode(),
                 workingDirectory,
                 cpus.map(c -> Math.round(c * 1_000_000_000d)),
                 memory,
                 config.init(),
-                mounts(ctx));
+                mounts(ctx),
+                config.containerUser(),
+                config.capAdd(),
+                config.pidsLimit(),
+                config.readOnlyRootFilesystem(),
+                config.configuredRuntime());
         CommandDefaults defaults = new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host);
         ChannelCommandRunner runner = new ChannelCommandRunner(connection, new DockerCommandRunner(connection, defaults),
                 config.execChannel());
-        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, owner, connection, runner);
+        return new DockerSandbox(ctx.sessionId(), ctx.sandboxId(), spec, tenant, connection, runner);
     }
 
     /** The configured volumes, then the context's host directories read-only at their own paths (when the engine shares this host). */
@@ -142,6 +169,12 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
         if (!(build.source() instanceof DockerSandbox source) || source.sandboxId().isEmpty()) {
             throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
         }
+        if (config.readOnlyRootFilesystem()) {
+            // The workspace is then a volume, and docker commit leaves volumes out: the image would lack it.
+            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.docker.readOnlyRootFilesystem 'true' is invalid"
+                    + " for building template '" + build.template().name() + "'; a template image holds the workspace only when"
+                    + " it lies in the container's own files: build templates with readOnlyRootFilesystem false.");
+        }
         String containerId = source.sandboxId().get();
         source.stop();
         return templates.commit(build.template(), containerId);
@@ -158,17 +191,17 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
         try {
             containers = connection.client().listContainersCmd()
                     .withShowAll(true)
-                    .withLabelFilter(SandboxLabels.ownedBy(owner))
+                    .withLabelFilter(SandboxLabels.ownerFilter(tenant))
                     .exec();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the containers of owner '" + owner + "' on the Docker engine at "
+            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the containers of owner '" + tenant.owner() + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxListing> listings = new ArrayList<>(containers.size());
         for (Container c : containers) {
             Map<String, String> labels = c.getLabels() == null ? Map.of() : c.getLabels();
             String sessionId = labels.get(SandboxLabels.SESSION);
-            if (sessionId == null || !SandboxLabels.isOwnedBy(labels, owner)) {
+            if (sessionId == null || !SandboxLabels.isOwnedBy(labels, tenant)) {
                 continue;
             }
             listings.add(new SandboxListing(c.getId(), sessionId, "running".equals(c.getState()),
@@ -192,9 +225,9 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
         }
         Map<String, String> labels = container.getConfig() == null || container.getConfig().getLabels() == null
                 ? Map.of() : container.getConfig().getLabels();
-        if (!SandboxLabels.isOwnedBy(labels, owner)) {
+        if (!SandboxLabels.isOwnedBy(labels, tenant)) {
             throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove container " + sandbox.sandboxId()
-                    + ": it is not a sandbox of the docker provider for owner '" + owner + "'.");
+                    + ": it is not a sandbox of the docker provider for owner '" + tenant.owner() + "' and this state directory.");
         }
         try {
             client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
@@ -204,7 +237,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                         + DockerFailures.message(e), e);
             }
         }
-        DockerTemplates.removeUntaggedUnusedQuietly(client, owner);
+        DockerTemplates.removeUntaggedUnusedQuietly(client, tenant);
     }
 
     @Override
@@ -214,6 +247,6 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
 
     @Override
     public String toString() {
-        return "DockerFactorySandbox[" + config + ", owner=" + owner + "]";
+        return "DockerFactorySandbox[" + config + ", owner=" + tenant.owner() + ", tenant=" + tenant.key() + "]";
     }
 }

@@ -35,8 +35,9 @@ import java.util.Optional;
  *
  * @param connection the engine connection of the sandboxes' provider instance
  * @param sessionId the session whose container the files move in or out of, for messages
+ * @param user who the files copied in belong to (the container's user)
  */
-record DockerFileTransfer(DockerConnection connection, String sessionId) implements RemoteFiles<String> {
+record DockerFileTransfer(DockerConnection connection, String sessionId, ContainerUser user) implements RemoteFiles<String> {
 
     /** Resolves with one {@code HEAD} per path component (see {@link EngineArchive}); empty over TLS. */
     @Override
@@ -56,18 +57,9 @@ record DockerFileTransfer(DockerConnection connection, String sessionId) impleme
     @Override
     public void copyIn(String containerId, String root, String directory, FileTransferSandbox.Source source) {
         requireUnder(root, directory);
-        EngineArchive archive = archive();
-        TarStream tar = new TarStream(source);
+        TarStream tar = new TarStream(source, user.uid(), user.gid());
         try (tar) {
-            if (archive.supported()) {
-                archive.put(containerId, directory, tar);
-            } else {
-                client().copyArchiveToContainerCmd(containerId)
-                        .withRemotePath(directory)
-                        .withNoOverwriteDirNonDir(true)
-                        .withTarInputStream(tar)
-                        .exec();
-            }
+            put(containerId, directory, tar);
         } catch (IOException | RuntimeException e) {
             if (tar.failure().isPresent()) {
                 throw tar.failure().get();
@@ -80,6 +72,23 @@ record DockerFileTransfer(DockerConnection connection, String sessionId) impleme
                         + sessionId + "'; some files may have been written: " + io.getMessage(), true, io);
             }
             throw failure((RuntimeException) e, directory, "copy into");
+        }
+    }
+
+    /**
+     * Extracts {@code tar} into {@code directory} of the container (started or not), never replacing
+     * a directory by a non-directory or the other way round; the engine keeps the owners the headers name.
+     */
+    void put(String containerId, String directory, InputStream tar) throws IOException {
+        EngineArchive archive = archive();
+        if (archive.supported()) {
+            archive.put(containerId, directory, tar);
+        } else {
+            client().copyArchiveToContainerCmd(containerId)
+                    .withRemotePath(directory)
+                    .withNoOverwriteDirNonDir(true)
+                    .withTarInputStream(tar)
+                    .exec();
         }
     }
 

@@ -5,17 +5,22 @@ import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 
+import com.github.dockerjava.api.model.Capability;
+
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Configuration of the {@code docker} provider ({@code providers.docker} in the config file).
@@ -61,6 +66,19 @@ import java.util.regex.Pattern;
  *     its stdin (see {@link ExecChannel}) instead of one exec per command, which the engine makes
  *     slow. Default true. A command that finds the channel busy with another command, or unable to
  *     open, runs as an exec of its own; results are the same either way
+ * @param user the numeric {@code uid} or {@code uid:gid} commands run as. Default {@value
+ *     #DEFAULT_USER}; a lone uid gets the same number as its gid (Docker would give it group 0).
+ *     The container's working directory is made owned by it when the container is created, on any
+ *     image, and files copied in belong to it. {@code 0} runs as root and gives up that layer
+ * @param capAdd Linux capabilities given back after every one is dropped ({@code cap-drop ALL}),
+ *     such as {@code NET_BIND_SERVICE}; none by default. {@code CAP_} prefixes and case are ignored
+ * @param pidsLimit how many processes (threads included) one container may hold. Default {@value
+ *     #DEFAULT_PIDS_LIMIT}; a fork bomb stops there
+ * @param readOnlyRootFilesystem mount the image's files read-only; the working directory (a volume
+ *     of the container) and {@code /tmp} (a tmpfs) stay writable. Default false
+ * @param runtime the engine's OCI runtime for the containers, such as {@code runsc} (gVisor); the
+ *     engine's default ({@code runc} usually) when left out. A runtime the engine does not know
+ *     fails the start before anything is created
  */
 public record DockerProviderConfig(
         String host,
@@ -75,12 +93,19 @@ public record DockerProviderConfig(
         Map<String, String> env,
         Boolean init,
         List<String> volumes,
-        Boolean execChannel) {
+        Boolean execChannel,
+        String user,
+        List<String> capAdd,
+        Long pidsLimit,
+        Boolean readOnlyRootFilesystem,
+        String runtime) {
 
     public static final String DEFAULT_HOST = "unix:///var/run/docker.sock";
     public static final String DEFAULT_IMAGE = "sandbox-factory/test-base:latest";
     public static final String DEFAULT_NETWORK_MODE = "none";
     public static final String DEFAULT_WORKING_DIRECTORY = "/workspace";
+    public static final String DEFAULT_USER = "1000:1000";
+    public static final long DEFAULT_PIDS_LIMIT = 1024;
 
     /** Label keys under this prefix belong to the provider. */
     static final String RESERVED_LABEL_PREFIX = "io.sandboxfactory.";
@@ -88,6 +113,10 @@ public record DockerProviderConfig(
     private static final String WORKING_DIRECTORY_RULE = "it must be an absolute path inside the container, such as /workspace";
     private static final Pattern API_VERSION = Pattern.compile("1\\.\\d{1,3}");
     private static final Pattern NETWORK_MODE = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.:-]*");
+    /** The capabilities {@code capAdd} may name: docker-java's, without {@code ALL}. */
+    private static final Set<String> CAPABILITIES = Arrays.stream(Capability.values()).map(Enum::name)
+            .filter(name -> !name.equals("ALL")).collect(Collectors.toUnmodifiableSet());
+    private static final Pattern RUNTIME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]*");
 
     public DockerProviderConfig {
         host = Objects.requireNonNullElse(host, DEFAULT_HOST).trim();
@@ -98,6 +127,10 @@ public record DockerProviderConfig(
         useEnvironment = Objects.requireNonNullElse(useEnvironment, Boolean.FALSE);
         init = Objects.requireNonNullElse(init, Boolean.TRUE);
         execChannel = Objects.requireNonNullElse(execChannel, Boolean.TRUE);
+        user = Objects.requireNonNullElse(user, DEFAULT_USER).trim();
+        pidsLimit = Objects.requireNonNullElse(pidsLimit, DEFAULT_PIDS_LIMIT);
+        readOnlyRootFilesystem = Objects.requireNonNullElse(readOnlyRootFilesystem, Boolean.FALSE);
+        runtime = runtime == null || runtime.isBlank() ? null : runtime.trim();
 
         // Keys are relative to the section: the framework puts the section's own prefix before them.
         InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
@@ -127,7 +160,18 @@ public record DockerProviderConfig(
         if (apiVersion != null && !API_VERSION.matcher(apiVersion).matches()) {
             problems.reject("apiVersion", apiVersion, "it must look like 1.41, or be left out to negotiate it with the engine");
         }
+        String userText = user;
+        problems.check(() -> ContainerUser.parse(userText, "user"), null);
+        checkCapabilities(capAdd, problems);
+        if (pidsLimit <= 0) {
+            problems.reject("pidsLimit", pidsLimit, "it must be a whole number of processes above 0, such as 1024");
+        }
+        if (runtime != null && !RUNTIME.matcher(runtime).matches()) {
+            problems.reject("runtime", runtime, "it must be the name of a runtime the engine knows, such as runc or runsc:"
+                    + " letters, digits, '_', '.' and '-'");
+        }
         problems.throwIfAny();
+        capAdd = capAdd == null ? List.of() : capAdd.stream().map(DockerProviderConfig::capabilityName).distinct().toList();
         labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
         env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
         volumes = volumes == null ? List.of() : List.copyOf(volumes);
@@ -148,6 +192,15 @@ public record DockerProviderConfig(
                 volumes, null);
     }
 
+    /** The config as it was before the hardening keys: each at its default. */
+    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
+                                Map<String, String> labels, String workingDirectory, String apiVersion,
+                                Boolean useEnvironment, Map<String, String> env, Boolean init, List<String> volumes,
+                                Boolean execChannel) {
+        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init,
+                volumes, execChannel, null, null, null, null, null);
+    }
+
     /** Every field at its default. */
     public static DockerProviderConfig defaults() {
         return builder().build();
@@ -161,7 +214,8 @@ public record DockerProviderConfig(
     public Builder toBuilder() {
         return new Builder().host(host).image(image).cpus(cpus).memory(memory).networkMode(networkMode)
                 .labels(labels).workingDirectory(workingDirectory).apiVersion(apiVersion)
-                .useEnvironment(useEnvironment).env(env).init(init).volumes(volumes).execChannel(execChannel);
+                .useEnvironment(useEnvironment).env(env).init(init).volumes(volumes).execChannel(execChannel)
+                .user(user).capAdd(capAdd).pidsLimit(pidsLimit).readOnlyRootFilesystem(readOnlyRootFilesystem).runtime(runtime);
     }
 
     /** The memory limit in bytes, when configured. */
@@ -172,6 +226,16 @@ public record DockerProviderConfig(
     /** The parsed {@link #volumes()}. */
     List<BindMount> bindMounts() {
         return volumes.stream().map(v -> BindMount.parse(v, "volumes")).toList();
+    }
+
+    /** The parsed {@link #user()}. */
+    ContainerUser containerUser() {
+        return ContainerUser.parse(user, "user");
+    }
+
+    /** The configured runtime; empty means the engine's default. */
+    public Optional<String> configuredRuntime() {
+        return Optional.ofNullable(runtime);
     }
 
     /** The pinned API version; empty means negotiate. */
@@ -191,7 +255,9 @@ public record DockerProviderConfig(
                 + ", networkMode=" + networkMode + ", labels=" + labels + ", workingDirectory=" + workingDirectory
                 + ", apiVersion=" + (apiVersion == null ? "<negotiated>" : apiVersion) + ", useEnvironment="
                 + useEnvironment + ", envKeys=" + env.keySet() + ", init=" + init + ", volumes=" + volumes
-                + ", execChannel=" + execChannel + "]";
+                + ", execChannel=" + execChannel + ", user=" + user + ", capAdd=" + capAdd + ", pidsLimit=" + pidsLimit
+                + ", readOnlyRootFilesystem=" + readOnlyRootFilesystem + ", runtime=" + (runtime == null ? "<engine default>" : runtime)
+                + "]";
     }
 
     /** Checks a session's own working directory; {@code what} starts the message. */
@@ -236,6 +302,25 @@ public record DockerProviderConfig(
         }
     }
 
+    /** Docker's spelling of capability {@code name}: upper case, no {@code CAP_} prefix. */
+    static String capabilityName(String name) {
+        String upper = name.trim().toUpperCase(Locale.ROOT);
+        return upper.startsWith("CAP_") ? upper.substring(4) : upper;
+    }
+
+    private static void checkCapabilities(List<String> capAdd, InvalidConfigValueException.Collector problems) {
+        if (capAdd == null) {
+            return;
+        }
+        for (int i = 0; i < capAdd.size(); i++) {
+            String name = capAdd.get(i);
+            if (name == null || !CAPABILITIES.contains(capabilityName(name))) {
+                problems.reject("capAdd[" + i + "]", name, "it must be a Linux capability name such as NET_BIND_SERVICE"
+                        + " (ALL is not allowed: name each one)");
+            }
+        }
+    }
+
     private static void checkLabels(Map<String, String> labels, InvalidConfigValueException.Collector problems) {
         if (labels == null) {
             return;
@@ -266,6 +351,11 @@ public record DockerProviderConfig(
         private Boolean init;
         private List<String> volumes;
         private Boolean execChannel;
+        private String user;
+        private List<String> capAdd;
+        private Long pidsLimit;
+        private Boolean readOnlyRootFilesystem;
+        private String runtime;
 
         private Builder() {
         }
@@ -337,9 +427,37 @@ public record DockerProviderConfig(
             return this;
         }
 
+        /** The numeric {@code uid} or {@code uid:gid} commands run as; null means the default. */
+        public Builder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        /** Capabilities given back after dropping all. */
+        public Builder capAdd(List<String> capAdd) {
+            this.capAdd = capAdd;
+            return this;
+        }
+
+        public Builder pidsLimit(Long pidsLimit) {
+            this.pidsLimit = pidsLimit;
+            return this;
+        }
+
+        public Builder readOnlyRootFilesystem(Boolean readOnlyRootFilesystem) {
+            this.readOnlyRootFilesystem = readOnlyRootFilesystem;
+            return this;
+        }
+
+        /** The engine's runtime, such as {@code runsc}; null means the engine's default. */
+        public Builder runtime(String runtime) {
+            this.runtime = runtime;
+            return this;
+        }
+
         public DockerProviderConfig build() {
             return new DockerProviderConfig(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion,
-                    useEnvironment, env, init, volumes, execChannel);
+                    useEnvironment, env, init, volumes, execChannel, user, capAdd, pidsLimit, readOnlyRootFilesystem, runtime);
         }
     }
 }

@@ -1,7 +1,10 @@
 package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.ErrorCode;
@@ -9,6 +12,7 @@ import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +32,13 @@ import java.util.Optional;
  *
  * <p>The container runs a small {@code /bin/sh} loop that exits at once on {@code SIGTERM}, under
  * Docker's init unless configured off, with the configured network, CPU and memory limits, {@code
- * Tty=false}, its working directory created and the configured host directories mounted. {@link
+ * Tty=false}, its working directory created and the configured host directories mounted. It is
+ * hardened: the configured user (non-root by default, {@code HOME=/tmp} then, since the image's
+ * home may be root's), every capability dropped but the configured ones, {@code
+ * no-new-privileges}, a pids limit, the configured runtime (checked against the engine's before
+ * anything is created) and, when asked, a read-only root with the working directory as a volume and
+ * {@code /tmp} as a tmpfs. The working directory is given to the user before the first start
+ * ({@link WorkspaceOwner}). {@link
  * #stop()} stops it (files stay); {@link #destroy()} removes it with its anonymous volumes.
  * Commands run as described in {@link ChannelCommandRunner}; files move through the engine's
  * archive API ({@link DockerFileTransfer}). A command that finds the container removed or stopped
@@ -50,17 +60,24 @@ public final class DockerSandbox extends RemoteSandbox<String> {
     private final DockerConnection connection;
     private final ContainerSpec spec;
     private final Optional<String> knownContainerId;
-    private final String owner;
+    private final Tenant tenant;
     private final ChannelCommandRunner runner;
+    private final DockerFileTransfer files;
 
-    DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, String owner,
+    DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, Tenant tenant,
                   DockerConnection connection, ChannelCommandRunner runner) {
-        super(sessionId, spec.name(), spec.workingDirectory(), runner, new DockerFileTransfer(connection, sessionId));
+        this(sessionId, knownContainerId, spec, tenant, connection, runner, new DockerFileTransfer(connection, sessionId, spec.user()));
+    }
+
+    private DockerSandbox(String sessionId, Optional<String> knownContainerId, ContainerSpec spec, Tenant tenant,
+                          DockerConnection connection, ChannelCommandRunner runner, DockerFileTransfer files) {
+        super(sessionId, spec.name(), spec.workingDirectory(), runner, files);
         this.connection = connection;
         this.spec = spec;
         this.knownContainerId = Objects.requireNonNull(knownContainerId, "knownContainerId");
-        this.owner = owner;
+        this.tenant = tenant;
         this.runner = runner;
+        this.files = files;
     }
 
     /** The container name this session maps to. */
@@ -100,6 +117,7 @@ public final class DockerSandbox extends RemoteSandbox<String> {
     @Override
     protected String create() throws InterruptedException {
         DockerClient client = connection.client();
+        connection.runtimes().require(spec.runtime(), connection.host());
         long deadline = System.nanoTime() + NAME_RACE_WAIT.toNanos();
         String containerId;
         for (int attempt = 0; ; attempt++) {
@@ -122,6 +140,14 @@ public final class DockerSandbox extends RemoteSandbox<String> {
                 }
                 Thread.sleep(Math.min(10L << Math.min(attempt, 5), 200L));
             }
+        }
+        try {
+            WorkspaceOwner.apply(client, files, containerId, spec);
+        } catch (IOException | RuntimeException e) {
+            removeQuietly(client, containerId);
+            throw new SandboxException(ErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
+                    + "' but could not give its working directory " + spec.workingDirectory() + " to user " + spec.user() + ": "
+                    + (e instanceof RuntimeException r ? DockerFailures.message(r) : e.getMessage()), e);
         }
         try {
             startContainer(client, containerId);
@@ -148,13 +174,30 @@ public final class DockerSandbox extends RemoteSandbox<String> {
     private String createContainer(DockerClient client) {
         HostConfig hostConfig = HostConfig.newHostConfig()
                 .withNetworkMode(spec.networkMode())
-                .withInit(spec.init());
+                .withInit(spec.init())
+                .withCapDrop(Capability.ALL)
+                .withSecurityOpts(List.of("no-new-privileges:true"))
+                .withPidsLimit(spec.pidsLimit());
+        if (!spec.capAdd().isEmpty()) {
+            hostConfig.withCapAdd(spec.capAdd().stream().map(Capability::valueOf).toArray(Capability[]::new));
+        }
+        spec.runtime().ifPresent(hostConfig::withRuntime);
         spec.nanoCpus().ifPresent(hostConfig::withNanoCPUs);
         spec.memoryBytes().ifPresent(hostConfig::withMemory);
         if (!spec.mounts().isEmpty()) {
             hostConfig.withBinds(spec.mounts().stream().map(BindMount::toBind).toList());
         }
-        return client.createContainerCmd(spec.image())
+        CreateContainerCmd create = client.createContainerCmd(spec.image());
+        if (spec.readOnlyRootFilesystem()) {
+            // The working directory as an anonymous volume (removed with the container), /tmp in memory.
+            hostConfig.withReadonlyRootfs(true).withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,mode=1777"));
+            create.withVolumes(new Volume(spec.workingDirectory()));
+        }
+        if (!spec.user().isRoot()) {
+            create.withEnv("HOME=/tmp");
+        }
+        return create
+                .withUser(spec.user().toString())
                 .withName(spec.name())
                 .withLabels(spec.labels())
                 .withWorkingDir(spec.workingDirectory())
@@ -205,7 +248,7 @@ public final class DockerSandbox extends RemoteSandbox<String> {
                         + spec.name() + "': " + DockerFailures.message(e), e);
             }
         }
-        DockerTemplates.removeUntaggedUnusedQuietly(connection.client(), owner);
+        DockerTemplates.removeUntaggedUnusedQuietly(connection.client(), tenant);
     }
 
     private Optional<InspectContainerResponse> inspect(DockerClient client, String idOrName) {
@@ -221,14 +264,14 @@ public final class DockerSandbox extends RemoteSandbox<String> {
 
     private boolean isThisSession(InspectContainerResponse container) {
         Map<String, String> labels = labels(container);
-        return id().equals(labels.get(SandboxLabels.SESSION)) && SandboxLabels.isOwnedBy(labels, owner);
+        return id().equals(labels.get(SandboxLabels.SESSION)) && SandboxLabels.isOwnedBy(labels, tenant);
     }
 
     private void requireThisSession(InspectContainerResponse container) {
         if (!isThisSession(container)) {
             Map<String, String> labels = labels(container);
             throw new SandboxException(ErrorCode.CONTAINER_NAME_TAKEN, "Container '" + spec.name() + "' exists but is not the"
-                    + " sandbox of session '" + id() + "' for owner '" + owner + "' (its labels say session '"
+                    + " sandbox of session '" + id() + "' for owner '" + tenant.owner() + "' (its labels say session '"
                     + labels.get(SandboxLabels.SESSION) + "', provider '" + labels.get(SandboxLabels.PROVIDER)
                     + "', owner '" + labels.get(SandboxLabels.OWNER) + "'); remove it or use another session id.");
         }

@@ -20,6 +20,6 @@ public final class DockerSandboxProvider extends AbstractSandboxProvider<DockerP
 
     @Override
     public DockerFactorySandbox open(DockerProviderConfig config, ProviderContext context) {
-        return new DockerFactorySandbox(config, Owners.require(context, NAME, "container"));
+        return new DockerFactorySandbox(config, Tenant.of(Owners.require(context, NAME, "container"), context.stateDirectory()));
     }
 }

@@ -17,9 +17,11 @@ import java.util.Optional;
 
 /**
  * The docker provider's templates: images made by {@code docker commit} of a set-up session
- * container, tagged {@code sandbox-factory-template:<name>} and labelled (in the manner of
- * Testcontainers' {@code org.testcontainers.*} labels) with the key, the provider and the owner,
- * so they can be listed and cleaned up by label. Names are validated by {@link
+ * container, tagged {@code sandbox-factory-template-<tenant key>:<name>} (so two {@link Tenant}s may
+ * each have template {@code main}) and labelled (in the manner of Testcontainers' {@code
+ * org.testcontainers.*} labels) with the key, the provider, the owner and the tenant, so they can
+ * be listed and cleaned up by label. Images made before the tenant key was in the repository name
+ * ({@code sandbox-factory-template:<name>}) are no templates any more: rebuild them. Names are validated by {@link
  * SandboxTemplate#requireValidName}, which also makes them valid image tags.
  */
 final class DockerTemplates implements TemplateStoreSandbox.Store {
@@ -34,20 +36,25 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
     static final String CREATED = NAME + ".created";
 
     private final DockerConnection connection;
-    private final String owner;
+    private final Tenant tenant;
 
-    DockerTemplates(DockerConnection connection, String owner) {
+    DockerTemplates(DockerConnection connection, Tenant tenant) {
         this.connection = connection;
-        this.owner = owner;
+        this.tenant = tenant;
     }
 
-    static String image(String name) {
-        return REPOSITORY + ":" + SandboxTemplate.requireValidName(name);
+    /** The image of this tenant's template {@code name}. */
+    String image(String name) {
+        return repository() + ":" + SandboxTemplate.requireValidName(name);
+    }
+
+    private String repository() {
+        return REPOSITORY + "-" + tenant.key();
     }
 
     /** Commits the (stopped) container {@code containerId} as the template's image. */
     SandboxTemplate commit(SandboxTemplate template, String containerId) {
-        Map<String, String> labels = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
+        Map<String, String> labels = new LinkedHashMap<>(SandboxLabels.ownedBy(tenant));
         labels.put(NAME, template.name());
         labels.put(SUBJECT, template.subject());
         labels.put(SETUP, template.setupHash());
@@ -55,7 +62,7 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         labels.put(BASE, template.baseCommit());
         labels.put(CREATED, template.createdAt().toString());
         try {
-            connection.client().commitCmd(containerId).withRepository(REPOSITORY).withTag(SandboxTemplate.requireValidName(template.name()))
+            connection.client().commitCmd(containerId).withRepository(repository()).withTag(SandboxTemplate.requireValidName(template.name()))
                     .withLabels(labels).withMessage("sandbox-factory template of " + template.subject()).exec();
         } catch (RuntimeException e) {
             throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Could not commit container " + containerId + " as template "
@@ -68,10 +75,10 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
     public List<SandboxTemplate> list() {
         List<Image> images;
         try {
-            Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(owner));
+            Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(tenant));
             images = connection.client().listImagesCmd().withLabelFilter(filter).exec();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the templates of owner '" + owner + "' on the Docker engine at "
+            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the templates of owner '" + tenant.owner() + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxTemplate> templates = new ArrayList<>();
@@ -86,7 +93,7 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
      * session's container still uses only takes the tag away (the engine keeps the image for the
      * container), and an untagged image is no template any more.
      */
-    private static boolean tagged(Image image, String name) {
+    private boolean tagged(Image image, String name) {
         return image.getRepoTags() != null && Arrays.asList(image.getRepoTags()).contains(image(name));
     }
 
@@ -102,10 +109,10 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
             }
         }
         try {
-            removeUntaggedUnused(client, owner);
+            removeUntaggedUnused(client, tenant);
         } catch (RuntimeException e) {
             throw new SandboxException(ErrorCode.REMOVE_FAILED, "Removed template image " + image(name) + " but could not delete the"
-                    + " untagged template images of owner '" + owner + "': " + DockerFailures.message(e), e);
+                    + " untagged template images of owner '" + tenant.owner() + "': " + DockerFailures.message(e), e);
         }
     }
 
@@ -113,9 +120,9 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
      * {@link #removeUntaggedUnused} after a container's removal, which has already done what was
      * asked: a failure here leaves the images to the next removal or template removal.
      */
-    static void removeUntaggedUnusedQuietly(DockerClient client, String owner) {
+    static void removeUntaggedUnusedQuietly(DockerClient client, Tenant tenant) {
         try {
-            removeUntaggedUnused(client, owner);
+            removeUntaggedUnused(client, tenant);
         } catch (RuntimeException e) {
             // Best effort, see above.
         }
@@ -127,8 +134,8 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
      * the engine would keep it, untagged, after the container is gone. Called after a template's
      * removal and after a sandbox's container is removed; an image still in use stays for a later call.
      */
-    static void removeUntaggedUnused(DockerClient client, String owner) {
-        List<Image> untagged = client.listImagesCmd().withDanglingFilter(true).withLabelFilter(SandboxLabels.ownedBy(owner)).exec();
+    static void removeUntaggedUnused(DockerClient client, Tenant tenant) {
+        List<Image> untagged = client.listImagesCmd().withDanglingFilter(true).withLabelFilter(SandboxLabels.ownedBy(tenant)).exec();
         for (Image image : untagged) {
             if (image.getLabels() == null || image.getLabels().get(NAME) == null) {
                 continue;
@@ -144,9 +151,9 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
         }
     }
 
-    /** An image without every label of ours, or of another owner, is no template of this provider instance. */
+    /** An image without every label of ours, or of another tenant, is no template of this provider instance. */
     private Optional<SandboxTemplate> read(Map<String, String> labels) {
-        if (labels == null || !SandboxLabels.isOwnedBy(labels, owner) || labels.get(NAME) == null) {
+        if (labels == null || !SandboxLabels.isOwnedBy(labels, tenant) || labels.get(NAME) == null) {
             return Optional.empty();
         }
         try {

@@ -8,6 +8,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.TransferEntry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -94,6 +95,8 @@ class DockerFileTransferIT {
 
     @Test
     void resolvesThroughLinksWithoutACommand() {
+        Assumptions.assumeFalse("runsc".equals(DockerFixture.runtime()), 
+                "under runsc a FIFO made inside the sandbox is not seen by the engine's stat of the container's files");
         sh("mkdir -p /workspace/real && ln -s real /workspace/alias && ln -s /etc /workspace/out && ln -s gone/deeper /workspace/dangling"
                 + " && mkfifo /workspace/pipe");
         assertThat(sandbox.resolve("/workspace/alias")).contains(new FileTransferSandbox.Resolution("/workspace/real", FileTransferSandbox.Kind.DIRECTORY));

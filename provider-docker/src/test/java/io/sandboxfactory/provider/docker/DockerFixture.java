@@ -22,11 +22,21 @@ final class DockerFixture implements AutoCloseable {
 
     static final String RUN_LABEL = "sandbox-factory.test-run";
     static final String EXEC_CHANNEL_PROPERTY = "sandboxfactory.docker.execChannel";
+    static final String RUNTIME_PROPERTY = "sandboxfactory.docker.runtime";
 
     private final String runId = UUID.randomUUID().toString();
     private final String owner = "it-" + runId;
     private final DockerConnection admin = new DockerConnection(DockerProviderConfig.defaults());
     private final List<DockerFactorySandbox> factories = new ArrayList<>();
+
+    /** The tenant the default factories are (the owner, with the JVM's temporary directory as state directory). */
+    Tenant tenant() {
+        return Tenant.of(owner, stateDirectory());
+    }
+
+    private static Path stateDirectory() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
 
     /** The owner the default factories use. */
     String owner() {
@@ -45,11 +55,16 @@ final class DockerFixture implements AutoCloseable {
 
     /** A factory for {@code owner} whose config {@code customize} adjusts; the run label is always added. */
     DockerFactorySandbox factory(String owner, UnaryOperator<DockerProviderConfig.Builder> customize) {
-        DockerProviderConfig config = customize.apply(DockerProviderConfig.builder().execChannel(execChannelMode())).build();
+        return factory(customize, new TestProviderContext(stateDirectory(), owner));
+    }
+
+    /** A factory opened with {@code context} (its owner and state directory) whose config {@code customize} adjusts. */
+    DockerFactorySandbox factory(UnaryOperator<DockerProviderConfig.Builder> customize, TestProviderContext context) {
+        DockerProviderConfig config = customize.apply(DockerProviderConfig.builder().execChannel(execChannelMode()).runtime(runtime())).build();
         Map<String, String> labels = new java.util.LinkedHashMap<>(config.labels());
         labels.put(RUN_LABEL, runId);
         DockerFactorySandbox factory = new DockerSandboxProvider().open(config.toBuilder().labels(labels).build(),
-                new TestProviderContext(Path.of(System.getProperty("java.io.tmpdir")), owner));
+                context);
         synchronized (factories) {
             factories.add(factory);
         }
@@ -60,8 +75,8 @@ final class DockerFixture implements AutoCloseable {
     DockerFactorySandbox factoryAs(HostProcess host) {
         Map<String, String> labels = new java.util.LinkedHashMap<>();
         labels.put(RUN_LABEL, runId);
-        DockerFactorySandbox factory = new DockerFactorySandbox(DockerProviderConfig.builder().execChannel(execChannelMode())
-                .labels(labels).build(), owner, host);
+        DockerFactorySandbox factory = new DockerFactorySandbox(DockerProviderConfig.builder().execChannel(execChannelMode()).runtime(runtime())
+                .labels(labels).build(), tenant(), host);
         synchronized (factories) {
             factories.add(factory);
         }
@@ -76,6 +91,16 @@ final class DockerFixture implements AutoCloseable {
     static Boolean execChannelMode() {
         String mode = System.getProperty(EXEC_CHANNEL_PROPERTY);
         return mode == null || mode.isBlank() ? null : Boolean.valueOf(mode.trim());
+    }
+
+    /**
+     * The {@code runtime} the run's factories use unless a test sets it: the system property
+     * {@value #RUNTIME_PROPERTY} (such as {@code runsc}), else the engine's default. The build runs
+     * the integration tests once more with {@code runsc}.
+     */
+    static String runtime() {
+        String runtime = System.getProperty(RUNTIME_PROPERTY);
+        return runtime == null || runtime.isBlank() ? null : runtime.trim();
     }
 
     /** A fresh sandbox instance of {@code factory} for {@code sessionId}. */

@@ -215,7 +215,7 @@ class DockerLifecycleIT {
         sandbox.start();
 
         InspectContainerResponse container = fixture.engine().inspectContainerCmd(sandbox.sandboxId().orElseThrow()).exec();
-        assertThat(container.getName()).isEqualTo("/" + ContainerNames.forSession(session));
+        assertThat(container.getName()).isEqualTo("/" + ContainerNames.forSession(fixture.tenant(), session));
         assertThat(container.getConfig().getLabels())
                 .containsEntry(SandboxLabels.SESSION, session)
                 .containsEntry(SandboxLabels.PROVIDER, "docker")
@@ -254,7 +254,7 @@ class DockerLifecycleIT {
     void refusesAContainerThatHasTheNameButIsNotThisSessions() {
         String session = fixture.sessionId("squatted");
         fixture.engine().createContainerCmd(DockerProviderConfig.DEFAULT_IMAGE)
-                .withName(ContainerNames.forSession(session))
+                .withName(ContainerNames.forSession(fixture.tenant(), session))
                 .withLabels(fixture.runLabels())
                 .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec();
@@ -262,7 +262,7 @@ class DockerLifecycleIT {
         DockerSandbox sandbox = fixture.sandbox(fixture.factory(), session);
         assertThatThrownBy(sandbox::start)
                 .isInstanceOf(SandboxException.class)
-                .hasMessageContaining(ContainerNames.forSession(session))
+                .hasMessageContaining(ContainerNames.forSession(fixture.tenant(), session))
                 .hasMessageContaining("is not the sandbox of session")
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("CONTAINER_NAME_TAKEN"));
     }

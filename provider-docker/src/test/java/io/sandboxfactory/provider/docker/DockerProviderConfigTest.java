@@ -101,6 +101,38 @@ class DockerProviderConfigTest {
                 .hasMessageNotContaining("providers.docker");
     }
 
+    @Test
+    void hardeningKeysHaveSafeDefaultsAndNormalisedValues() {
+        DockerProviderConfig defaults = DockerProviderConfig.defaults();
+        assertThat(defaults.user()).isEqualTo("1000:1000");
+        assertThat(defaults.capAdd()).isEmpty();
+        assertThat(defaults.pidsLimit()).isEqualTo(1024L);
+        assertThat(defaults.readOnlyRootFilesystem()).isFalse();
+        assertThat(defaults.configuredRuntime()).isEmpty();
+        DockerProviderConfig given = DockerProviderConfig.builder().user("1234").capAdd(List.of("cap_net_bind_service", "CHOWN"))
+                .runtime(" runsc ").build();
+        assertThat(given.containerUser()).isEqualTo(new ContainerUser(1234, 1234));
+        assertThat(given.capAdd()).containsExactly("NET_BIND_SERVICE", "CHOWN");
+        assertThat(given.configuredRuntime()).contains("runsc");
+        assertThat(given.toBuilder().build()).isEqualTo(given);
+    }
+
+    @Test
+    void rejectsBadHardeningValuesAllAtOnce() {
+        assertInvalid(b -> b.user("node"), "user 'node' is invalid; it must be a numeric uid or uid:gid up to 2147483647,"
+                + " such as 1000:1000 (names are not looked up).");
+        assertInvalid(b -> b.pidsLimit(0L), "pidsLimit '0' is invalid; it must be a whole number of processes above 0, such as 1024.");
+        assertInvalid(b -> b.capAdd(List.of("ALL")), "capAdd[0] 'ALL' is invalid; it must be a Linux capability name such as"
+                + " NET_BIND_SERVICE (ALL is not allowed: name each one).");
+        assertInvalid(b -> b.runtime("run sc"), "runtime 'run sc' is invalid; it must be the name of a runtime the engine knows,"
+                + " such as runc or runsc: letters, digits, '_', '.' and '-'.");
+        assertThatThrownBy(() -> DockerProviderConfig.builder().user("-1").capAdd(List.of("chown", "FLY")).pidsLimit(-5L)
+                .runtime("a b").build())
+                .isInstanceOfSatisfying(InvalidConfigValueException.class, e -> assertThat(e.problems())
+                        .extracting(InvalidConfigValueException.Problem::key)
+                        .containsExactly("user", "capAdd[1]", "pidsLimit", "runtime"));
+    }
+
     private static void assertInvalid(UnaryOperator<DockerProviderConfig.Builder> change, String message) {
         assertThatThrownBy(() -> change.apply(DockerProviderConfig.builder()).build())
                 .isInstanceOf(InvalidConfigValueException.class)

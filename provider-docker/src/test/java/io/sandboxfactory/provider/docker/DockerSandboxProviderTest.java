@@ -38,7 +38,7 @@ class DockerSandboxProviderTest {
             DockerSandbox sandbox = factory.create(FactorySandboxContext.builder("owner/repo#1").workingDirectory("/src").build());
             assertThat(sandbox.status()).isEqualTo(SandboxStatus.PENDING);
             assertThat(sandbox.id()).isEqualTo("owner/repo#1");
-            assertThat(sandbox.name()).isEqualTo(sandbox.containerName()).isEqualTo(ContainerNames.forSession("owner/repo#1"));
+            assertThat(sandbox.name()).isEqualTo(sandbox.containerName()).isEqualTo(ContainerNames.forSession(Tenant.of("tests", dir), "owner/repo#1"));
             assertThat(sandbox.workingDirectory()).contains("/src");
             assertThat(factory.owner()).isEqualTo("tests");
         }

@@ -97,7 +97,7 @@ class DockerTransportIT {
         assertThat(caller.isAlive()).isFalse();
         assertThat(failure.get()).isInstanceOf(SandboxException.class)
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("INTERRUPTED"));
-        assertThat(sandbox.executeCommand("ps -o args").stdout()).doesNotContain("4715");
+        assertThat(sandbox.executeCommand("ps -o args").stdout()).doesNotContain("sleep 4715");
     }
 
     private DockerSandbox sandboxThrough(SocketProxy proxy) {

@@ -53,8 +53,21 @@ public final class TarStream extends InputStream {
     private boolean finished;
     private int position;
     private RuntimeException failure;
+    private final int uid;
+    private final int gid;
 
+    /** Entries owned by root (uid and gid 0), as extracting them as root makes them. */
     public TarStream(FileTransferSandbox.Source source) {
+        this(source, 0, 0);
+    }
+
+    /**
+     * Entries owned by {@code uid} and {@code gid}: an engine that extracts as root keeps the
+     * owner a header names, so the files belong to a non-root user of the sandbox.
+     */
+    public TarStream(FileTransferSandbox.Source source, int uid, int gid) {
+        this.uid = uid;
+        this.gid = gid;
         this.source = source;
         this.entries = source.entries().iterator();
         this.tar = new TarArchiveOutputStream(buffer, StandardCharsets.UTF_8.name());
@@ -139,6 +152,8 @@ public final class TarStream extends InputStream {
             }
         }
         header.setModTime(modified);
+        header.setUserId(uid);
+        header.setGroupId(gid);
         tar.putArchiveEntry(header);
         if (entry.type() == TransferEntry.Type.FILE && entry.size() > 0) {
             try {
