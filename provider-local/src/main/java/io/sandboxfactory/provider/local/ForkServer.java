@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,20 +43,41 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (SIGTERM to its group, SIGKILL 1 s later): commands die with their host, also one killed with
  * SIGKILL. The server leads a process group of its own, so a signal to the JVM's group does not
  * take it along before it could end them.
+ *
+ * <p>{@linkplain Confinement Confined}, the server runs inside one session's boundary (its own pid
+ * namespace): the pids it reports are that namespace's, so this JVM never signals them or looks
+ * them up as host pids; it asks the server to kill a command ({@link Launch#killInside()}) or
+ * everything of the session ({@link #killAll()}).
  */
 final class ForkServer implements Launcher {
 
     private static final String SCRIPT = script();
 
+    /** How a confined server is started: inside a session's boundary. */
+    interface Confinement {
+
+        /** A new private directory for one server's FIFOs, visible inside the boundary at its path. */
+        Path newFifoDirectory() throws IOException;
+
+        /** The command that runs {@code server} inside the boundary, the FIFO directory bound into it. */
+        List<String> command(List<String> server, Path fifos);
+    }
+
     private final String perl;
     private final Executor pumps;
+    private final Optional<Confinement> confinement;
     private final AtomicInteger ids = new AtomicInteger();
     private Path fifos;
     private Connection connection;
 
     ForkServer(String perl, Executor pumps) {
+        this(perl, pumps, Optional.empty());
+    }
+
+    ForkServer(String perl, Executor pumps, Optional<Confinement> confinement) {
         this.perl = perl;
         this.pumps = pumps;
+        this.confinement = confinement;
     }
 
     @Override
@@ -63,7 +85,7 @@ final class ForkServer implements Launcher {
                         OutputCollector stderr) throws IOException {
         int id = ids.incrementAndGet();
         Connection server = connection();
-        Command command = new Command(id, server, stdout, stderr, fifos, pumps);
+        Command command = new Command(id, server, stdout, stderr, fifos, pumps, confinement.isEmpty());
         ByteArrayOutputStream payload = new ByteArrayOutputStream(256 + commandLine.length());
         payload.writeBytes(cwd.toString().getBytes(StandardCharsets.UTF_8));
         payload.write(0);
@@ -93,6 +115,39 @@ final class ForkServer implements Launcher {
             connection.process.destroy();
             connection = null;
         }
+        removeFifos();
+    }
+
+    /**
+     * Confined: kills every process of the session's boundary, commands running and what earlier
+     * ones left in the background, and waits until they are gone (the server's exit ends the pid
+     * namespace, and {@code bwrap} exits once its init, the last of them, did). The next command
+     * starts a new server.
+     */
+    synchronized void killAll() {
+        if (confinement.isEmpty()) {
+            throw new IllegalStateException("Only a confined fork server kills everything of its session.");
+        }
+        if (connection != null) {
+            Process process = connection.process;
+            try {
+                connection.send('Q', 0, new byte[0]);
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (IOException e) {
+                // Its pipe broke: the server is exiting; make sure.
+                process.destroyForcibly();
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+            connection = null;
+        }
+        removeFifos();
+    }
+
+    private void removeFifos() {
         if (fifos != null) {
             try {
                 Directories.deleteRecursively(fifos);
@@ -106,11 +161,13 @@ final class ForkServer implements Launcher {
     private synchronized Connection connection() throws IOException {
         if (fifos == null) {
             // Private to this user (0700): no one else can open a command's output.
-            fifos = Files.createTempDirectory("sandbox-factory-fork-",
+            fifos = confinement.isPresent() ? confinement.get().newFifoDirectory() : Files.createTempDirectory("sandbox-factory-fork-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         if (connection == null || !connection.process.isAlive()) {
-            ProcessBuilder builder = new ProcessBuilder(perl, "-e", SCRIPT, fifos.toString())
+            List<String> server = List.of(perl, "-e", SCRIPT, fifos.toString());
+            Path dir = fifos;
+            ProcessBuilder builder = new ProcessBuilder(confinement.map(c -> c.command(server, dir)).orElse(server))
                     .redirectError(ProcessBuilder.Redirect.DISCARD);
             // The server's own environment reaches no command (each gets exactly its own); an empty
             // one keeps PERL5LIB and the like from changing the server.
@@ -188,6 +245,8 @@ final class ForkServer implements Launcher {
         private final Fifo out;
         private final Fifo err;
         private final Executor pumps;
+        /** Whether the pids the server reports are the host's (it is not confined). */
+        private final boolean hostPids;
         private final CountDownLatch started = new CountDownLatch(1);
         private final CountDownLatch exited = new CountDownLatch(1);
         private volatile long pid = -1;
@@ -200,8 +259,10 @@ final class ForkServer implements Launcher {
         private volatile OutputPump errPump;
         private volatile boolean abandoned;
 
-        Command(int id, Connection server, OutputCollector stdout, OutputCollector stderr, Path fifos, Executor pumps) {
+        Command(int id, Connection server, OutputCollector stdout, OutputCollector stderr, Path fifos, Executor pumps,
+                boolean hostPids) {
             this.id = id;
+            this.hostPids = hostPids;
             this.server = server;
             this.stdout = stdout;
             this.stderr = stderr;
@@ -214,7 +275,7 @@ final class ForkServer implements Launcher {
             switch (type) {
                 case 'P' -> {
                     pid = Long.parseLong(new String(data, 0, length, StandardCharsets.US_ASCII));
-                    leader = ProcessHandle.of(pid);
+                    leader = hostPids ? ProcessHandle.of(pid) : Optional.empty();
                     started.countDown();
                     if (abandoned) {
                         killUnstarted();
@@ -281,7 +342,20 @@ final class ForkServer implements Launcher {
         private void killUnstarted() {
             // Its server reaps it only after this (the exit frame comes then), so the pid is still its own.
             if (exited.getCount() > 0) {
-                leader.ifPresent(ProcessHandle::destroyForcibly);
+                if (hostPids) {
+                    leader.ifPresent(ProcessHandle::destroyForcibly);
+                } else {
+                    killInside();
+                }
+            }
+        }
+
+        @Override
+        public void killInside() {
+            try {
+                server.send('K', id, new byte[0]);
+            } catch (IOException e) {
+                // The server is gone, and its boundary with it.
             }
         }
 

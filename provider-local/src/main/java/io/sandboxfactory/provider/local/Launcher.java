@@ -55,5 +55,13 @@ interface Launcher {
 
         /** After this returns the collectors receive nothing more, and the command's pipes are closed. */
         void detach();
+
+        /**
+         * Kills the command's process group and tree from inside its session's boundary, where its
+         * pids mean something; only for launchers that run commands in one.
+         */
+        default void killInside() {
+            throw new UnsupportedOperationException("This launcher runs commands on the host; kill them by their host pids.");
+        }
     }
 }

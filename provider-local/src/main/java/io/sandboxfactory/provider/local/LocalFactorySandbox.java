@@ -19,10 +19,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -37,13 +39,31 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     private final LocalTemplates templates;
     private final ReadyCopies readyCopies;
     private final CommandThreads threads = new CommandThreads();
-    private final Launcher launcher;
+    /** Starts the commands of sessions run on the host; empty when every session has a boundary. */
+    private final Optional<Launcher> hostLauncher;
+    private final Optional<Boundaries> boundaries;
+    /** The fork servers of isolated sessions (one each), stopped on {@link #close()}. */
+    private final Set<ForkServer> confinedServers = ConcurrentHashMap.newKeySet();
 
-    /** @param launchers makes the launcher of this instance's commands from the threads it may use */
+    /** What an isolated factory confines each session with. */
+    record Boundaries(String perl, Bubblewrap bubblewrap, HostUser user) {
+    }
+
+    /** Without isolation. @param launchers makes the launcher of this instance's commands from the threads it may use */
     LocalFactorySandbox(Path root, Map<String, String> baseEnv, Function<CommandThreads, Launcher> launchers, Path templateDirectory) {
+        this(root, baseEnv, launchers, templateDirectory, Optional.empty());
+    }
+
+    /**
+     * @param launchers makes the launcher of commands run on the host (without isolation)
+     * @param boundaries present: every session's processes run inside a boundary of its own
+     */
+    LocalFactorySandbox(Path root, Map<String, String> baseEnv, Function<CommandThreads, Launcher> launchers, Path templateDirectory,
+                        Optional<Boundaries> boundaries) {
         this.root = root;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.launcher = launchers.apply(threads);
+        this.boundaries = boundaries;
+        this.hostLauncher = boundaries.isPresent() ? Optional.empty() : Optional.of(launchers.apply(threads));
         this.readyCopies = new ReadyCopies(root.resolve(LocalTemplates.STAGING));
         this.templates = new LocalTemplates(templateDirectory, readyCopies);
     }
@@ -60,7 +80,48 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
             String name = SandboxTemplate.requireValidName(t.name());
             return target -> templates.copyInto(name, target);
         });
-        return new LocalSandbox(ctx.sessionId(), directory, baseEnv, launcher, host, threads.recorder(), template);
+        RunningCommands running = new RunningCommands(directory, host, threads.recorder());
+        if (boundaries.isEmpty()) {
+            return new LocalSandbox(ctx.sessionId(), directory, baseEnv, running, new ProcessGroupRunner(hostLauncher.orElseThrow(), new HostTracking(running)),
+                    Optional.empty(), template);
+        }
+        Boundaries b = boundaries.get();
+        SessionPrivate own = SessionPrivate.of(directory);
+        Bubblewrap.Session session = new Bubblewrap.Session(directory, own, ctx.hostDirectories());
+        ForkServer server = new ForkServer(b.perl(), threads.pumps(), Optional.of(new ForkServer.Confinement() {
+            @Override
+            public Path newFifoDirectory() throws IOException {
+                return own.newFifoDirectory();
+            }
+
+            @Override
+            public List<String> command(List<String> forkServer, Path fifos) {
+                own.prepare(b.user());
+                return b.bubblewrap().command(session, List.of(fifos), true, forkServer);
+            }
+        }));
+        confinedServers.add(server);
+        Map<String, String> env = new LinkedHashMap<>(baseEnv);
+        // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.
+        env.put("HOME", own.home().toString());
+        return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server)),
+                Optional.of(own), template);
+    }
+
+    /** {@value LocalProviderConfig#NAMESPACES} when every session is confined, else {@value LocalProviderConfig#NONE}. */
+    @Override
+    public String isolation() {
+        return boundaries.isPresent() ? LocalProviderConfig.NAMESPACES : LocalProviderConfig.NONE;
+    }
+
+    /** The boundary isolated sessions get, for a shell run inside one; empty without isolation. */
+    public Optional<List<String>> shellCommand(String sessionId, List<String> hostDirectories, List<String> shell) {
+        return boundaries.map(b -> {
+            Path directory = SessionIds.sessionDirectory(root, sessionId);
+            SessionPrivate own = SessionPrivate.of(directory);
+            own.prepare(b.user());
+            return b.bubblewrap().command(new Bubblewrap.Session(directory, own, hostDirectories), List.of(), false, shell);
+        });
     }
 
     @Override
@@ -80,7 +141,8 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     @Override
     public void close() {
         readyCopies.close();
-        launcher.close();
+        hostLauncher.ifPresent(Launcher::close);
+        confinedServers.forEach(ForkServer::close);
     }
 
     /** Commands run as host processes in the session directory: nothing holds them in. */
@@ -117,6 +179,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         try {
             new RunningCommands(dir, host, threads.recorder()).killAll();
             Directories.deleteRecursively(dir);
+            SessionPrivate.of(dir).delete();
         } catch (IOException e) {
             throw new UncheckedIOException("Could not remove local session directory " + dir + ": " + e.getMessage(), e);
         }

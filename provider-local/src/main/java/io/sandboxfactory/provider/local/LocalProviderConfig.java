@@ -17,19 +17,49 @@ import java.util.Objects;
  * @param passEnv host environment variables passed to commands besides {@code PATH} and {@code HOME}
  * @param inheritEnvironment pass the whole host environment (off by default: sessions should not see host secrets)
  * @param env variables set for every command, under the sandbox overlay and per-call env
+ * @param isolation {@value #NAMESPACES} (every process of a session inside one bubblewrap boundary) or
+ *     {@value #NONE} (processes of the host user). Default: {@value #NAMESPACES} where bubblewrap
+ *     works, else {@value #NONE} with a warning
+ * @param network {@value #NONE} (a network namespace with nothing in it) or {@value #HOST} (the
+ *     host's network); only with namespaces. Default: {@value #NONE}
  */
-public record LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env) {
+public record LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env,
+                                  String isolation, String network) {
+
+    /** {@code isolation}: one bubblewrap boundary per session. */
+    public static final String NAMESPACES = "namespaces";
+    /** {@code isolation}: none; {@code network}: none. */
+    public static final String NONE = "none";
+    /** {@code network}: the host's. */
+    public static final String HOST = "host";
 
     public LocalProviderConfig {
         InvalidConfigValueException.Collector problems = new InvalidConfigValueException.Collector();
         if (root != null && !isRoot(root)) {
             problems.reject("root", root, "it must be an absolute path or start with ~/");
         }
+        if (isolation != null && !List.of(NAMESPACES, NONE).contains(isolation)) {
+            problems.reject("isolation", isolation, "it must be one of " + NAMESPACES + ", " + NONE);
+        }
+        if (network != null && !List.of(NONE, HOST).contains(network)) {
+            problems.reject("network", network, "it must be one of " + NONE + ", " + HOST);
+        }
         EnvironmentVariables.check(env, "env", problems);
         problems.throwIfAny();
         passEnv = List.copyOf(Objects.requireNonNullElse(passEnv, List.of()));
         inheritEnvironment = Objects.requireNonNullElse(inheritEnvironment, Boolean.FALSE);
         env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
+        network = Objects.requireNonNullElse(network, NONE);
+    }
+
+    /** Default isolation (namespaces where bubblewrap works) and network ({@value #NONE}). */
+    public LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env) {
+        this(root, passEnv, inheritEnvironment, env, null, null);
+    }
+
+    /** A copy with {@code isolation} and {@code network} set (null: the default). */
+    public LocalProviderConfig withIsolation(String isolation, String network) {
+        return new LocalProviderConfig(root, passEnv, inheritEnvironment, env, isolation, network);
     }
 
     private static boolean isRoot(String root) {
@@ -40,7 +70,7 @@ public record LocalProviderConfig(String root, List<String> passEnv, Boolean inh
     @Override
     public String toString() {
         return "LocalProviderConfig[root=" + root + ", passEnv=" + passEnv + ", inheritEnvironment=" + inheritEnvironment
-                + ", envKeys=" + env.keySet() + "]";
+                + ", envKeys=" + env.keySet() + ", isolation=" + isolation + ", network=" + network + "]";
     }
 
     /** All defaults. */

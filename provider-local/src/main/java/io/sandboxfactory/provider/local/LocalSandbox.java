@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
 /**
@@ -42,6 +41,8 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     private final Map<String, String> baseEnv;
     private final RunningCommands running;
     private final ProcessGroupRunner runner;
+    /** The session's private /tmp, HOME and user files when it is isolated; removed with it. */
+    private final Optional<SessionPrivate> own;
     private final LocalFileTransfer files;
     /** Fills a new session directory from a template; absent for an empty start. */
     private final Optional<TemplateCopy> template;
@@ -52,13 +53,19 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
         void into(Path directory) throws IOException;
     }
 
-    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, Launcher launcher, HostProcess host,
-                 Executor recorder, Optional<TemplateCopy> template) {
+    /**
+     * @param running the records of commands run on the host (none are written for an isolated
+     *     session, but one run without isolation before may have left some)
+     * @param runner runs the commands, on the host or inside the session's boundary
+     */
+    LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, RunningCommands running, ProcessGroupRunner runner,
+                 Optional<SessionPrivate> own, Optional<TemplateCopy> template) {
         super(sessionId, "local-" + sessionId);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
-        this.running = new RunningCommands(directory, host, recorder);
-        this.runner = new ProcessGroupRunner(launcher, running);
+        this.running = running;
+        this.runner = runner;
+        this.own = own;
         this.files = new LocalFileTransfer(directory);
         this.template = template;
     }
@@ -131,6 +138,9 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
         runner.killAll();
         running.killAll();
         Directories.deleteRecursively(handle);
+        if (own.isPresent()) {
+            own.get().delete();
+        }
     }
 
     /** Runs in the session directory, or in {@code cwd} resolved against it when relative. */

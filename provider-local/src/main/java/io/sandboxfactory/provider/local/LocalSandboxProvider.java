@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.logging.Logger;
 
 /**
  * The {@code local} provider: every session is a directory on the host, commands run through
- * {@code /bin/sh}. Isolation is by directory and environment only (no containment), which makes it
- * the fast default for trusted work and tests.
+ * {@code /bin/sh}. With {@code isolation: namespaces} (the default where bubblewrap works) every
+ * process of a session runs inside one boundary of its own ({@link Bubblewrap}); with {@code none},
+ * isolation is by directory and environment only.
  */
 public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalProviderConfig> {
 
@@ -28,8 +30,19 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
     private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
     private static final List<String> PERL_CANDIDATES = List.of("/usr/bin/perl", "/bin/perl");
 
+    private static final Logger LOG = Logger.getLogger(LocalSandboxProvider.class.getName());
+
+    private final String bubblewrap;
+
     public LocalSandboxProvider() {
-        super(NAME, LocalProviderConfig.class, "Sessions as directories on the host; commands run with /bin/sh in their own process group.");
+        this(Bubblewrap.DEFAULT_PROGRAM);
+    }
+
+    /** @param bubblewrap the {@code bwrap} program to confine sessions with (a test gives one that does not work) */
+    LocalSandboxProvider(String bubblewrap) {
+        super(NAME, LocalProviderConfig.class, "Sessions as directories on the host; commands run with /bin/sh in their own process group,"
+                + " inside one bubblewrap boundary per session unless isolation is none.");
+        this.bubblewrap = bubblewrap;
     }
 
     @Override
@@ -39,7 +52,34 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
                 ? context.stateDirectory().resolve("sessions")
                 : HostPaths.expandHome(config.root());
         return new LocalFactorySandbox(root.normalize(), baseEnv(config, context.environment()), launchers(),
-                context.stateDirectory().resolve("templates").resolve(NAME));
+                context.stateDirectory().resolve("templates").resolve(NAME), boundaries(config));
+    }
+
+    /**
+     * The boundaries sessions get: none when asked for; else bubblewrap (and perl for the fork
+     * server inside) when they work here, probed once per open. Asked for explicitly, their absence
+     * fails the open, before anything is made; by default it falls back to no isolation, with one
+     * warning for this instance.
+     */
+    private Optional<LocalFactorySandbox.Boundaries> boundaries(LocalProviderConfig config) {
+        if (LocalProviderConfig.NONE.equals(config.isolation())) {
+            return Optional.empty();
+        }
+        Optional<String> perl = firstExecutable(PERL_CANDIDATES);
+        if (perl.isPresent() && Bubblewrap.works(bubblewrap)) {
+            return Optional.of(new LocalFactorySandbox.Boundaries(perl.get(),
+                    new Bubblewrap(bubblewrap, LocalProviderConfig.HOST.equals(config.network())), HostUser.current()));
+        }
+        String missing = perl.isEmpty()
+                ? "perl (at " + PERL_CANDIDATES + ") is missing: install the 'perl-base' package"
+                : bubblewrap + " is missing or cannot make namespaces here: install the '" + Bubblewrap.PACKAGE + "' package";
+        if (LocalProviderConfig.NAMESPACES.equals(config.isolation())) {
+            throw new SandboxException(ErrorCode.PROVIDER_OPEN_FAILED, "providers.local.isolation is 'namespaces', but " + missing
+                    + " (or set providers.local.isolation to 'none').");
+        }
+        LOG.warning("The local provider runs sessions WITHOUT isolation (isolation: none): " + missing
+                + " (or set providers.local.isolation: none to silence this).");
+        return Optional.empty();
     }
 
     static Map<String, String> baseEnv(LocalProviderConfig config, Map<String, String> host) {

@@ -12,8 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import java.util.logging.Logger;
 
 /**
  * Runs shell command lines, each as the leader of its own process group (see {@link Launcher}), so a timeout or a stop can kill everything a command started, backgrounded
@@ -27,22 +25,16 @@ import java.util.logging.Logger;
  */
 final class ProcessGroupRunner {
 
-    private static final Logger LOG = Logger.getLogger(ProcessGroupRunner.class.getName());
-
     /** How long output may keep flowing after the shell exited, from children that hold the pipes. */
     private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
 
-    /** How long an end the launcher has not reported may still come before it counts as lost. */
-    private static final Duration LOST_END_GRACE = Duration.ofSeconds(1);
-
     private final Launcher launcher;
-    private final RunningCommands running;
-    private final ProcessGroups groups = new ProcessGroups();
+    private final CommandTracking tracking;
 
-    /** @param running where each command is recorded while it runs, so it can be ended if this host dies */
-    ProcessGroupRunner(Launcher launcher, RunningCommands running) {
+    /** @param tracking how the commands' processes are kept hold of, to kill them */
+    ProcessGroupRunner(Launcher launcher, CommandTracking tracking) {
         this.launcher = launcher;
-        this.running = running;
+        this.tracking = tracking;
     }
 
     CommandResult run(CommandRequest request, Path cwd, Map<String, String> env) {
@@ -59,13 +51,11 @@ final class ProcessGroupRunner {
             throw new SandboxExecTransportException("Command '" + request.commandLine() + "' may have started, but "
                     + e.getCause().getMessage(), true, e);
         }
-        groups.add(launch);
-        RunningCommands.Recording recording = running.started(launch);
+        CommandTracking.Tracked tracked = tracking.started(launch);
         try {
             boolean timedOut = !launch.awaitExit(request.timeout().orElse(null));
             if (timedOut) {
-                warnIfTheEndWasLost(launch);
-                groups.kill(launch);
+                tracked.timedOut();
             }
             long deadline = System.nanoTime() + OUTPUT_GRACE.toNanos();
             launch.awaitOutputEnd(deadline);
@@ -76,39 +66,21 @@ final class ProcessGroupRunner {
             return new CommandResult(exit, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
                     timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
         } catch (InterruptedException e) {
-            groups.kill(launch);
+            tracked.kill();
             Thread.currentThread().interrupt();
             throw new SandboxException(ErrorCode.INTERRUPTED, "Command '" + request.commandLine() + "' was interrupted and killed.", e);
         } catch (UncheckedIOException e) {
-            groups.kill(launch);
+            tracked.kill();
             throw new SandboxExecTransportException("Command '" + request.commandLine() + "' was lost and killed: "
                     + e.getCause().getMessage(), true, e);
         } finally {
-            running.finished(recording);
             launch.detach();
-            if (launch.groupEmptyAtExit()) {
-                groups.forget(launch);
-            } else {
-                groups.forgetFinishedNowAndThen();
-            }
-        }
-    }
-
-    /**
-     * A command that timed out although its shell had ended: the launcher never reported the end,
-     * which is a fault of this provider, not of the command, and must not pass for a slow command. A
-     * shell that ended at the very moment of the timeout has its end reported within the grace.
-     */
-    private static void warnIfTheEndWasLost(Launcher.Launch launch) throws InterruptedException {
-        Optional<String> state = ProcessTable.state(launch.pid());
-        if ((state.isEmpty() || state.get().equals("Z")) && !launch.awaitExit(LOST_END_GRACE)) {
-            LOG.warning("The local provider lost the end of a command: its shell (pid " + launch.pid() + ") had "
-                    + (state.isEmpty() ? "exited" : "exited and was not reaped") + " when the command timed out.");
+            tracked.finished();
         }
     }
 
     /** Kills every command this runner is running, and whatever earlier commands left running in the background. */
     void killAll() {
-        groups.killAll();
+        tracking.killAll();
     }
 }

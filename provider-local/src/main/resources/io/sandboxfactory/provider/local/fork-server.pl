@@ -4,6 +4,7 @@
 # JVM reads them directly and removes them once open. Frames both ways are
 # type (1 byte), id (u32), length (u32), payload.
 #   in:  S id "cwd\0command\0NAME=value\0..."  start
+#        K id ""  kill the command's group and process tree | Q 0 ""  kill everything and exit (in a boundary)
 #   out: P id pid | F id message (not started) | X id "<exit code> <1 if its group still has members, else 0>"
 #        (exit code 128 + signal when a signal ended the shell)
 # It exits when its stdin ends (the JVM is gone), removing the FIFO directory. Commands die with
@@ -127,7 +128,8 @@ sub start {
 }
 
 sub reap {
-    while ((my $pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
+    my ($all) = @_;
+    while ((my $pid = waitpid(-1, $all ? 0 : POSIX::WNOHANG())) > 0) {
         my $status = $?;
         my $id = delete $id_of_pid{$pid};
         next unless defined $id;
@@ -139,6 +141,42 @@ sub reap {
     }
 }
 
+# Inside a session's boundary the pids are its pid namespace's, which the JVM cannot signal: it asks
+# here. The tree is read before the kill, since the shell's orphans move to pid 1 once it dies.
+sub kill_command {
+    my ($id) = @_;
+    my ($pid) = grep { $id_of_pid{$_} == $id } keys %id_of_pid;
+    return unless defined $pid;
+    my %children;
+    for my $stat (glob '/proc/[0-9]*/stat') {
+        open(my $fh, '<', $stat) or next;
+        my $line = <$fh> // next;
+        my ($child) = $stat =~ m{^/proc/(\d+)/};
+        push @{$children{$1}}, $child if $line =~ /.*\)\s+\S+\s+(\d+)/;
+    }
+    my @tree;
+    my @todo = ($pid);
+    while (@todo) {
+        my @found = @{$children{shift @todo} || []};
+        push @tree, @found;
+        push @todo, @found;
+    }
+    kill 'KILL', -$pid;
+    kill 'KILL', @tree if @tree;
+}
+
+# Stop or destroy of an isolated session: every process of its pid namespace but its init dies,
+# the commands' ends are reported, and the namespace goes with this server. Never on the host: there
+# this server is not pid 2 (pid 1 is the boundary's init), and kill -1 would reach every process.
+sub quit {
+    return unless $$ == 2;
+    kill 'KILL', -1;
+    reap(1);
+    unlink glob("$fifos/*");
+    rmdir $fifos;
+    POSIX::_exit(0);
+}
+
 sub requests {
     while (length($in) >= 9) {
         my ($type, $id, $length) = unpack('a1 N N', $in);
@@ -146,6 +184,8 @@ sub requests {
         my $payload = substr($in, 9, $length);
         substr($in, 0, 9 + $length) = '';
         start($id, $payload) if $type eq 'S';
+        kill_command($id) if $type eq 'K';
+        quit() if $type eq 'Q';
     }
 }
 

@@ -209,7 +209,7 @@ class LocalCommandExecutionTest {
 
         assertThat(result.exitCode()).isZero();
         assertThat(result.stdout()).isEqualTo("early\n");
-        long child = TestBed.readPid(sandbox.directory().resolve("child.pid"));
+        TestBed.SessionPid child = TestBed.readPid(sandbox, sandbox.directory().resolve("child.pid"));
         assertThat(TestBed.isDead(child)).as("background child still runs after the command returned").isFalse();
         Files.createFile(sandbox.directory().resolve("release"));
         TestBed.assertDiesSoon(child);

@@ -50,7 +50,9 @@ class LocalEnvironmentTest {
 
             assertThat(env).doesNotContainKey(HOST_SECRET);
             assertThat(env).containsEntry("PATH", System.getenv("PATH"));
-            assertThat(env).containsEntry("HOME", System.getenv("HOME"));
+            // Isolated, HOME is the session's own (the host's does not exist inside); else the host's.
+            assertThat(env).containsEntry("HOME", bed.factory().isolation().equals(LocalProviderConfig.NAMESPACES)
+                    ? SessionPrivate.of(bed.root().resolve("plain")).home().toString() : System.getenv("HOME"));
             // Any other variable of the test JVM is absent as well (the shell adds PWD itself).
             System.getenv().keySet().stream()
                     .filter(name -> !List.of("PATH", "HOME", "PWD", "OLDPWD", "SHLVL", "_").contains(name))

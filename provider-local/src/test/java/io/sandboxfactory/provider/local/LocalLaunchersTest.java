@@ -97,7 +97,7 @@ class LocalLaunchersTest {
     void aTimeoutKillsAnOrphanedGrandchildAndAStopWhatACommandLeftBehind(String launcher) throws Exception {
         LocalSandbox sandbox = sandbox(launcher);
         run(sandbox, "sleep 300 > /dev/null 2>&1 & echo $! > left.pid");
-        long left = readPid(sandbox.directory().resolve("left.pid"));
+        TestBed.SessionPid left = readPid(sandbox, sandbox.directory().resolve("left.pid"));
         assertThat(TestBed.isDead(left)).as("a background process outlives its command").isFalse();
 
         CommandResult result = run(sandbox, "(sleep 300 & echo $! > orphan.pid); echo started; sleep 300",
@@ -105,7 +105,7 @@ class LocalLaunchersTest {
 
         assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
         assertThat(result.stdout()).isEqualTo("started\n");
-        assertDiesSoon(readPid(sandbox.directory().resolve("orphan.pid")));
+        assertDiesSoon(readPid(sandbox, sandbox.directory().resolve("orphan.pid")));
         sandbox.stop();
         assertDiesSoon(left);
     }

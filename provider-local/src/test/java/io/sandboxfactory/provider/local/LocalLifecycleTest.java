@@ -69,7 +69,7 @@ class LocalLifecycleTest {
         CompletableFuture<CommandResult> longRunning = CompletableFuture.supplyAsync(
                 () -> run(sandbox, "sleep 300 & echo $! > sleeper.pid; echo started; wait", options));
         assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
-        long sleeper = readPid(sandbox.directory().resolve("sleeper.pid"));
+        TestBed.SessionPid sleeper = readPid(sandbox, sandbox.directory().resolve("sleeper.pid"));
 
         sandbox.stop();
 
@@ -92,7 +92,7 @@ class LocalLifecycleTest {
         LocalSandbox sandbox = bed.sandbox("leftovers");
         CommandResult result = run(sandbox, "sleep 300 > /dev/null 2>&1 & echo $! > bg.pid");
         assertThat(result.exitCode()).isZero();
-        long background = readPid(sandbox.directory().resolve("bg.pid"));
+        TestBed.SessionPid background = readPid(sandbox, sandbox.directory().resolve("bg.pid"));
         assertThat(isDead(background)).as("the background process outlives its command").isFalse();
         // Later commands look at the leftover group again; it must stay known as ours.
         assertThat(run(sandbox, "true").exitCode()).isZero();
@@ -108,7 +108,7 @@ class LocalLifecycleTest {
     void destroyRemovesTheDirectoryKillsItsProcessesAndEndsTheInstance() throws Exception {
         LocalSandbox sandbox = bed.sandbox("doomed");
         run(sandbox, "echo gone > file.txt; sleep 300 > /dev/null 2>&1 & echo $! > bg.pid");
-        long background = readPid(sandbox.directory().resolve("bg.pid"));
+        TestBed.SessionPid background = readPid(sandbox, sandbox.directory().resolve("bg.pid"));
 
         sandbox.destroy();
 

@@ -47,8 +47,8 @@ class LocalTimeoutTest {
         assertThat(result.timedOut()).isTrue();
         assertThat(result.success()).isFalse();
         assertThat(result.stdout()).as("output before the timeout is kept").isEqualTo("started\n");
-        assertDiesSoon(readPid(sandbox.directory().resolve("child.pid")));
-        assertDiesSoon(readPid(sandbox.directory().resolve("orphan.pid")));
+        assertDiesSoon(readPid(sandbox, sandbox.directory().resolve("child.pid")));
+        assertDiesSoon(readPid(sandbox, sandbox.directory().resolve("orphan.pid")));
     }
 
     @Test

@@ -75,6 +75,53 @@ final class TestBed implements AutoCloseable {
         return Long.parseLong(Files.readString(file).trim());
     }
 
+    /**
+     * A process a command of {@code sandbox} wrote the pid of: that pid is its session's pid
+     * namespace's (with isolation), so it is found on the host by its namespace and its pid there.
+     */
+    static SessionPid readPid(LocalSandbox sandbox, Path file) throws IOException {
+        String namespace = run(sandbox, "readlink /proc/self/ns/pid").stdout().trim();
+        assertThat(namespace).startsWith("pid:[");
+        return new SessionPid(namespace, readPid(file));
+    }
+
+    /** A pid as a session's pid namespace numbers it. */
+    record SessionPid(String namespace, long pid) {
+
+        /** The host's pid of the process, while it exists. */
+        Optional<Long> hostPid() {
+            try (var entries = Files.list(Path.of("/proc"))) {
+                return entries.filter(p -> p.getFileName().toString().matches("\\d+")).filter(this::isIt)
+                        .map(p -> Long.parseLong(p.getFileName().toString())).findFirst();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private boolean isIt(Path proc) {
+            try {
+                if (!Files.readSymbolicLink(proc.resolve("ns/pid")).toString().equals(namespace)) {
+                    return false;
+                }
+                return Files.readAllLines(proc.resolve("status")).stream().filter(l -> l.startsWith("NSpid:"))
+                        .anyMatch(l -> l.endsWith("\t" + pid) || l.endsWith(" " + pid));
+            } catch (IOException | RuntimeException e) {
+                return false; // gone meanwhile
+            }
+        }
+    }
+
+    static boolean isDead(SessionPid process) {
+        return process.hostPid().map(TestBed::isDead).orElse(true);
+    }
+
+    static void assertDiesSoon(SessionPid process) throws InterruptedException {
+        for (int i = 0; i < 200 && !isDead(process); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(isDead(process)).as("process %s still runs", process).isTrue();
+    }
+
     /** Whether process {@code pid} is gone or a zombie waiting for its reaper (it runs no more). */
     static boolean isDead(long pid) {
         Optional<ProcessHandle> handle = ProcessHandle.of(pid);

@@ -1,0 +1,243 @@
+package io.sandboxfactory.provider.local;
+
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.InvalidConfigValueException;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.testing.TestProviderContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static io.sandboxfactory.provider.local.TestBed.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Attacks on the boundary of an isolated session, against the real bubblewrap: each command tries
+ * an escape, and the test fails if it works. The same attempts succeed without the boundary (or
+ * with {@code network: host} for the network), so each test can fail.
+ */
+class LocalIsolationTest {
+
+    @TempDir
+    Path temp;
+
+    private TestBed bed;
+
+    @BeforeEach
+    void requireBubblewrap() {
+        assumeTrue(Bubblewrap.works(Bubblewrap.DEFAULT_PROGRAM) || "true".equals(System.getenv("CI")),
+                "bubblewrap does not work here (apt-get install bubblewrap)");
+        bed = new TestBed(temp, config(LocalProviderConfig.NAMESPACES, null));
+        assertThat(bed.factory().isolation()).isEqualTo("namespaces");
+    }
+
+    @AfterEach
+    void close() {
+        if (bed != null) {
+            bed.close();
+        }
+    }
+
+    private LocalProviderConfig config(String isolation, String network) {
+        return new LocalProviderConfig(temp.resolve("sessions").toString(), null, null, null, isolation, network);
+    }
+
+    @Test
+    void aCommandNeitherReadsNorWritesAHostFileBesideTheSessions() throws IOException {
+        Path secret = Files.writeString(temp.resolve("secret.txt"), "host secret\n");
+        Path planted = temp.resolve("planted.txt");
+        LocalSandbox sandbox = bed.sandbox("attacker");
+
+        CommandResult read = run(sandbox, "cat " + secret);
+        CommandResult write = run(sandbox, "echo owned > " + planted);
+
+        assertThat(read.exitCode()).isNotZero();
+        assertThat(read.stdout()).doesNotContain("host secret");
+        // The write may succeed inside (the path's parents exist there, in the session's own /tmp); the host's file must not.
+        assertThat(write.stderr()).doesNotContain("Read-only");
+        assertThat(planted).doesNotExist();
+        assertThat(secret).hasContent("host secret");
+        // The same commands work without the boundary: the attack is real.
+        try (TestBed open = new TestBed(temp.resolve("open"), new LocalProviderConfig(temp.resolve("open/sessions").toString(),
+                null, null, null, LocalProviderConfig.NONE, null))) {
+            assertThat(run(open.sandbox("plain"), "cat " + secret).stdout()).isEqualTo("host secret\n");
+        }
+    }
+
+    @Test
+    void etcPasswdNamesOnlyTheRunningUserAndSystemDirectoriesAreReadOnly() throws IOException {
+        LocalSandbox sandbox = bed.sandbox("users");
+        String user = System.getProperty("user.name");
+
+        CommandResult passwd = run(sandbox, "cat /etc/passwd");
+        CommandResult whoami = run(sandbox, "id -un");
+        CommandResult writeUsr = run(sandbox, "touch /usr/bin/planted");
+        CommandResult capabilities = run(sandbox, "grep CapEff /proc/self/status");
+
+        assertThat(passwd.stdout().lines().toList()).singleElement().asString().startsWith(user + ":x:");
+        assertThat(Files.readString(Path.of("/etc/passwd")).lines().count()).as("the host has more users").isGreaterThan(1);
+        assertThat(whoami.stdout()).isEqualTo(user + "\n");
+        assertThat(writeUsr.exitCode()).isNotZero();
+        assertThat(Path.of("/usr/bin/planted")).doesNotExist();
+        assertThat(capabilities.stdout()).isEqualTo("CapEff:\t0000000000000000\n");
+    }
+
+    @Test
+    void anotherSessionTheStateDirectoryHomesAndTheDockerSocketAreNotThere() throws IOException {
+        LocalSandbox victim = bed.sandbox("victim");
+        run(victim, "echo private > notes.txt");
+        LocalSandbox attacker = bed.sandbox("attacker");
+        Path state = temp.resolve("state");
+        Files.createDirectories(state);
+        Files.writeString(state.resolve("sessions.db"), "store");
+
+        CommandResult other = run(attacker, "ls " + victim.directory() + "; cat " + victim.directory().resolve("notes.txt"));
+        CommandResult siblings = run(attacker, "ls -A " + bed.root());
+        CommandResult hidden = run(attacker, "for p in " + state + " /var/run/docker.sock /run/docker.sock /root /home/*/.ssh; do"
+                + " test -e $p && echo \"visible $p\"; done; true");
+
+        assertThat(other.exitCode()).isNotZero();
+        assertThat(other.stdout()).doesNotContain("private", "notes.txt");
+        assertThat(siblings.stdout().lines()).doesNotContain("victim").contains("attacker");
+        assertThat(hidden.stdout()).isEmpty();
+    }
+
+    @Test
+    void aLoopbackServerOfTheHostIsUnreachableWithoutNetworkAndReachableWithHostNetwork() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.accept();
+                } catch (IOException e) {
+                    return null;
+                }
+            });
+            String connect = "perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr => \"127.0.0.1:" + server.getLocalPort()
+                    + "\", Timeout => 5) or exit 3; print \"connected\\n\"'";
+
+            CommandResult none = run(bed.sandbox("offline"), connect);
+
+            assertThat(none.exitCode()).isEqualTo(3);
+            assertThat(accepted).isNotDone();
+
+            TestBed online = new TestBed(temp.resolve("online"), new LocalProviderConfig(temp.resolve("online/sessions").toString(),
+                    null, null, null, null, LocalProviderConfig.HOST));
+            try (online) {
+                CommandResult host = run(online.sandbox("online"), connect);
+
+                assertThat(host.stdout()).isEqualTo("connected\n");
+                assertThat(accepted.get(30, TimeUnit.SECONDS)).isNotNull();
+            }
+            accepted.thenAccept(s -> {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closed already
+                }
+            });
+        }
+    }
+
+    @Test
+    void aCommandCannotSignalAHostProcess() throws Exception {
+        Process victim = new ProcessBuilder("sleep", "300").start();
+        try {
+            CommandResult kill = run(bed.sandbox("killer"), "kill -9 " + victim.pid());
+
+            assertThat(kill.exitCode()).isNotZero();
+            assertThat(victim.waitFor(1, TimeUnit.SECONDS)).as("the host process was killed").isFalse();
+            assertThat(victim.isAlive()).isTrue();
+        } finally {
+            victim.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void tmpAndHomeArePrivateLastAcrossCommandsAndStopsStayOutOfTheCheckoutAndGoWithTheSession() {
+        LocalSandbox sandbox = bed.sandbox("own");
+        LocalSandbox other = bed.sandbox("other");
+        run(sandbox, "echo t > /tmp/mark; echo h > \"$HOME/.mark\"");
+
+        sandbox.stop();
+        CommandResult after = run(sandbox, "cat /tmp/mark \"$HOME/.mark\"; ls -A");
+        CommandResult neighbour = run(other, "cat /tmp/mark");
+
+        assertThat(after.stdout()).isEqualTo("t\nh\n" + LocalSandbox.OWNER_MARKER + "\n");
+        assertThat(neighbour.exitCode()).isNotZero();
+        Path own = SessionPrivate.of(sandbox.directory()).base();
+        assertThat(own.resolve("tmp/mark")).exists();
+
+        sandbox.destroy();
+
+        assertThat(own).doesNotExist();
+    }
+
+    @Test
+    void withoutAWorkingBubblewrapTheDefaultFallsBackToNoneWithOneWarningAndExplicitNamespacesFails() {
+        List<LogRecord> warnings = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                warnings.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(LocalSandboxProvider.class.getName());
+        logger.addHandler(capture);
+        LocalSandboxProvider broken = new LocalSandboxProvider(temp.resolve("no-such-bwrap").toString());
+        try (FactorySandbox fallback = broken.open(config(null, null), new TestProviderContext(temp.resolve("state")))) {
+            LocalSandbox sandbox = (LocalSandbox) fallback.create(FactorySandboxContext.of("unconfined"));
+            try {
+                assertThat(fallback.isolation()).isEqualTo("none");
+                assertThat(run(sandbox, "true").exitCode()).isZero();
+                assertThat(warnings).singleElement().satisfies(w -> assertThat(w.getMessage()).contains("WITHOUT isolation", "bubblewrap"));
+            } finally {
+                sandbox.destroy();
+            }
+        } finally {
+            logger.removeHandler(capture);
+        }
+
+        Path root = temp.resolve("explicit");
+        assertThatThrownBy(() -> broken.open(new LocalProviderConfig(root.toString(), null, null, null, "namespaces", null),
+                new TestProviderContext(temp.resolve("state"))))
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("providers.local.isolation is 'namespaces'")
+                .hasMessageContaining("install the 'bubblewrap' package");
+        assertThat(root).doesNotExist();
+    }
+
+    @Test
+    void anUnknownIsolationOrNetworkIsInvalidConfigNamingKeyValueAndTheAllowedOnes() {
+        assertThatThrownBy(() -> config("chroot", "internet"))
+                .isInstanceOf(InvalidConfigValueException.class)
+                .hasMessageContaining("isolation").hasMessageContaining("chroot").hasMessageContaining("namespaces, none")
+                .hasMessageContaining("network").hasMessageContaining("internet").hasMessageContaining("none, host");
+    }
+}
