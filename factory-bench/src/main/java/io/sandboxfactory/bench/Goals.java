@@ -1,5 +1,7 @@
 package io.sandboxfactory.bench;
 
+import io.sandboxfactory.bench.exec.ExecGroups;
+
 import io.sandboxfactory.bench.report.BenchReport;
 import io.sandboxfactory.bench.report.Curve;
 import io.sandboxfactory.bench.report.Group;
@@ -22,6 +24,7 @@ final class Goals {
 
     void check() {
         ratio("exec true", "local provider executeCommand", 1.10);
+        ratio("exec true", ExecGroups.LOCAL_ISOLATED, 1.25);
         ratio("exec printing 10 MiB", "local provider executeCommand", 1.05);
         ratio("open a checkout on a new branch", "factory run -- true, cold (CLI)", 1.5);
         for (Curve curve : report.curves()) {

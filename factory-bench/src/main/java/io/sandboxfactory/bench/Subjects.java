@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * What the groups of one run measure against, set up once: the local factory and its open session,
- * the raw process in the same checkout, and, where they are available, the Docker sandbox, the
+ * the raw process in the same checkout, a session of a local factory with {@code isolation:
+ * namespaces} when bubblewrap works (the other local one has {@code isolation: none}), and, where they are available, the Docker sandbox, the
  * {@code docker} CLI, the Testcontainers peer and the {@code factory} command with a session open
  * in its daemon.
  */
@@ -20,6 +21,7 @@ public record Subjects(
         BenchWorkspace workspace,
         SandboxFactory localFactory,
         SessionHandle localSession,
+        Optional<SessionHandle> isolatedSession,
         RawProcess raw,
         Optional<DockerSandboxes> docker,
         boolean dockerCli,

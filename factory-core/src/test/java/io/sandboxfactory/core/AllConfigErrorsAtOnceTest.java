@@ -82,7 +82,7 @@ class AllConfigErrorsAtOnceTest {
                 "Invalid value 'PT0.001S' for configuration key 'store.leaseTtl' " + in + "; it must be at least 300 ms.",
                 "Invalid value 'a;drop' for configuration key 'store.schema' " + in + "; it must match [A-Za-z_][A-Za-z0-9_]{0,62}.",
                 "Invalid value 'maybe' for configuration key 'providers.local.inheritEnvironment' " + in + "; expected Boolean.",
-                "Unknown configuration key 'providers.local.colour' " + in + "; known keys there: [env, inheritEnvironment, passEnv, root].",
+                "Unknown configuration key 'providers.local.colour' " + in + "; known keys there: [env, inheritEnvironment, isolation, network, passEnv, root, volumes].",
                 "Invalid value 'relative/sessions' for configuration key 'providers.local.root' " + in
                         + "; it must be an absolute path or start with ~/.",
                 "Invalid value 'A=B' for configuration key 'providers.local.env' " + in

@@ -52,7 +52,7 @@ class CredentialFlowTest {
 
         try (GitHttpServer server = new GitHttpServer(projectRoot, firstToken);
              CapturedLogs logs = new CapturedLogs();
-             SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state)
+             SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).stateDirectory(state)
                      .sessionListener(listener).repositoryToken(minted::get).build()) {
             SessionSpec spec = SessionSpec.builder("auth-1").repository(server.url("app.git")).branch("feature/auth")
                     .setupCommands("test -n \"$GH_TOKEN\" && echo setup-saw-a-token").build();
@@ -99,7 +99,7 @@ class CredentialFlowTest {
         Path projectRoot = tmp.resolve("served");
         Git.bareRepository(projectRoot.resolve("app.git"));
         try (GitHttpServer server = new GitHttpServer(projectRoot, "tok-" + UUID.randomUUID());
-             SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of())
+             SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host"))
                      .stateDirectory(tmp.resolve("state")).build()) {
             assertThatThrownBy(() -> factory.openSession(SessionSpec.builder("anon").repository(server.url("app.git")).branch("x").build()))
                     .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED));
@@ -134,7 +134,8 @@ class CredentialFlowTest {
         try (GitHttpServer server = new GitHttpServer(projectRoot, firstToken);
              CapturedLogs logs = new CapturedLogs();
              ProcessSnapshots processes = new ProcessSnapshots();
-             SandboxFactory factory = SandboxFactory.builder().config(config).provider("local").environment(Map.of())
+             SandboxFactory factory = SandboxFactory.builder().config(config).provider("local")
+                     .environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host", "FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + tmp + "]"))
                      .stateDirectory(state).sessionListener(listener).repositoryToken(minted::get).build()) {
             SessionSpec spec = SessionSpec.builder("life").repository(server.url("app.git")).branch("feature/life")
                     .setupCommands("git fetch origin && echo \"setup sees $GH_TOKEN\"")

@@ -66,7 +66,8 @@ class SandboxFactorySessionsTest {
     @Test
     void aSandboxMadeThroughTheRawApiGetsTheSessionHookWhenTheSessionIsOpened() {
         try (SandboxFactory factory = factory()) {
-            var raw = factory.sandbox(io.sandboxfactory.api.FactorySandboxContext.of("raw"));
+            // A raw sandbox sees the host directories its context names (isolated, nothing else): the repository's.
+            var raw = factory.sandbox(io.sandboxfactory.api.FactorySandboxContext.builder("raw").hostDirectories(List.of(remote.toString())).build());
             SessionHandle handle = factory.openSession(spec("raw").build());
             assertThat(handle.sandbox()).isSameAs(raw);
             assertThat(handle.checkout()).contains(state.resolve("sessions/raw/site").toString());

@@ -145,17 +145,19 @@ class SandboxFactoryTest {
     @Test
     void providersSeeTheEnvironmentTheFactoryWasBuiltWithNotTheProcesses() throws Exception {
         Path fakeHome = Files.createDirectories(tmp.resolve("someone-else"));
-        Map<String, String> environment = Map.of("HOME", fakeHome.toString(), "PATH", "/usr/bin:/bin", "MARK", "built-with");
+        Map<String, String> environment = Map.of("HOME", fakeHome.toString(), "PATH", "/usr/bin:/bin", "MARK", "built-with",
+                "FACTORY_PROVIDERS_LOCAL_PASS_ENV", "[MARK]");
         try (SandboxFactory factory = memoryFactory().environment(environment).build()) {
             ProviderContext context = ((MemorySandboxProvider.Factory) factory.factorySandbox()).context();
             assertThat(context.environment()).isEqualTo(environment);
         }
-        // The real local provider passes HOME and PATH to its commands from there.
+        // The real local provider passes PATH and the passEnv names to its commands from there (an isolated
+        // session's HOME is its own).
         try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(environment)
                 .stateDirectory(tmp.resolve("local-state")).build()) {
             MastraSandbox<?> sandbox = factory.sandbox(FactorySandboxContext.builder("env-check").build());
-            assertThat(sandbox.executeCommand("printf '%s|%s' \"$HOME\" \"$PATH\"").stdout())
-                    .isEqualTo(fakeHome + "|/usr/bin:/bin");
+            assertThat(sandbox.executeCommand("printf '%s|%s' \"$MARK\" \"$PATH\"").stdout())
+                    .isEqualTo("built-with|/usr/bin:/bin");
             sandbox.destroy();
         }
     }

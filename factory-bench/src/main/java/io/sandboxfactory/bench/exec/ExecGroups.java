@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * One command through every exec path, against a raw {@code ProcessBuilder}: the local provider's
- * sandbox, the factory's session handle (which also journals the command), the Docker provider by
+ * sandbox without isolation and inside its bubblewrap boundary, the factory's session handle (which also journals the command), the Docker provider by
  * its exec channel and by one exec per command (and by its exec channel under gVisor, {@code runtime:
  * runsc}, when the engine has it), {@code docker exec}, Testcontainers'
  * {@code execInContainer}, and {@code factory exec} through the daemon.
@@ -23,6 +23,8 @@ import java.util.Map;
 public final class ExecGroups {
 
     public static final String RAW = "raw ProcessBuilder sh -c";
+    /** The local provider's sandbox inside its bubblewrap boundary ({@code isolation: namespaces}). */
+    public static final String LOCAL_ISOLATED = "local provider executeCommand, namespaces";
     public static final String TRUE = "true";
     public static final String TEN_MIB = "head -c 10485760 /dev/zero | tr '\\0' x";
 
@@ -43,6 +45,8 @@ public final class ExecGroups {
         out.add(Contender.of(RAW, () -> expect(RAW, expectedBytes, subjects.raw().run(command))));
         out.add(Contender.of("local provider executeCommand", () -> viaApi("local provider", subjects.localSession().sandbox(), command,
                 expectedBytes)));
+        subjects.isolatedSession().ifPresent(isolated -> out.add(Contender.of(LOCAL_ISOLATED, () -> viaApi("local provider, namespaces",
+                isolated.sandbox(), command, expectedBytes))));
         out.add(Contender.of("local session handle (journaled)", () -> viaApi("local session", subjects.localSession(), command,
                 expectedBytes)));
         subjects.docker().ifPresent(docker -> {

@@ -12,6 +12,7 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.provider.docker.DockerProviderConfig;
+import io.sandboxfactory.provider.local.LocalSandbox;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -28,7 +29,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code factory shell}: a shell in the session's checkout with the environment its commands get.
- * Local sessions: {@code $SHELL} (else {@code sh}) on this host; Docker sessions: {@code docker exec}
+ * Local sessions: {@code $SHELL} (else {@code sh}), inside the session's boundary when it is isolated; Docker sessions: {@code docker exec}
  * into the container, with a TTY when this process has a terminal. Without a terminal the shell
  * reads commands from stdin.
  */
@@ -75,10 +76,19 @@ public final class ShellCommand implements Callable<Integer> {
         }
     }
 
-    /** The caller's shell on this host, in the checkout, with exactly the environment a session command sees. */
+    /**
+     * The caller's shell in the checkout, with exactly the environment a session command sees, where
+     * the session's commands run: inside its boundary when the session is isolated (the caller's
+     * terminal kept), else on this host.
+     */
     private ProcessBuilder local(SessionHandle handle, String checkout, Console console) {
         String program = console.environment().getOrDefault("SHELL", "");
-        ProcessBuilder builder = new ProcessBuilder(program.isBlank() ? "sh" : program).directory(Path.of(checkout).toFile());
+        List<String> shell = List.of(program.isBlank() ? "sh" : program);
+        if (handle.sandbox() instanceof LocalSandbox local) {
+            // Started in the boundary's directory; the shell itself changes to the checkout.
+            shell = local.interactiveCommand(List.of("/bin/sh", "-c", "cd -- \"$0\" && exec \"$1\"", checkout, shell.get(0)));
+        }
+        ProcessBuilder builder = new ProcessBuilder(shell).directory(Path.of(checkout).toFile());
         builder.environment().clear();
         builder.environment().putAll(sessionEnvironment(handle, checkout));
         return builder;

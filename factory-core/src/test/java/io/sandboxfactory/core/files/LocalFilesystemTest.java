@@ -27,7 +27,8 @@ class LocalFilesystemTest {
         void startSandbox() throws IOException {
             sandbox = LocalSandboxes.started(state, "files");
             Files.createDirectories(sandbox.directory().resolve("repo"));
-            outside = Files.createDirectories(state.resolve("outside"));
+            // Beside the files' root in the session directory: an isolated session sees nothing of the host beyond it.
+            outside = Files.createDirectories(sandbox.directory().resolve("outside"));
             Files.writeString(outside.resolve("secret.txt"), "secret");
         }
 

@@ -45,8 +45,20 @@ final class HardeningRig {
     final Path gate;
     final Path setupLog;
 
+    /** The local provider's isolation for every factory of the rig; empty: the default. */
+    final Optional<String> isolation;
+
     HardeningRig(Path root) throws IOException {
+        this(root, Optional.empty());
+    }
+
+    /**
+     * @param isolation {@code none} for tests of what a dead host's commands leave behind on the host
+     *     (their records, their host pids, which the gates record)
+     */
+    HardeningRig(Path root, Optional<String> isolation) throws IOException {
         this.root = root;
+        this.isolation = isolation;
         this.state = root.resolve("state");
         this.gate = root.resolve("gate");
         this.setupLog = root.resolve("setup.log");
@@ -99,13 +111,18 @@ final class HardeningRig {
     List<String> childArgs(String... more) {
         List<String> args = new ArrayList<>();
         args.add("state=" + state);
+        // The gates and the setup log are the test's, on the host: shared into the isolated sessions.
+        args.add("volume=" + root);
+        isolation.ifPresent(value -> args.add("isolation=" + value));
         providerEnv().forEach((k, v) -> args.add("env." + k + "=" + v));
         args.addAll(List.of(more));
         return args;
     }
 
     SandboxFactory factory(SessionListener listener) {
-        FactoryConfig config = FactoryConfig.builder().providerSection("local", Map.of("env", providerEnv())).build();
+        Map<String, Object> local = new LinkedHashMap<>(Map.of("env", providerEnv(), "volumes", List.of(root.toString())));
+        isolation.ifPresent(value -> local.put("isolation", value));
+        FactoryConfig config = FactoryConfig.builder().providerSection("local", local).build();
         return SandboxFactory.builder().config(config).provider("local").stateDirectory(state).environment(Map.of())
                 .sessionListener(listener).build();
     }

@@ -75,6 +75,12 @@ public final class OpenSessionChild {
         if (options.containsKey("root")) {
             local.put("root", options.get("root"));
         }
+        if (options.containsKey("isolation")) {
+            local.put("isolation", options.get("isolation"));
+        }
+        if (options.containsKey("volume")) {
+            local.put("volumes", List.of(options.get("volume")));
+        }
         FactoryConfig config = FactoryConfig.builder().providerSection("local", local).build();
         try (SandboxFactory factory = SandboxFactory.builder().config(config).provider("local")
                 .stateDirectory(Path.of(options.get("state"))).environment(factoryEnv)

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,7 +38,8 @@ class SweepAfterCrashTest {
 
     @BeforeEach
     void rig() throws Exception {
-        rig = new HardeningRig(tmp);
+        // About what a dead host leaves running on the host and its records: the provider without isolation.
+        rig = new HardeningRig(tmp, Optional.of("none"));
         repo = rig.repository("site", false);
     }
 

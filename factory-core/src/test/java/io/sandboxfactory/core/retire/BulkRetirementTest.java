@@ -58,7 +58,7 @@ class BulkRetirementTest {
     }
 
     private SandboxFactory factory(Lifecycle lifecycle) {
-        return SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state)
+        return SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + tmp + "]")).stateDirectory(state)
                 .config(FactoryConfig.builder().lifecycle(lifecycle).build()).build();
     }
 

@@ -46,7 +46,7 @@ class EnvironmentSessionsTest {
     }
 
     private SandboxFactory factory() {
-        return SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state).build();
+        return SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + tmp + "]")).stateDirectory(state).build();
     }
 
     /** A command that appends {@code word} and the directory it ran in to the log. */
@@ -140,7 +140,7 @@ class EnvironmentSessionsTest {
         EnvironmentConfig web = new EnvironmentConfig(List.of(new EnvironmentConfig.Repo(api.toString(), null, null, List.of(), List.of()),
                 new EnvironmentConfig.Repo(ui.toString(), "frontend", null, List.of(), List.of())), List.of(), List.of());
         FactoryConfig config = FactoryConfig.builder().environment("web", web).build();
-        try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state)
+        try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + tmp + "]")).stateDirectory(state)
                 .config(config).build()) {
             SessionHandle handle = factory.openSession(SessionSpec.builder("named").branch("b").environment(factory.environment("web")).build());
             assertThat(handle.layout().orElseThrow().repositories()).extracting(SessionLayout.Checkout::repoDir).containsExactly("api", "frontend");

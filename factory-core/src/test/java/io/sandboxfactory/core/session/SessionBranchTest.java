@@ -49,7 +49,9 @@ class SessionBranchTest {
         String pushed;
         try (SessionHarness factory = new SessionHarness(tmp.resolve("state-a"))) {
             MastraSandbox<?> sandbox = factory.open(spec).sandbox();
-            run(sandbox, "echo progress > progress.txt && git add progress.txt && git commit -q -m progress && git push -q origin agent/task-7");
+            run(sandbox, "echo progress > progress.txt && git add progress.txt && git commit -q -m progress");
+            // Pushed from the host: the session sees a repository given as a host path read-only.
+            Git.run(factory.sessionDirectory("s1").resolve("lib"), "push", "-q", "origin", "agent/task-7");
             pushed = Git.revParse(remote, "agent/task-7");
             factory.retire("s1", RetireMode.DESTROY);
             assertThat(factory.sessionDirectory("s1")).doesNotExist();

@@ -22,6 +22,7 @@ import io.sandboxfactory.provider.local.LocalSandboxProvider;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -57,7 +58,8 @@ public final class SessionHarness implements AutoCloseable {
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
         this.local = (LocalFactorySandbox) new LocalSandboxProvider()
-                .open(LocalProviderConfig.withRoot(state.resolve("sessions").toString()), new TestProviderContext(state, "test"));
+                .open(LocalProviderConfig.withRoot(state.resolve("sessions").toString()).withVolumes(List.of(state.getParent().toString())),
+                        new TestProviderContext(state, "test"));
         FactorySandbox provider = wrapProvider.apply(local);
         this.activity = new CommandActivity(store, java.time.Clock.systemUTC());
         this.services = new SessionServices(store, leases, inFlight, listener, defaults, activity);

@@ -136,7 +136,9 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
     private List<BindMount> mounts(FactorySandboxContext ctx) {
         List<BindMount> mounts = new ArrayList<>(config.bindMounts());
         if (engineOnThisHost()) {
-            ctx.hostDirectories().forEach(directory -> mounts.add(new BindMount(directory, directory, true)));
+            // A directory a configured volume already mounts at that path stays as configured (the engine refuses a duplicate).
+            ctx.hostDirectories().stream().filter(directory -> mounts.stream().noneMatch(m -> m.containerPath().equals(directory)))
+                    .forEach(directory -> mounts.add(new BindMount(directory, directory, true)));
         }
         return mounts;
     }

@@ -3,8 +3,8 @@ package io.sandboxfactory.provider.local;
 /**
  * Tracking inside an isolated session: the fork server runs in the session's pid namespace, so it
  * kills a command's tree there, and killing everything is ending the namespace. No record is
- * written: every process of the session dies with the JVM ({@code --die-with-parent}), so nothing
- * is left for a later start to reap.
+ * written per command: when the JVM dies the server ends its commands (SIGTERM, then SIGKILL) and
+ * exits, and the namespace goes with it; only the boundary itself is recorded, so another instance can end it.
  */
 record BoundaryTracking(ForkServer server) implements CommandTracking {
 

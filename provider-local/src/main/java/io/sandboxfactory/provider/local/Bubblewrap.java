@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The bubblewrap ({@code bwrap}) command line that puts a process, and everything it starts, inside
  * a session's boundary: new mount, pid, ipc and uts namespaces, a network namespace holding only
- * its own loopback unless the host's network was asked for, every capability dropped, killed with
- * its parent. The file system is an empty tmpfs holding: the host's system directories read-only
+ * its own loopback unless the host's network was asked for, every capability dropped. Not {@code
+ * --die-with-parent}: that SIGKILLs everything when the JVM dies, leaving git's lock files behind for
+ * the next open to trip on; the fork server inside ends its commands with SIGTERM first when its
+ * stdin ends (the JVM is gone), then exits, and the pid namespace with every other process of the
+ * session goes with it. The file system is an empty tmpfs holding: the host's system directories read-only
  * ({@link #SYSTEM}), a curated part of {@code /etc} ({@link #ETC}) with a synthesized {@code passwd}
  * and {@code group}, a private {@code /proc}, {@code /dev} and {@code /tmp}, the session's private
  * {@code HOME}, the host directories the core asked for read-only, and the session directory
@@ -47,8 +50,13 @@ record Bubblewrap(String program, boolean hostNetwork) {
             "/etc/ssh/ssh_config", "/etc/ssh/ssh_config.d", "/etc/ssh/ssh_known_hosts", "/etc/maven", "/etc/python3",
             "/etc/npmrc", "/etc/mercurial", "/etc/subversion");
 
-    /** What a session inside this boundary sees of the host besides the system. */
-    record Session(Path directory, SessionPrivate privateDirectory, List<String> hostDirectories) {
+    /**
+     * What a session inside this boundary sees of the host besides the system.
+     *
+     * @param hostDirectories bound read-only (what the core asks for)
+     * @param volumes the configured {@code volumes}: a path, read-write unless it ends in {@code :ro}
+     */
+    record Session(Path directory, SessionPrivate privateDirectory, List<String> hostDirectories, List<String> volumes) {
     }
 
     /**
@@ -59,7 +67,7 @@ record Bubblewrap(String program, boolean hostNetwork) {
      *     cannot push input into the caller's terminal); false for an interactive shell
      */
     List<String> command(Session session, List<Path> extraWritable, boolean newSession, List<String> command) {
-        List<String> args = new ArrayList<>(List.of(program, "--die-with-parent", "--unshare-pid", "--unshare-ipc",
+        List<String> args = new ArrayList<>(List.of(program, "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--hostname", "sandbox"));
         if (newSession) {
             args.add("--new-session");
@@ -78,6 +86,14 @@ record Bubblewrap(String program, boolean hostNetwork) {
         args.addAll(List.of("--ro-bind", own.passwd().toString(), "/etc/passwd", "--ro-bind", own.group().toString(), "/etc/group",
                 "--proc", "/proc", "--dev", "/dev", "--bind", own.tmp().toString(), "/tmp",
                 "--bind", own.home().toString(), own.home().toString()));
+        // Volumes first: a directory the core asks for stays read-only even inside a writable volume.
+        for (String volume : session.volumes()) {
+            boolean readOnly = volume.endsWith(":ro");
+            String dir = volume.endsWith(":ro") || volume.endsWith(":rw") ? volume.substring(0, volume.length() - 3) : volume;
+            if (Files.exists(Path.of(dir))) {
+                args.addAll(List.of(readOnly ? "--ro-bind" : "--bind", dir, dir));
+            }
+        }
         for (String dir : session.hostDirectories()) {
             if (Files.exists(Path.of(dir))) {
                 args.addAll(List.of("--ro-bind", dir, dir));
@@ -125,7 +141,7 @@ record Bubblewrap(String program, boolean hostNetwork) {
             return false;
         }
         try {
-            Process probe = new ProcessBuilder(program, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            Process probe = new ProcessBuilder(program, "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                     "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", "exit 0")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             probe.getOutputStream().close();

@@ -61,6 +61,9 @@ final class ForkServer implements Launcher {
 
         /** The command that runs {@code server} inside the boundary, the FIFO directory bound into it. */
         List<String> command(List<String> server, Path fifos);
+
+        /** Starts the boundary's process (and records it, so another instance can end it). */
+        Process start(ProcessBuilder builder) throws IOException;
     }
 
     private final String perl;
@@ -100,7 +103,7 @@ final class ForkServer implements Launcher {
             command.awaitPid();
         } catch (IOException e) {
             server.commands.remove(id);
-            throw e;
+            throw new IOException(e.getMessage() + server.why(), e);
         } catch (InterruptedException e) {
             command.abandon();
             Thread.currentThread().interrupt();
@@ -151,6 +154,9 @@ final class ForkServer implements Launcher {
         if (fifos != null) {
             try {
                 Directories.deleteRecursively(fifos);
+                if (confinement.isPresent()) {
+                    Files.deleteIfExists(fifos.resolveSibling(fifos.getFileName() + ".log"));
+                }
             } catch (IOException e) {
                 // A FIFO of a command still starting; the directory is in the temporary directory.
             }
@@ -167,12 +173,14 @@ final class ForkServer implements Launcher {
         if (connection == null || !connection.process.isAlive()) {
             List<String> server = List.of(perl, "-e", SCRIPT, fifos.toString());
             Path dir = fifos;
-            ProcessBuilder builder = new ProcessBuilder(confinement.map(c -> c.command(server, dir)).orElse(server))
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            ProcessBuilder builder = new ProcessBuilder(confinement.map(c -> c.command(server, dir)).orElse(server));
+            // Confined, what bwrap says when it cannot make the boundary is kept, for the error it causes.
+            Optional<Path> errors = confinement.map(c -> dir.resolveSibling(dir.getFileName() + ".log"));
+            builder.redirectError(errors.map(file -> ProcessBuilder.Redirect.appendTo(file.toFile())).orElse(ProcessBuilder.Redirect.DISCARD));
             // The server's own environment reaches no command (each gets exactly its own); an empty
             // one keeps PERL5LIB and the like from changing the server.
             builder.environment().clear();
-            connection = new Connection(builder.start());
+            connection = new Connection(confinement.isPresent() ? confinement.get().start(builder) : builder.start(), errors);
         }
         return connection;
     }
@@ -194,12 +202,28 @@ final class ForkServer implements Launcher {
         final DataOutputStream out;
         final Map<Integer, Command> commands = new ConcurrentHashMap<>();
 
-        Connection(Process process) {
+        /** Where the server's stderr goes, when it is kept. */
+        final Optional<Path> errors;
+
+        Connection(Process process, Optional<Path> errors) {
             this.process = process;
+            this.errors = errors;
             this.out = new DataOutputStream(new BufferedOutputStream(process.getOutputStream()));
             Thread reader = new Thread(this::read, "local-fork-server-" + process.pid());
             reader.setDaemon(true);
             reader.start();
+        }
+
+        /** The end of what the server wrote to its stderr, if kept: why bwrap could not make the boundary. */
+        String why() {
+            return errors.map(file -> {
+                try {
+                    String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+                    return text.isEmpty() ? "" : ": " + text.substring(Math.max(0, text.length() - 400));
+                } catch (IOException e) {
+                    return "";
+                }
+            }).orElse("");
         }
 
         synchronized void send(char type, int id, byte[] payload) throws IOException {
@@ -230,7 +254,8 @@ final class ForkServer implements Launcher {
                 // Its pipe broke: the same.
             } finally {
                 process.destroy();
-                commands.values().forEach(Command::serverGone);
+                String why = why();
+                commands.values().forEach(command -> command.serverGone(why));
                 commands.clear();
             }
         }
@@ -300,9 +325,9 @@ final class ForkServer implements Launcher {
             }
         }
 
-        void serverGone() {
+        void serverGone(String why) {
             if (pid < 0 && failure == null) {
-                failure = "the local provider's fork server exited";
+                failure = "the local provider's fork server exited" + why;
             }
             lost = exited.getCount() > 0;
             started.countDown();

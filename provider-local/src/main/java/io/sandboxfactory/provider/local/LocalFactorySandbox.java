@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The configured local provider: sessions are directories under one root. {@link #create} only
@@ -46,7 +47,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     private final Set<ForkServer> confinedServers = ConcurrentHashMap.newKeySet();
 
     /** What an isolated factory confines each session with. */
-    record Boundaries(String perl, Bubblewrap bubblewrap, HostUser user) {
+    record Boundaries(String perl, Bubblewrap bubblewrap, HostUser user, List<String> volumes, Optional<String> setsid) {
     }
 
     /** Without isolation. @param launchers makes the launcher of this instance's commands from the threads it may use */
@@ -83,11 +84,11 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         RunningCommands running = new RunningCommands(directory, host, threads.recorder());
         if (boundaries.isEmpty()) {
             return new LocalSandbox(ctx.sessionId(), directory, baseEnv, running, new ProcessGroupRunner(hostLauncher.orElseThrow(), new HostTracking(running)),
-                    Optional.empty(), template);
+                    Optional.empty(), command -> command, template);
         }
         Boundaries b = boundaries.get();
         SessionPrivate own = SessionPrivate.of(directory);
-        Bubblewrap.Session session = new Bubblewrap.Session(directory, own, ctx.hostDirectories());
+        Bubblewrap.Session session = new Bubblewrap.Session(directory, own, ctx.hostDirectories(), b.volumes());
         ForkServer server = new ForkServer(b.perl(), threads.pumps(), Optional.of(new ForkServer.Confinement() {
             @Override
             public Path newFifoDirectory() throws IOException {
@@ -97,31 +98,41 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
             @Override
             public List<String> command(List<String> forkServer, Path fifos) {
                 own.prepare(b.user());
-                return b.bubblewrap().command(session, List.of(fifos), true, forkServer);
+                // bwrap leads a session of its own and is recorded like a command (below), so a stop or destroy
+                // through another instance or process, which cannot reach this fork server, ends the boundary.
+                List<String> command = new ArrayList<>();
+                b.setsid().ifPresent(command::add);
+                command.addAll(b.bubblewrap().command(session, List.of(fifos), true, forkServer));
+                return command;
+            }
+
+            @Override
+            public Process start(ProcessBuilder builder) throws IOException {
+                Process process = builder.start();
+                if (b.setsid().isPresent()) {
+                    RunningCommands.Recording recording = running.started(new ProcessLauncher.ProcessLaunch(process, List.of()));
+                    process.onExit().thenRun(() -> running.finished(recording));
+                }
+                return process;
             }
         }));
         confinedServers.add(server);
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.
         env.put("HOME", own.home().toString());
+        // An interactive shell keeps the caller's terminal (no new session), for its job control.
+        UnaryOperator<List<String>> interactive = command -> {
+            own.prepare(b.user());
+            return b.bubblewrap().command(session, List.of(), false, command);
+        };
         return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server)),
-                Optional.of(own), template);
+                Optional.of(own), interactive, template);
     }
 
     /** {@value LocalProviderConfig#NAMESPACES} when every session is confined, else {@value LocalProviderConfig#NONE}. */
     @Override
     public String isolation() {
         return boundaries.isPresent() ? LocalProviderConfig.NAMESPACES : LocalProviderConfig.NONE;
-    }
-
-    /** The boundary isolated sessions get, for a shell run inside one; empty without isolation. */
-    public Optional<List<String>> shellCommand(String sessionId, List<String> hostDirectories, List<String> shell) {
-        return boundaries.map(b -> {
-            Path directory = SessionIds.sessionDirectory(root, sessionId);
-            SessionPrivate own = SessionPrivate.of(directory);
-            own.prepare(b.user());
-            return b.bubblewrap().command(new Bubblewrap.Session(directory, own, hostDirectories), List.of(), false, shell);
-        });
     }
 
     @Override

@@ -22,9 +22,12 @@ import java.util.Objects;
  *     works, else {@value #NONE} with a warning
  * @param network {@value #NONE} (a network namespace with nothing in it) or {@value #HOST} (the
  *     host's network); only with namespaces. Default: {@value #NONE}
+ * @param volumes host directories an isolated session sees besides its own, each an absolute path
+ *     bound at the same path, read-write, or read-only with {@code :ro} ({@code /srv/cache},
+ *     {@code /srv/ref:ro}); a directory that does not exist is left out
  */
 public record LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env,
-                                  String isolation, String network) {
+                                  String isolation, String network, List<String> volumes) {
 
     /** {@code isolation}: one bubblewrap boundary per session. */
     public static final String NAMESPACES = "namespaces";
@@ -44,22 +47,36 @@ public record LocalProviderConfig(String root, List<String> passEnv, Boolean inh
         if (network != null && !List.of(NONE, HOST).contains(network)) {
             problems.reject("network", network, "it must be one of " + NONE + ", " + HOST);
         }
+        List<String> given = Objects.requireNonNullElse(volumes, List.of());
+        for (int i = 0; i < given.size(); i++) {
+            String volume = given.get(i);
+            if (volume == null || !volume.startsWith("/") || volume.indexOf('\0') >= 0 || volume.endsWith(":")
+                    || (volume.contains(":") && !volume.endsWith(":ro") && !volume.endsWith(":rw"))) {
+                problems.reject("volumes[" + i + "]", volume, "it must be an absolute host path, optionally followed by :ro or :rw");
+            }
+        }
         EnvironmentVariables.check(env, "env", problems);
         problems.throwIfAny();
         passEnv = List.copyOf(Objects.requireNonNullElse(passEnv, List.of()));
         inheritEnvironment = Objects.requireNonNullElse(inheritEnvironment, Boolean.FALSE);
         env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
         network = Objects.requireNonNullElse(network, NONE);
+        volumes = List.copyOf(given);
     }
 
     /** Default isolation (namespaces where bubblewrap works) and network ({@value #NONE}). */
     public LocalProviderConfig(String root, List<String> passEnv, Boolean inheritEnvironment, Map<String, String> env) {
-        this(root, passEnv, inheritEnvironment, env, null, null);
+        this(root, passEnv, inheritEnvironment, env, null, null, null);
     }
 
     /** A copy with {@code isolation} and {@code network} set (null: the default). */
     public LocalProviderConfig withIsolation(String isolation, String network) {
-        return new LocalProviderConfig(root, passEnv, inheritEnvironment, env, isolation, network);
+        return new LocalProviderConfig(root, passEnv, inheritEnvironment, env, isolation, network, volumes);
+    }
+
+    /** A copy with {@code volumes} set. */
+    public LocalProviderConfig withVolumes(List<String> volumes) {
+        return new LocalProviderConfig(root, passEnv, inheritEnvironment, env, isolation, network, volumes);
     }
 
     private static boolean isRoot(String root) {
@@ -70,7 +87,7 @@ public record LocalProviderConfig(String root, List<String> passEnv, Boolean inh
     @Override
     public String toString() {
         return "LocalProviderConfig[root=" + root + ", passEnv=" + passEnv + ", inheritEnvironment=" + inheritEnvironment
-                + ", envKeys=" + env.keySet() + ", isolation=" + isolation + ", network=" + network + "]";
+                + ", envKeys=" + env.keySet() + ", isolation=" + isolation + ", network=" + network + ", volumes=" + volumes + "]";
     }
 
     /** All defaults. */

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +44,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     private final ProcessGroupRunner runner;
     /** The session's private /tmp, HOME and user files when it is isolated; removed with it. */
     private final Optional<SessionPrivate> own;
+    private final UnaryOperator<List<String>> interactive;
     private final LocalFileTransfer files;
     /** Fills a new session directory from a template; absent for an empty start. */
     private final Optional<TemplateCopy> template;
@@ -57,15 +59,17 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
      * @param running the records of commands run on the host (none are written for an isolated
      *     session, but one run without isolation before may have left some)
      * @param runner runs the commands, on the host or inside the session's boundary
+     * @param interactive how a program the caller runs interactively is put where the session's commands run
      */
     LocalSandbox(String sessionId, Path directory, Map<String, String> baseEnv, RunningCommands running, ProcessGroupRunner runner,
-                 Optional<SessionPrivate> own, Optional<TemplateCopy> template) {
+                 Optional<SessionPrivate> own, UnaryOperator<List<String>> interactive, Optional<TemplateCopy> template) {
         super(sessionId, "local-" + sessionId);
         this.directory = directory;
         this.baseEnv = Map.copyOf(baseEnv);
         this.running = running;
         this.runner = runner;
         this.own = own;
+        this.interactive = interactive;
         this.files = new LocalFileTransfer(directory);
         this.template = template;
     }
@@ -73,6 +77,15 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     /** The session directory on the host. */
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * The command line that runs {@code command} (an interactive shell, say) where this session's
+     * commands run: inside its boundary when it is isolated, keeping the caller's terminal; else
+     * {@code command} itself, on the host. The caller sets its working directory and environment.
+     */
+    public List<String> interactiveCommand(List<String> command) {
+        return interactive.apply(List.copyOf(command));
     }
 
     @Override

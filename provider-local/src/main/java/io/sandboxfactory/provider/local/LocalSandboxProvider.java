@@ -68,7 +68,8 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
         Optional<String> perl = firstExecutable(PERL_CANDIDATES);
         if (perl.isPresent() && Bubblewrap.works(bubblewrap)) {
             return Optional.of(new LocalFactorySandbox.Boundaries(perl.get(),
-                    new Bubblewrap(bubblewrap, LocalProviderConfig.HOST.equals(config.network())), HostUser.current()));
+                    new Bubblewrap(bubblewrap, LocalProviderConfig.HOST.equals(config.network())), HostUser.current(), config.volumes(),
+                    firstExecutable(SETSID_CANDIDATES)));
         }
         String missing = perl.isEmpty()
                 ? "perl (at " + PERL_CANDIDATES + ") is missing: install the 'perl-base' package"

@@ -33,11 +33,16 @@ record ProcessLauncher(String setsid, Executor pumps) implements Launcher {
         } catch (IOException ignored) {
             // Commands get no input; a stdin that is already gone is just as good.
         }
-        return new ProcessLaunch(process, OutputPump.start(process::getInputStream, stdout, pumps),
-                OutputPump.start(process::getErrorStream, stderr, pumps));
+        return new ProcessLaunch(process, List.of(OutputPump.start(process::getInputStream, stdout, pumps),
+                OutputPump.start(process::getErrorStream, stderr, pumps)));
     }
 
-    private record ProcessLaunch(Process process, OutputPump out, OutputPump err) implements Launch {
+    /**
+     * A process of this JVM as a launch; with no pumps, one whose output is read elsewhere (a session's
+     * boundary, recorded like a command so another instance can end it: its output is the fork
+     * server's frames).
+     */
+    record ProcessLaunch(Process process, List<OutputPump> pumps) implements Launch {
 
         @Override
         public long pid() {
@@ -65,14 +70,14 @@ record ProcessLauncher(String setsid, Executor pumps) implements Launcher {
 
         @Override
         public void awaitOutputEnd(long deadlineNanos) throws InterruptedException {
-            out.awaitEnd(deadlineNanos);
-            err.awaitEnd(deadlineNanos);
+            for (OutputPump pump : pumps) {
+                pump.awaitEnd(deadlineNanos);
+            }
         }
 
         @Override
         public void detach() {
-            out.detach();
-            err.detach();
+            pumps.forEach(OutputPump::detach);
         }
     }
 }

@@ -254,9 +254,10 @@ final class RunningCommands {
             if (table.isEmpty()) {
                 return shell.map(s -> Stream.concat(Stream.of(s), s.descendants()).toList()).orElse(List.of());
             }
-            // Linux keeps a group id allocated while the group has members, so they are still the command's.
-            return table.get().stream().filter(e -> e.ledBy(leader))
-                    .flatMap(e -> ProcessHandle.of(e.pid()).stream()).toList();
+            // Linux keeps a group id allocated while the group has members, so they are still the command's. The
+            // shell's descendants too: a recorded boundary's init leads a session of its own (it is recorded as a ProcessLauncher.ProcessLaunch).
+            return Stream.concat(table.get().stream().filter(e -> e.ledBy(leader)).flatMap(e -> ProcessHandle.of(e.pid()).stream()),
+                    shell.stream().flatMap(ProcessHandle::descendants)).distinct().toList();
         }
     }
 }

@@ -58,7 +58,7 @@ class LocalIsolationTest {
     }
 
     private LocalProviderConfig config(String isolation, String network) {
-        return new LocalProviderConfig(temp.resolve("sessions").toString(), null, null, null, isolation, network);
+        return new LocalProviderConfig(temp.resolve("sessions").toString(), null, null, null, isolation, network, null);
     }
 
     @Test
@@ -78,7 +78,7 @@ class LocalIsolationTest {
         assertThat(secret).hasContent("host secret");
         // The same commands work without the boundary: the attack is real.
         try (TestBed open = new TestBed(temp.resolve("open"), new LocalProviderConfig(temp.resolve("open/sessions").toString(),
-                null, null, null, LocalProviderConfig.NONE, null))) {
+                null, null, null, LocalProviderConfig.NONE, null, null))) {
             assertThat(run(open.sandbox("plain"), "cat " + secret).stdout()).isEqualTo("host secret\n");
         }
     }
@@ -140,7 +140,7 @@ class LocalIsolationTest {
             assertThat(accepted).isNotDone();
 
             TestBed online = new TestBed(temp.resolve("online"), new LocalProviderConfig(temp.resolve("online/sessions").toString(),
-                    null, null, null, null, LocalProviderConfig.HOST));
+                    null, null, null, null, LocalProviderConfig.HOST, null));
             try (online) {
                 CommandResult host = run(online.sandbox("online"), connect);
 
@@ -225,12 +225,65 @@ class LocalIsolationTest {
         }
 
         Path root = temp.resolve("explicit");
-        assertThatThrownBy(() -> broken.open(new LocalProviderConfig(root.toString(), null, null, null, "namespaces", null),
+        assertThatThrownBy(() -> broken.open(new LocalProviderConfig(root.toString(), null, null, null, "namespaces", null, null),
                 new TestProviderContext(temp.resolve("state"))))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageContaining("providers.local.isolation is 'namespaces'")
                 .hasMessageContaining("install the 'bubblewrap' package");
         assertThat(root).doesNotExist();
+    }
+
+    @Test
+    void destroyThroughAnotherInstanceEndsTheBoundaryOfThisOne() throws Exception {
+        LocalSandbox mine = bed.sandbox("shared");
+        run(mine, "sleep 300 > /dev/null 2>&1 &");
+        TestBed.SessionPid server = new TestBed.SessionPid(run(mine, "readlink /proc/self/ns/pid").stdout().trim(), 2);
+        assertThat(TestBed.isDead(server)).as("the fork server runs").isFalse();
+        LocalSandbox theirs = bed.track(bed.openFactory(config(LocalProviderConfig.NAMESPACES, null)), "shared");
+        theirs.start();
+
+        theirs.destroy();
+
+        TestBed.assertDiesSoon(server);
+        assertThat(mine.directory()).doesNotExist();
+    }
+
+    @Test
+    void theBoundaryOutlivesTheThreadThatRanTheFirstCommand() throws Exception {
+        LocalSandbox sandbox = bed.sandbox("threads");
+        String[] first = new String[1];
+        // A boundary tied to the thread that started it (bwrap --die-with-parent follows the thread) would die here.
+        Thread shortLived = new Thread(() -> first[0] = run(sandbox, "readlink /proc/self/ns/pid").stdout());
+        shortLived.start();
+        shortLived.join();
+
+        CommandResult later = run(sandbox, "readlink /proc/self/ns/pid");
+
+        assertThat(first[0]).startsWith("pid:[");
+        assertThat(later.stdout()).as("the same boundary, not a new one after the first died").isEqualTo(first[0]);
+    }
+
+    @Test
+    void aConfiguredVolumeIsSharedReadWriteOrReadOnlyAndNothingBesideIt() throws IOException {
+        Path shared = Files.createDirectories(temp.resolve("shared"));
+        Path reference = Files.createDirectories(temp.resolve("reference"));
+        Files.writeString(reference.resolve("ref.txt"), "ref\n");
+        Path beside = Files.writeString(temp.resolve("beside.txt"), "beside\n");
+        try (TestBed withVolumes = new TestBed(temp.resolve("v"), config(null, null).withVolumes(List.of(shared.toString(), reference + ":ro")))) {
+            LocalSandbox sandbox = withVolumes.sandbox("volumes");
+
+            CommandResult write = run(sandbox, "echo w > " + shared.resolve("w.txt") + "; cat " + reference.resolve("ref.txt"));
+            CommandResult readOnly = run(sandbox, "echo x > " + reference.resolve("x.txt"));
+            CommandResult outside = run(sandbox, "cat " + beside);
+
+            assertThat(shared.resolve("w.txt")).hasContent("w");
+            assertThat(write.stdout()).isEqualTo("ref\n");
+            assertThat(readOnly.exitCode()).isNotZero();
+            assertThat(reference.resolve("x.txt")).doesNotExist();
+            assertThat(outside.stdout()).doesNotContain("beside");
+        }
+        assertThatThrownBy(() -> config(null, null).withVolumes(List.of("relative", "/x:rx")))
+                .isInstanceOf(InvalidConfigValueException.class).hasMessageContaining("volumes[0]").hasMessageContaining("volumes[1]");
     }
 
     @Test

@@ -45,14 +45,33 @@ public final class RepositoryMaterializer {
 
     private final RetryPolicy retry;
     private final Duration networkTimeout;
+    private final String egressHint;
 
     /**
      * @param retry retries of clone and fetch on transient failures
      * @param networkTimeout how long one clone or fetch may take
      */
     public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout) {
+        this(retry, networkTimeout, "");
+    }
+
+    /**
+     * @param egressHint a sentence ending the error of a clone or fetch that could not reach its
+     *     remote: which setting gives the provider's sandboxes network; empty for none
+     */
+    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout, String egressHint) {
         this.retry = Objects.requireNonNull(retry, "retry");
         this.networkTimeout = Objects.requireNonNull(networkTimeout, "networkTimeout");
+        this.egressHint = Objects.requireNonNull(egressHint, "egressHint");
+    }
+
+    /** The hint for a provider whose sandboxes may have no network, naming the setting that gives them one. */
+    public static String egressHintFor(String provider) {
+        return switch (provider) {
+            case "local" -> " A local session has no network unless providers.local.network is host (or providers.local.isolation is none).";
+            case "docker" -> " A docker session has no network while providers.docker.networkMode is none.";
+            default -> "";
+        };
     }
 
     /**
@@ -147,7 +166,7 @@ public final class RepositoryMaterializer {
                 + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
-            MaterializeException failure = failure(result, ErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            MaterializeException failure = failure(result, egressHint, ErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
             if (output(result).contains("does not exist") && isHostDirectory(url)) {
                 // The repository is on the host, but the path is read inside the sandbox, which need not share the host's files.
                 String message = failure.getMessage();
@@ -177,7 +196,7 @@ public final class RepositoryMaterializer {
         String script = "cd " + Sandboxes.quote(checkout) + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
         CommandResult result = withRetries(exec, script, credentials, "fetch " + url);
         if (!result.success()) {
-            throw failure(result, ErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);
+            throw failure(result, egressHint, ErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);
         }
     }
 
@@ -204,14 +223,14 @@ public final class RepositoryMaterializer {
         return env;
     }
 
-    private static MaterializeException failure(CommandResult result, ErrorCode code, String what) {
+    private static MaterializeException failure(CommandResult result, String egressHint, ErrorCode code, String what) {
         String output = output(result);
         if (result.timedOut()) {
             return new MaterializeException(code, what + " timed out after " + result.executionTime().toSeconds() + " s.");
         }
         if (GitErrors.isEgressBlocked(output)) {
             return new MaterializeException(ErrorCode.EGRESS_BLOCKED, what
-                    + " failed because the sandbox could not reach the remote: " + GitErrors.tail(output));
+                    + " failed because the sandbox could not reach the remote: " + GitErrors.tail(output) + egressHint);
         }
         return new MaterializeException(code, what + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
     }

@@ -245,6 +245,14 @@ public final class RepositoryLocator {
     }
 
     /**
+     * The host path {@code repository} is cloned from when it is a local path or a {@code file://}
+     * URL on this machine (the directory a sandbox must see to clone it); empty for a remote.
+     */
+    public Optional<Path> localHostPath(String repository) {
+        return localPath(cloneUrl(repository)).map(path -> path.toAbsolutePath().normalize());
+    }
+
+    /**
      * Fails like {@link #requireValid} unless {@code cloneUrl} — as a {@code RepositoryAccessSource}
      * minted it, at each start — is a clone URL or an absolute path, inside the allowed file roots
      * when they are configured: a host's source must not lead a session where its spec could not.

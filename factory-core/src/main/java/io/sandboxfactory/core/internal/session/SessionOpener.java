@@ -27,6 +27,8 @@ import io.sandboxfactory.core.template.TemplateRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -305,7 +307,7 @@ public final class SessionOpener implements AutoCloseable {
             ctx.setupCommand(plan.repositories().get(0).setup().text());
         }
         spec.workingDirectory().ifPresent(ctx::workingDirectory);
-        objectCache.ifPresent(cache -> ctx.hostDirectories(List.of(cache.directory())));
+        ctx.hostDirectories(hostDirectories(plan));
         Optional<TemplateUse> template = chooseTemplate(spec, plan, mayUseTemplate);
         template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());
@@ -317,6 +319,21 @@ public final class SessionOpener implements AutoCloseable {
         template.ifPresent(use -> templated.put(sandbox, use));
         attachHookOnce(sandbox, spec, plan, generation, template);
         return sandbox;
+    }
+
+    /**
+     * The host directories a new sandbox must see read-only: the git object cache, and every
+     * repository of the session given as a local path or {@code file://} URL (an isolated sandbox
+     * sees nothing of the host it is not given, and must still clone them).
+     */
+    private List<String> hostDirectories(SessionPlan plan) {
+        List<String> directories = new ArrayList<>();
+        objectCache.ifPresent(cache -> directories.add(cache.directory()));
+        for (SessionPlan.Repository repository : plan.repositories()) {
+            services.defaults().locator().localHostPath(repository.repository()).map(Path::toString)
+                    .filter(path -> !directories.contains(path)).ifPresent(directories::add);
+        }
+        return directories;
     }
 
     /** Attaches the session hook unless this sandbox instance has it already; true when it attached now. */

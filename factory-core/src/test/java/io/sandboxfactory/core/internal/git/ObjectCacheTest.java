@@ -43,7 +43,7 @@ class ObjectCacheTest {
     }
 
     private SandboxFactory factory() {
-        return SandboxFactory.builder().provider("local").environment(Map.of()).config(config).stateDirectory(state)
+        return SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).config(config).stateDirectory(state)
                 .sessionListener(listener).build();
     }
 
@@ -82,7 +82,7 @@ class ObjectCacheTest {
             String url = server.url(remote.getFileName().toString());
             Function<String, SessionSpec> spec = id -> SessionSpec.builder(id).repository(url).branch("work").build();
             int perOpen;
-            try (SandboxFactory plain = SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(tmp.resolve("plain"))
+            try (SandboxFactory plain = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).stateDirectory(tmp.resolve("plain"))
                     .repositoryToken(() -> token).build()) {
                 int before = server.uploadPackAdvertisements();
                 plain.openSession(spec.apply("control"));
@@ -113,7 +113,7 @@ class ObjectCacheTest {
     }
 
     private SandboxFactory cachedFactory(ConcurrentCachedClones listener, String token) {
-        return SandboxFactory.builder().provider("local").environment(Map.of()).config(config).stateDirectory(state)
+        return SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).config(config).stateDirectory(state)
                 .sessionListener(listener).repositoryToken(() -> token).build();
     }
 
