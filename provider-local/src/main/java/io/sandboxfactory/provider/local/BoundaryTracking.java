@@ -32,4 +32,9 @@ record BoundaryTracking(ForkServer server) implements CommandTracking {
     public void killAll() {
         server.killAll();
     }
+
+    @Override
+    public void end() {
+        server.end();
+    }
 }

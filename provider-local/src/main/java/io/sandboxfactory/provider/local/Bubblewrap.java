@@ -104,7 +104,8 @@ record Bubblewrap(String program, boolean hostNetwork) {
         for (Path dir : extraWritable) {
             args.addAll(List.of("--bind", dir.toString(), dir.toString()));
         }
-        args.addAll(List.of("--chdir", directory, "--"));
+        // Each command changes to its own directory; what waits between commands (the fork server) holds none of the session's.
+        args.addAll(List.of("--chdir", "/", "--"));
         args.addAll(command);
         return args;
     }

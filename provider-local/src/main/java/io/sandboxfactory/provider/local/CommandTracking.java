@@ -14,6 +14,11 @@ interface CommandTracking {
     /** Kills every command running and whatever earlier commands left running in the background. */
     void killAll();
 
+    /** {@link #killAll()} for good: the session was destroyed, and nothing of it may start again. */
+    default void end() {
+        killAll();
+    }
+
     /** One command's tracking. */
     interface Tracked {
 

@@ -72,6 +72,8 @@ final class ForkServer implements Launcher {
     private final AtomicInteger ids = new AtomicInteger();
     private Path fifos;
     private Connection connection;
+    /** Set once the session was destroyed: no server starts again (a command racing the destroy fails). */
+    private boolean ended;
 
     ForkServer(String perl, Executor pumps) {
         this(perl, pumps, Optional.empty());
@@ -128,6 +130,16 @@ final class ForkServer implements Launcher {
      * starts a new server.
      */
     synchronized void killAll() {
+        killAll(false);
+    }
+
+    /** {@link #killAll()}, and no server starts again: the session was destroyed. */
+    synchronized void end() {
+        killAll(true);
+    }
+
+    private void killAll(boolean forever) {
+        ended |= forever;
         if (confinement.isEmpty()) {
             throw new IllegalStateException("Only a confined fork server kills everything of its session.");
         }
@@ -165,6 +177,9 @@ final class ForkServer implements Launcher {
     }
 
     private synchronized Connection connection() throws IOException {
+        if (ended) {
+            throw new IOException("the session's boundary was ended by its destroy");
+        }
         if (fifos == null) {
             // Private to this user (0700): no one else can open a command's output.
             fifos = confinement.isPresent() ? confinement.get().newFifoDirectory() : Files.createTempDirectory("sandbox-factory-fork-",

@@ -148,7 +148,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
 
     @Override
     protected void doDestroy(Path handle) throws IOException {
-        runner.killAll();
+        runner.end();
         running.killAll();
         Directories.deleteRecursively(handle);
         if (own.isPresent()) {

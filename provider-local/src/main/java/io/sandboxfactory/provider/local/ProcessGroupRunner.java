@@ -83,4 +83,9 @@ final class ProcessGroupRunner {
     void killAll() {
         tracking.killAll();
     }
+
+    /** {@link #killAll()}, and no command starts again: the session was destroyed. */
+    void end() {
+        tracking.end();
+    }
 }
