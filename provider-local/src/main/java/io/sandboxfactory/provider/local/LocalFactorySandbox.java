@@ -156,12 +156,6 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         confinedServers.forEach(ForkServer::close);
     }
 
-    /** Commands run as host processes in the session directory: nothing holds them in. */
-    @Override
-    public String isolation() {
-        return "none";
-    }
-
     @Override
     public Set<SandboxCapability> capabilities() {
         return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
