@@ -138,7 +138,7 @@ class AllConfigErrorsAtOnceTest {
     }
 
     private static String dockerKeys() {
-        return "[apiVersion, cpus, env, execChannel, host, image, init, labels, memory, networkMode, useEnvironment, volumes,"
-                + " workingDirectory]";
+        return "[apiVersion, capAdd, cpus, env, execChannel, host, image, init, labels, memory, networkMode, pidsLimit,"
+                + " readOnlyRootFilesystem, runtime, useEnvironment, user, volumes, workingDirectory]";
     }
 }
