@@ -257,8 +257,11 @@ class DockerExecChannelIT {
         // Stop the server, and leave a helper that takes the next request off the server's stdin
         // and then kills it: that request leaves this process while the server still looks alive,
         // and the server never reads it.
-        CommandResult stop = execPathOf(channel, "for f in $(grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline);"
-                + " do p=${f#/proc/}; p=${p%/cmdline}; done; kill -STOP $p &&"
+        // The server is the oldest process of that name: its watcher, a subshell it forked, carries the
+        // same command line (and the glob lists /proc in text order, not by pid).
+        CommandResult stop = execPathOf(channel, "m=; for f in $(grep -l 'sandbox-factory-[c]hannel' /proc/[0-9]*/cmdline);"
+                + " do p=${f#/proc/}; p=${p%/cmdline}; if [ -z \"$m\" ] || [ \"$p\" -lt \"$m\" ]; then m=$p; fi; done; p=$m;"
+                + " kill -STOP $p &&"
                 + " { head -n 1 </proc/$p/fd/0; kill -9 $p; } >/dev/null 2>&1 &");
         assertThat(stop.exitCode()).isZero();
         CommandResult again = channel.executeCommand("echo again; " + WHERE, List.of(),
