@@ -175,6 +175,14 @@ final class DockerSessionRig implements AutoCloseable {
     }
 
     /** The engine, seen from outside the provider. */
+    /** The image of template {@code name}: its repository carries this factory's tenant key, so it is found by its tag. */
+    String templateImage(String name) {
+        return engine().listImagesCmd().exec().stream()
+                .flatMap(image -> image.getRepoTags() == null ? java.util.stream.Stream.<String>empty() : java.util.Arrays.stream(image.getRepoTags()))
+                .filter(tag -> tag.startsWith("sandbox-factory-template") && tag.endsWith(":" + name)).findFirst()
+                .orElseThrow(() -> new AssertionError("No image is tagged as template " + name));
+    }
+
     DockerClient engine() {
         return admin.dockerClient();
     }

@@ -54,7 +54,7 @@ class DockerTemplateIT {
         SandboxTemplate template = factory.buildTemplate(TemplateRequest.of(rig.remote().toString())
                 .withSetup(List.of(DockerSessionRig.SETUP_COMMAND)));
         assertThat(factory.templates()).containsExactly(template);
-        Map<String, String> labels = rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec()
+        Map<String, String> labels = rig.engine().inspectImageCmd(rig.templateImage(template.name())).exec()
                 .getConfig().getLabels();
         assertThat(labels).containsEntry("io.sandboxfactory.template", template.name())
                 .containsEntry(DockerSessionRig.OWNER_LABEL, rig.owner())
@@ -67,16 +67,17 @@ class DockerTemplateIT {
         assertThat(session.executeCommand("cd '" + session.checkout().orElseThrow() + "' && git rev-parse --abbrev-ref HEAD").stdout().strip()).isEqualTo(DockerSessionRig.BRANCH);
         String image = rig.inspect(rig.containersOfSession(rig.sessionId("from-template")).get(0).getId()).orElseThrow()
                 .getConfig().getImage();
-        assertThat(image).isEqualTo("sandbox-factory-template:" + template.name());
+        assertThat(image).isEqualTo(rig.templateImage(template.name()));
 
         SessionHandle other = factory.openSession(rig.spec(rig.sessionId("other-setup")).setupCommands("echo other").build());
         assertThat(other.template()).isEmpty();
         assertThat(DockerSessionRig.setupRuns(other.sandbox())).isZero();
+        String templateImage = rig.templateImage(template.name());
 
         factory.retire(rig.sessionId("from-template"), io.sandboxfactory.core.retire.RetireMode.DESTROY);
         factory.removeTemplate(template.name());
         assertThat(factory.templates()).isEmpty();
-        assertThatThrownBy(() -> rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec())
+        assertThatThrownBy(() -> rig.engine().inspectImageCmd(templateImage).exec())
                 .isInstanceOf(NotFoundException.class);
     }
 
@@ -89,7 +90,7 @@ class DockerTemplateIT {
     void aTemplateRemovedWhileASessionRunsOnItIsNoLongerListedAndItsImageGoesWithTheSession() {
         SandboxTemplate template = factory.buildTemplate(TemplateRequest.of(rig.remote().toString())
                 .withSetup(List.of(DockerSessionRig.SETUP_COMMAND)));
-        String imageId = rig.engine().inspectImageCmd("sandbox-factory-template:" + template.name()).exec().getId();
+        String imageId = rig.engine().inspectImageCmd(rig.templateImage(template.name())).exec().getId();
         SessionHandle session = factory.openSession(rig.spec(rig.sessionId("on-template")).build());
         assertThat(session.template()).contains(template.name());
 

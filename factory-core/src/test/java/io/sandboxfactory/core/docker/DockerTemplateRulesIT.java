@@ -82,7 +82,7 @@ class DockerTemplateRulesIT {
 
         SessionHandle session = factory.openSession(rig.spec(rig.sessionId("newest")).build());
         assertThat(session.template()).contains(newer.name());
-        assertThat(image(session)).isEqualTo("sandbox-factory-template:" + newer.name());
+        assertThat(image(session)).isEqualTo(rig.templateImage(newer.name()));
         assertThat(DockerSessionRig.setupRuns(session.sandbox())).as("the template's markers made the gate skip the setup").isEqualTo(1);
         assertThat(branchOf(session)).isEqualTo(DockerSessionRig.BRANCH);
     }
@@ -96,7 +96,7 @@ class DockerTemplateRulesIT {
         assertThat(session.template()).isEmpty();
         assertThat(listener.phases()).contains(SessionPhase.SETUP).doesNotContain(SessionPhase.TEMPLATE);
         assertThat(DockerSessionRig.setupRuns(session.sandbox())).as("ran here, once").isEqualTo(1);
-        assertThat(image(session)).isNotEqualTo("sandbox-factory-template:" + template.name());
+        assertThat(image(session)).isNotEqualTo(rig.templateImage(template.name()));
     }
 
     @Test
@@ -112,18 +112,22 @@ class DockerTemplateRulesIT {
         assertThat(DockerSessionRig.setupRuns(session.sandbox())).isEqualTo(1);
         assertThat(session.executeCommand("cat '" + session.checkout().orElseThrow() + "/" + INPUT + "'").stdout()).contains("2");
         assertThat(rig.containersOfSession(session.sessionId())).as("what the template made was removed").hasSize(1);
-        assertThat(image(session)).isNotEqualTo("sandbox-factory-template:" + template.name());
+        assertThat(image(session)).isNotEqualTo(rig.templateImage(template.name()));
     }
 
     @Test
     void aTemplateWhoseImageCannotBeStartedIsSkippedWithAWarningAndTheSessionOpensNormally() {
         SandboxTemplate template = build(DockerSessionRig.SETUP_COMMAND);
-        // Still listed (tagged and labelled as the template), but committed again with a user the
-        // image does not have, so no container made from it can start.
-        String container = rig.engine().createContainerCmd("sandbox-factory-template:" + template.name()).exec().getId();
+        // Still listed (tagged and labelled as the template), but committed again with a file where
+        // every sandbox container has its working directory, so no container made from it can start.
+        // (A user the image lacks no longer does it: the provider names the container's user itself.)
+        String image = rig.templateImage(template.name());
+        String container = rig.engine().createContainerCmd(image).withUser("0")
+                .withEntrypoint("/bin/sh", "-c", "rm -rf /workspace && echo not-a-directory > /workspace").withCmd(List.of()).exec().getId();
         try {
-            rig.engine().commitCmd(container).withRepository("sandbox-factory-template").withTag(template.name())
-                    .withUser("sandbox-factory-no-such-user").exec();
+            rig.engine().startContainerCmd(container).exec();
+            assertThat(rig.engine().waitContainerCmd(container).start().awaitStatusCode()).isZero();
+            rig.engine().commitCmd(container).withRepository(image.substring(0, image.lastIndexOf(':'))).withTag(template.name()).exec();
         } finally {
             rig.engine().removeContainerCmd(container).withForce(true).exec();
         }

@@ -137,7 +137,9 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
         List<BindMount> mounts = new ArrayList<>(config.bindMounts());
         if (engineOnThisHost()) {
             // A directory a configured volume already mounts at that path stays as configured (the engine refuses a duplicate).
-            ctx.hostDirectories().stream().filter(directory -> mounts.stream().noneMatch(m -> m.containerPath().equals(directory)))
+            // Only directories that exist: the engine would make a missing bind source on the host, as root.
+            ctx.hostDirectories().stream().filter(directory -> java.nio.file.Files.isDirectory(java.nio.file.Path.of(directory)))
+                    .filter(directory -> mounts.stream().noneMatch(m -> m.containerPath().equals(directory)))
                     .forEach(directory -> mounts.add(new BindMount(directory, directory, true)));
         }
         return mounts;
