@@ -51,11 +51,19 @@ class CliCredentialsIT {
         }
     }
 
+    /**
+     * The remote listens on the host's loopback: sessions (whose clone and commands run inside the
+     * local provider's boundary) reach it only with the host's network.
+     */
+    private CliProcess cli(Path state) {
+        return mode.cli(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_NETWORK", "host");
+    }
+
     @Test
     void anOpenSessionFetchesWithTheTokenOfEachCommandsCallerAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            CliProcess cli = mode.cli(state).in(temp).env("GH_TOKEN", token);
+            CliProcess cli = cli(state).env("GH_TOKEN", token);
             CliProcess.Result open = cli.run("open", "p2", "--repo", server.url("private.git"), "--branch", "work");
             CliProcess.Result fetch = cli.run("exec", "p2", "--", "sh", "-c", "git fetch --quiet origin && echo fetched-with-token");
 
@@ -71,7 +79,7 @@ class CliCredentialsIT {
     void ghTokenFromTheEnvironmentClonesAPrivateRepositoryAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            CliProcess.Result run = mode.cli(state).in(temp).env("GH_TOKEN", token)
+            CliProcess.Result run = cli(state).env("GH_TOKEN", token)
                     .run("run", "--keep", "--session", "p1", "--repo", server.url("private.git"), "--branch", "work",
                             "--", "sh", "-c", "cat README.md; git fetch --quiet origin && echo fetched-with-token");
 
@@ -86,11 +94,11 @@ class CliCredentialsIT {
     @Test
     void githubTokenIsTheFallbackAndWithoutAnyTokenTheCloneFailsAsInfrastructure() throws Exception {
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            CliProcess.Result fallback = mode.cli(temp.resolve("state-a")).in(temp).env("GITHUB_TOKEN", token)
+            CliProcess.Result fallback = cli(temp.resolve("state-a")).env("GITHUB_TOKEN", token)
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(fallback.exitCode()).as(fallback.toString()).isZero();
 
-            CliProcess.Result without = mode.cli(temp.resolve("state-b")).in(temp).env("GH_TOKEN", "").env("GITHUB_TOKEN", "")
+            CliProcess.Result without = cli(temp.resolve("state-b")).env("GH_TOKEN", "").env("GITHUB_TOKEN", "")
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(without.exitCode()).as(without.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
             assertThat(without.stderr()).contains("Cloning");

@@ -42,8 +42,10 @@ class EnvironmentCliIT {
         state = temp.resolve("state");
         api = GitRepos.bareWithTrunk(temp, "api");
         ui = GitRepos.bareWithMain(temp, "ui");
-        log = temp.resolve("log");
-        cli = mode.cli(state).in(temp);
+        // The setups and teardowns log to a file of the test's: a directory the sessions see as a volume.
+        Path logs = Files.createDirectories(temp.resolve("logs"));
+        log = logs.resolve("log");
+        cli = mode.cli(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + logs + "]");
     }
 
     @AfterEach
@@ -98,21 +100,29 @@ class EnvironmentCliIT {
     }
 
     @Test
-    void aFailedRepositorySetupIsNamedAndOnlyAChangedSetupRunsAgain() throws Exception {
+    void aFailedSetupIsNamedAndAFailedOpenLeavesNothingWhileAFailedReopenLeavesTheSessionAsItWas() throws Exception {
         String[] failing = {"open", "env3", "--branch", "b", "--repo", api.toString(), "--setup", logs("api-setup"),
                 "--repo", ui.toString(), "--dir", "frontend", "--setup", "exit 9"};
         String[] fixed = {"open", "env3", "--branch", "b", "--repo", api.toString(), "--setup", logs("api-setup"),
                 "--repo", ui.toString(), "--dir", "frontend", "--setup", logs("ui-setup")};
 
         CliProcess.Result failed = cli.run(failing);
-        CliProcess.Result status = cli.run("--json", "status", "env3");
-        CliProcess.Result repaired = cli.run(fixed);
-
         assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
         assertThat(failed.stderr()).contains("The setup of 'frontend' failed (the other repositories' setup ran)");
-        assertThat(status.stdout()).contains("\"setup\" : \"failed\"");
+        assertThat(cli.run("status", "env3").exitCode()).as("no session after a failed first open").isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.run("list").stdout()).doesNotContain("env3");
+        assertThat(state.resolve("sessions/env3")).doesNotExist();
+
+        CliProcess.Result repaired = cli.run(fixed);
         assertThat(repaired.exitCode()).as(repaired.toString()).isZero();
-        assertThat(logged()).as("api's setup ran once; the changed setup of frontend ran").containsExactly("api-setup@api", "ui-setup@frontend");
+        assertThat(logged()).as("the fixed open starts afresh").containsExactly("api-setup@api", "api-setup@api", "ui-setup@frontend");
+        assertThat(cli.run("exec", "env3", "--", "sh", "-c", "echo kept > work.txt").exitCode()).isZero();
+
+        CliProcess.Result failedReopen = cli.run(failing);
+        assertThat(failedReopen.exitCode()).as(failedReopen.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
+        CliProcess.Result work = cli.run("exec", "env3", "--", "cat", "work.txt");
+        assertThat(work.stdout()).as("a failed reopen keeps the session and its work; " + work).isEqualTo("kept\n");
+        assertThat(cli.run("list").stdout()).contains("env3");
     }
 
     @Test

@@ -460,6 +460,19 @@ class FactoryCliIT {
     }
 
     @Test
+    void aFailedOpenLeavesNoSessionDirectoryOrLeaseAndTheIdStaysFree() {
+        CliProcess.Result open = cli.run("open", "o1", "--repo", temp.resolve("nope").toString(), "--branch", "x");
+
+        assertThat(open.exitCode()).as(open.toString()).isNotZero();
+        CliProcess.Result list = cli.run("--json", "list");
+        assertThat(list.stdout()).as(list.toString()).doesNotContain("o1");
+        assertThat(cli.run("status", "o1").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(state.resolve("sessions/o1")).doesNotExist();
+        CliProcess.Result reopen = cli.run("open", "o1", "--repo", bare.toString(), "--branch", "x");
+        assertThat(reopen.exitCode()).as("the id is free: no lease or record left; " + reopen).isZero();
+    }
+
+    @Test
     void missingGitInTheSandboxExitsOneWithTheGitMissingExplanation() throws Exception {
         Path config = temp.resolve("factory.yaml");
         Files.writeString(config, "providers:\n  local:\n    env:\n      PATH: /nonexistent\n");

@@ -27,8 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The factory daemon as users meet it: the real jar as client processes, the daemon it starts as a
  * real process, real git and the local provider. Which process ran a command is read from the
- * command's own ancestry in /proc. Every test stops the daemons it started (by removing their
- * sockets, which is also what it tests in one case) before its directory is deleted.
+ * command's own ancestry in /proc, and the commands write pid files to the test's directory: so the
+ * local provider runs without isolation here (a pid namespace would hide the ancestry, a private
+ * file system the files). That commands die with their host inside the boundary is {@link
+ * HostDeathCliIT}'s. Every test stops the daemons it started (by removing their sockets, which is
+ * also what it tests in one case) before its directory is deleted.
  */
 class FactoryDaemonIT {
 
@@ -47,7 +50,7 @@ class FactoryDaemonIT {
     void setUp() throws Exception {
         state = temp.resolve("state");
         bare = GitRepos.bareWithMain(temp, "app");
-        cli = new CliProcess(state).in(temp).withDaemon();
+        cli = alone().withDaemon();
         daemons = new Daemons(state);
     }
 
@@ -90,7 +93,7 @@ class FactoryDaemonIT {
 
     /** The same commands in a process of their own, from the same working directory. */
     private CliProcess alone() {
-        return new CliProcess(state).in(temp);
+        return new CliProcess(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_ISOLATION", "none");
     }
 
     /** Output without the pids {@link #ANCESTORS} printed. */
@@ -297,7 +300,7 @@ class FactoryDaemonIT {
 
     @Test
     void statusAndListAnswerFromTheStoreWithoutStartingADaemon() throws Exception {
-        CliProcess.Result open = new CliProcess(state).in(temp).run("open", "s1", "--repo", bare.toString(), "--branch", "work");
+        CliProcess.Result open = alone().run("open", "s1", "--repo", bare.toString(), "--branch", "work");
         assertThat(open.exitCode()).as(open.toString()).isZero();
 
         CliProcess.Result list = cli.run("list");
@@ -318,7 +321,7 @@ class FactoryDaemonIT {
 
     @Test
     void retireAndSweepRunInTheRunningDaemonButNeverStartOne() throws Exception {
-        CliProcess.Result inProcess = new CliProcess(state).in(temp).run("open", "s0", "--repo", bare.toString(), "--branch", "work");
+        CliProcess.Result inProcess = alone().run("open", "s0", "--repo", bare.toString(), "--branch", "work");
         assertThat(inProcess.exitCode()).as(inProcess.toString()).isZero();
         CliProcess.Result retireAlone = cli.run("retire", "s0", "--delete");
         assertThat(retireAlone.exitCode()).as(retireAlone.toString()).isZero();

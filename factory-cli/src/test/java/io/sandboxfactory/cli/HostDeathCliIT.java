@@ -27,8 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whose process died is removed by the next {@code sweep}, which leaves a live run's session and an
  * opened one alone.
  *
- * <p>Each command leaves two markers: its shell's pid and the pid of a {@code sleep} it started in the
- * background and waits for, so a command whose shell alone died would still be caught.
+ * <p>The sessions run with the local provider's default isolation, in a pid namespace of their own:
+ * the test finds a command's processes in the host's process table by their arguments, which are
+ * unique per test, its shell and a {@code sleep} the shell started in the background and waits
+ * for, so a command whose shell alone died would still be caught.
  */
 class HostDeathCliIT {
 
@@ -59,20 +61,42 @@ class HostDeathCliIT {
         return mode.cli(state).in(temp);
     }
 
-    /** The shell's and the background sleep's pid of a command started with {@link #marked(String)}. */
+    /** The host pids of a command's shell and of the background sleep it waits for. */
     private record Marked(long shell, long child) {
         boolean ended() {
             return TestProcesses.ended(shell) && TestProcesses.ended(child);
         }
     }
 
-    /** A command line that records its shell and a background child, then waits for the child. */
+    /** A command line, unique to this test and {@code name}, that starts a background child and waits for it. */
     private String marked(String name) {
-        return "echo $$ > '" + temp.resolve(name + ".shell") + "'; sleep 300 & echo $! > '" + temp.resolve(name + ".child") + "'; wait";
+        return ": " + name + "-" + temp.getFileName() + "; sleep " + sleepSeconds(name) + " & wait";
+    }
+
+    /** A duration no other test's sleep has: 300 seconds and a fraction unique to this test and {@code name}. */
+    private String sleepSeconds(String name) {
+        return "300." + Math.floorMod((name + temp).hashCode(), 1_000_000_000);
     }
 
     private Marked awaitMarkers(String name) {
-        return new Marked(TestProcesses.awaitPid(temp.resolve(name + ".shell")), TestProcesses.awaitPid(temp.resolve(name + ".child")));
+        return new Marked(TestProcesses.awaitProcess(List.of("-c", marked(name))), TestProcesses.awaitProcess(List.of(sleepSeconds(name))));
+    }
+
+    /**
+     * A command line that waits until the test releases it ({@link #release}): a file {@code .release}
+     * in its working directory, the session's checkout.
+     */
+    private String waitsForRelease(String name) {
+        return ": " + name + "-" + temp.getFileName() + "; while [ ! -e .release ]; do sleep 0.05; done";
+    }
+
+    private long awaitWaiting(String name) {
+        return TestProcesses.awaitProcess(List.of("-c", waitsForRelease(name)));
+    }
+
+    /** Releases the command {@link #waitsForRelease} started as {@code shell}: through its working directory, as it sees it. */
+    private static void release(long shell) throws IOException {
+        Files.createFile(Path.of("/proc", Long.toString(shell), "cwd", ".release"));
     }
 
     private Process start(CliProcess cli, String... args) throws IOException {
@@ -128,10 +152,9 @@ class HostDeathCliIT {
     void aRunKilledInItsOwnProcessLeavesASessionTheNextSweepRemovesButNeverALiveRunsOrAnOpenedOne() throws Exception {
         CliProcess cli = cli(DaemonMode.OFF);
         open(cli, "kept");
-        Path release = temp.resolve("release");
         Process live = start(cli, "run", "--session", "r-live", "--repo", bare.toString(), "--branch", "live", "--", "sh", "-c",
-                "echo $$ > '" + temp.resolve("live.shell") + "'; while [ ! -e '" + release + "' ]; do sleep 0.05; done");
-        TestProcesses.awaitPid(temp.resolve("live.shell"));
+                waitsForRelease("live"));
+        long release = awaitWaiting("live");
         Process dying = start(cli, "run", "--session", "r-dead", "--repo", bare.toString(), "--branch", "dead", "--", "sh", "-c",
                 marked("run"));
         Marked command = awaitMarkers("run");
@@ -157,14 +180,13 @@ class HostDeathCliIT {
         // a live run there, whose session that daemon holds, and the sweep it serves too.
         assertThat(cli.run("exec", "kept", "--", "true").exitCode()).isZero();
         assertThat(awaitDaemon().pid()).isNotEqualTo(daemon.pid());
-        Path release = temp.resolve("release");
         Process live = start(cli, "run", "--session", "r-live", "--repo", bare.toString(), "--branch", "live", "--", "sh", "-c",
-                "echo $$ > '" + temp.resolve("live.shell") + "'; while [ ! -e '" + release + "' ]; do sleep 0.05; done");
-        TestProcesses.awaitPid(temp.resolve("live.shell"));
+                waitsForRelease("live"));
+        long release = awaitWaiting("live");
         assertSweepRemovesTheDeadRunOnly(cli, release, live);
     }
 
-    private void assertSweepRemovesTheDeadRunOnly(CliProcess cli, Path release, Process live) throws Exception {
+    private void assertSweepRemovesTheDeadRunOnly(CliProcess cli, long release, Process live) throws Exception {
         CliProcess.Result before = cli.run("list");
         assertThat(before.stdout()).as(before.toString()).contains("r-dead", "r-live", "kept");
 
@@ -178,7 +200,7 @@ class HostDeathCliIT {
         assertThat(state.resolve("sessions/r-dead")).doesNotExist();
         assertThat(cli.run("sweep").stdout()).as("nothing more to sweep").doesNotContain("retired");
 
-        Files.createFile(release);
+        release(release);
         assertThat(live.waitFor(2, TimeUnit.MINUTES)).as("the live run finished").isTrue();
         assertThat(live.exitValue()).as("the live run's command, untouched by the sweep").isZero();
     }

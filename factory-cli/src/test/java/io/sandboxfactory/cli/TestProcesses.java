@@ -3,6 +3,7 @@ package io.sandboxfactory.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,26 @@ final class TestProcesses {
     static long awaitPid(Path file) {
         assertThat(Daemons.awaitCondition(() -> readPid(file).isPresent())).as("the command started (wrote " + file + ")").isTrue();
         return readPid(file).orElseThrow();
+    }
+
+    /**
+     * The host pid of the process whose arguments are {@code arguments} exactly, once it runs: found in
+     * the host's process table, so also inside a session's pid namespace, where the command's own
+     * {@code $$} is not the host's pid.
+     */
+    static long awaitProcess(List<String> arguments) {
+        assertThat(Daemons.awaitCondition(() -> findProcess(arguments).isPresent())).as("a process with arguments " + arguments + " runs").isTrue();
+        return findProcess(arguments).orElseThrow();
+    }
+
+    /** The outermost such process: a shell's child between its fork and its exec carries the shell's arguments too. */
+    private static Optional<Long> findProcess(List<String> arguments) {
+        return ProcessHandle.allProcesses().filter(p -> has(p, arguments) && p.parent().filter(parent -> has(parent, arguments)).isEmpty())
+                .map(ProcessHandle::pid).findFirst();
+    }
+
+    private static boolean has(ProcessHandle process, List<String> arguments) {
+        return process.info().arguments().map(List::of).filter(arguments::equals).isPresent();
     }
 
     /** Whether process {@code pid} has ended. */

@@ -14,7 +14,9 @@ import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionHandle;
+import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.store.FencedOutException;
 import io.sandboxfactory.core.store.SessionRecord;
 import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
@@ -56,8 +58,42 @@ final class FactorySessions {
         this.cacheMaxIdle = config.cache().maxIdle();
     }
 
+    /**
+     * Opens {@code spec}'s session. An open that fails leaves nothing behind: the first open of a
+     * session is undone (its sandbox destroyed, its record deleted), and a reopen leaves the
+     * session's definition as it was. Never when the session is someone else's by then: a host that
+     * took its lease over ({@link FencedOutException}) or a retirement that overtook the open.
+     */
     SessionHandle open(SessionSpec spec) {
-        return opener.open(spec);
+        Optional<SessionRecord> before = store.find(spec.sessionId());
+        try {
+            return opener.open(spec);
+        } catch (RuntimeException failure) {
+            if (!(failure instanceof FencedOutException) && !(failure instanceof SessionRetiredException)) {
+                undoFailedOpen(spec.sessionId(), before, failure);
+            }
+            throw failure;
+        }
+    }
+
+    private void undoFailedOpen(String sessionId, Optional<SessionRecord> before, RuntimeException failure) {
+        try {
+            Optional<SessionRecord> now = store.find(sessionId);
+            if (now.isEmpty()) {
+                return;
+            }
+            if (before.isEmpty()) {
+                List<String> problems = coordinator.retire(sessionId, true);
+                if (!problems.isEmpty()) {
+                    failure.addSuppressed(new IllegalStateException("What the failed open of session '" + sessionId
+                            + "' made could not all be removed (factory sweep retries): " + String.join("; ", problems)));
+                }
+            } else if (!now.get().definition().equals(before.get().definition())) {
+                store.register(before.get().definition());
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     Optional<SessionHandle> session(String sessionId) {
@@ -115,5 +151,9 @@ final class FactorySessions {
 
     List<SandboxListing> sweep() {
         return sweeper.sweep();
+    }
+
+    List<String> forgetUnfinishedOpens() {
+        return sweeper.forgetUnfinishedOpens();
     }
 }

@@ -172,7 +172,9 @@ public final class SandboxFactory implements AutoCloseable {
      * and restarts), attaches the session start hook, and starts it as {@link SessionSpec#startMode()}
      * says. An eager open returns with the repository checked out on the session branch and the
      * setup done; its failures are thrown as they are (for example {@code SetupCommandException},
-     * {@code MaterializeException}, {@code SessionRetiredException}).
+     * {@code MaterializeException}, {@code SessionRetiredException}). A failed eager open leaves
+     * nothing behind: the first open of a session is undone (sandbox destroyed, record deleted), a
+     * reopen leaves the session's definition as it was.
      */
     public SessionHandle openSession(SessionSpec spec) {
         requireOpen();
@@ -254,8 +256,8 @@ public final class SandboxFactory implements AutoCloseable {
     /**
      * Removes the selected provider's orphaned sandboxes: those whose session the store does not
      * know, and those whose first open crashed (never handed to a user, its lease left behind by a
-     * dead or expired owner). Live sessions — held here or by another live process, being opened,
-     * or ever handed to a user (even stopped, or after a failed setup) — are never touched. See
+     * dead or expired owner), with that session's record. Live sessions — held here or by another
+     * live process, being opened, or ever handed to a user (even stopped) — are never touched. See
      * {@link OrphanSweeper}. Also removes object cache mirrors unused for {@code cache.maxIdle}.
      */
     public List<SandboxListing> sweep() {
@@ -263,6 +265,18 @@ public final class SandboxFactory implements AutoCloseable {
         List<SandboxListing> removed = sessions.sweep();
         sessions.pruneObjectCache();
         return removed;
+    }
+
+    /**
+     * Deletes the records of the selected provider's sessions whose first open crashed before it
+     * left a sandbox {@link #sweep} could remove (no start completed, the lease left behind by a dead
+     * or expired owner); never one opened lazily, being opened, or ever started. Their ids, in order.
+     * What {@code factory sweep} does after {@link #sweep}. (An open that fails without crashing
+     * undoes itself: see {@link #openSession}.)
+     */
+    public List<String> forgetUnfinishedOpens() {
+        requireOpen();
+        return sessions.forgetUnfinishedOpens();
     }
 
     /**

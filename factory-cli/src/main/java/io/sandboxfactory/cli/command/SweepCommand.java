@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 
 /** {@code factory sweep}: remove orphaned sandboxes of the selected provider. */
 @Command(mixinStandardHelpOptions = true, name = "sweep", description = {"Destroy the sessions of runs whose process died (killed before it could destroy them); never one whose run is alive, one opened with open, or another host's.",
-        "Remove sandboxes of the selected provider whose session is unknown to the session store, or whose first open crashed. Sessions that were ever handed to a user (running, stopped, or with a failed setup) are never touched by that.",
+        "Remove sandboxes of the selected provider whose session is unknown to the session store, or whose first open crashed (with that session's record), and the records of sessions whose first open crashed before it made a sandbox. Sessions that were ever handed to a user (running or stopped) are never touched by that.",
         "Then apply the idle policies of the config: destroy sessions idle longer than lifecycle.deleteAfterIdle, stop those idle longer than lifecycle.stopAfterIdle (both off unless set). A session with a command running is never idle."},
         footerHeading = "%nExamples:%n", footer = {"  factory sweep", "  factory --provider docker --json sweep"})
 public final class SweepCommand implements Callable<Integer> {
@@ -34,19 +34,22 @@ public final class SweepCommand implements Callable<Integer> {
             SandboxFactory factory = use.factory();
             List<RetireResult> abandoned = factory.destroyAbandonedRuns();
             List<SandboxListing> removed = factory.sweep();
+            List<String> forgotten = factory.forgetUnfinishedOpens();
             List<RetireResult> idle = factory.applyIdlePolicies();
             if (root.global.json) {
                 Json.print(console.out(), Map.of("abandonedRuns", outcomes(abandoned), "removed", removed.stream()
                         .map(l -> Map.of("session", l.sessionId(), "sandboxId", l.sandboxId())).toList(),
-                        "idle", outcomes(idle)));
+                        "unfinishedOpens", forgotten, "idle", outcomes(idle)));
             } else {
                 abandoned.forEach(r -> console.out().println(r.describe() + " (its run's process died)"));
                 for (SandboxListing listing : removed) {
                     console.out().println("removed " + listing.sessionId() + " (" + listing.sandboxId() + ")");
                 }
+                forgotten.forEach(id -> console.out().println("forgot " + id + " (its first open crashed)"));
                 idle.forEach(r -> console.out().println(r.describe() + " (idle)"));
                 console.err().println("factory: destroyed " + abandoned.size() + " session(s) of dead runs; swept " + removed.size()
-                        + " orphaned sandbox(es); retired " + idle.size() + " idle session(s)");
+                        + " orphaned sandbox(es); forgot " + forgotten.size() + " session(s) whose first open crashed; retired "
+                        + idle.size() + " idle session(s)");
             }
             return abandoned.stream().anyMatch(RetireResult::failed) || idle.stream().anyMatch(RetireResult::failed)
                     ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;

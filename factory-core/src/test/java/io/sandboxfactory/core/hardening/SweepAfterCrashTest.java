@@ -12,21 +12,27 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Orphans after a crash (Hardening, point 3): {@code SandboxFactory.sweep()}, run from a fresh
- * process that holds no session itself, removes the local sandboxes that no live session owns —
- * one whose session the store does not know, one whose first open crashed (its lease left behind
- * by a dead host, or expired) — together with the commands the dead host left running in them, and
- * never touches a live session: one another live process holds, one a live process is opening
- * right now, one the user opened and stopped, one whose setup failed (it stays usable).
+ * Orphans after a crash (Hardening, point 3; issue 44, point 1): {@code SandboxFactory.sweep()},
+ * run from a fresh process that holds no session itself, removes the local sandboxes that no live
+ * session owns — one whose session the store does not know, one whose first open crashed (its
+ * lease left behind by a dead host, or expired), with its record — together with the commands the
+ * dead host left running in them; {@code forgetUnfinishedOpens()} deletes the record of a first
+ * open that crashed before its sandbox existed. Neither touches a live session: one another live
+ * process holds, one a live process is opening right now, one the user opened and stopped. A first
+ * open whose setup failed left nothing to sweep: the failed open undid itself.
  */
 class SweepAfterCrashTest {
 
@@ -63,6 +69,14 @@ class SweepAfterCrashTest {
         return SessionSpec.builder(id).repository(repo.toString()).branch("work").build();
     }
 
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
+    }
+
     @Test
     void sweepRemovesWhatNoLiveSessionOwnsAndNeverTouchesALiveOne() throws Exception {
         // Open, then lose the record: nothing knows this sandbox any more.
@@ -73,6 +87,8 @@ class SweepAfterCrashTest {
             earlier.retire("stopped", RetireMode.STOP);
             assertThatThrownBy(() -> earlier.openSession(SessionSpec.builder("setup-failed").repository(repo.toString())
                     .branch("work").setupCommands("exit 3").build())).isInstanceOf(SetupCommandException.class);
+            assertThat(earlier.sessionStore().find("setup-failed")).as("the record of a failed first open").isEmpty();
+            assertThat(rig.sessionDirectory("setup-failed")).as("the sandbox of a failed first open").doesNotExist();
         }
         // A host that opened its session and keeps it.
         ChildProcess holder = host("held", "hold=true");
@@ -82,28 +98,37 @@ class SweepAfterCrashTest {
         ChildProcess crashed = host("crashed");
         rig.awaitParked(1, crashed);
         crashed.kill();
+        // One crashed before its sandbox existed: what is left of it is its record and its lease.
+        ChildProcess crashedEarly = host("crashed-early");
+        rig.awaitParked(2, crashedEarly);
+        crashedEarly.kill();
+        deleteTree(rig.sessionDirectory("crashed-early"));
         ChildProcess crashedElsewhere = host("crashed-elsewhere");
-        rig.awaitParked(2, crashedElsewhere);
+        rig.awaitParked(3, crashedElsewhere);
         crashedElsewhere.kill();
         // Its host cannot be proven dead from here, and its lease still runs.
         rig.moveLeaseToAnotherHost("crashed-elsewhere", 120_000);
         ChildProcess opening = host("opening");
-        rig.awaitParked(3, opening);
+        rig.awaitParked(4, opening);
         long orphanedSetup = rig.parkedPids().get(0);
 
         try (SandboxFactory sweeper = rig.factory(new RecordingListener())) {
             List<String> removed = sweeper.sweep().stream().map(SandboxListing::sessionId).sorted().toList();
 
             assertThat(removed).containsExactly("crashed", "unknown");
-            assertThat(rig.sessionDirectories()).containsExactly("crashed-elsewhere", "held", "opening", "setup-failed", "stopped");
+            assertThat(sweeper.forgetUnfinishedOpens()).containsExactly("crashed-early");
+            assertThat(sweeper.sessionStore().list()).extracting(r -> r.sessionId())
+                    .containsExactly("crashed-elsewhere", "held", "opening", "stopped");
+            assertThat(rig.sessionDirectories()).containsExactly("crashed-elsewhere", "held", "opening", "stopped");
             assertThat(HardeningRig.awaitGone(orphanedSetup)).as("the dead host's setup, swept with its sandbox").isTrue();
             assertThat(rig.sessionDirectory("held").resolve("site/README.md")).exists();
             assertThat(rig.sessionDirectory("stopped").resolve("site/README.md")).exists();
-            assertThat(rig.sessionDirectory("setup-failed").resolve("site/README.md")).exists();
 
             // Once the lease of the host elsewhere has run out, its crashed open is an orphan too.
             rig.moveLeaseToAnotherHost("crashed-elsewhere", -1);
             assertThat(sweeper.sweep()).extracting(SandboxListing::sessionId).containsExactly("crashed-elsewhere");
+            assertThat(sweeper.sessionStore().find("crashed-elsewhere")).as("its record, with its sandbox").isEmpty();
+            assertThat(sweeper.forgetUnfinishedOpens()).isEmpty();
 
             // A swept session opens again from scratch.
             rig.unblockAll();

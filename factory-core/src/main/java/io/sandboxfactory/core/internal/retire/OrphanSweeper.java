@@ -32,7 +32,9 @@ import java.util.Optional;
  * in flight), and any session that a start ever handed to a user — opened and stopped, or held by
  * another live process — even if a later reopen of it crashed. The sweeper holds the session's lease
  * while it decides and removes, so an open cannot race it; the crashed owner's lease is released
- * with it. The session record of a crashed open is kept: the next open of that id reuses it.
+ * with it. The session record of a crashed first open goes with its sandbox, and {@link
+ * #forgetUnfinishedOpens} deletes those whose crash left no sandbox: a session whose first open never
+ * completed is not a session (a failed open that did not crash undoes itself, see {@code SandboxFactory.openSession}).
  */
 public final class OrphanSweeper {
 
@@ -78,12 +80,47 @@ public final class OrphanSweeper {
                 }
                 inventory.removeSandbox(listing);
                 removed.add(listing);
+                if (ownRecord(sessionId).isPresent()) {
+                    store.delete(sessionId, lease.fence());
+                }
                 LOG.info("Swept orphaned sandbox {} of session '{}': {}.", listing.sandboxId(), sessionId, why.get());
             } finally {
                 store.releaseLease(sessionId, owner.id(), lease.fence());
             }
         }
         return removed;
+    }
+
+    /**
+     * Deletes the records of this provider's sessions whose first open crashed before it made a
+     * sandbox (or after {@link #sweep} removed it): no start completed and the lease was left
+     * behind by an owner that expired or is provably gone. A session opened lazily never took a
+     * lease, and one being opened holds it: neither is touched. Returns their ids, in order.
+     */
+    public List<String> forgetUnfinishedOpens() {
+        List<String> forgotten = new ArrayList<>();
+        for (SessionRecord record : store.list()) {
+            String sessionId = record.sessionId();
+            if (memo.peek(sessionId).isPresent() || ownRecord(sessionId).isEmpty() || record.materializedAt().isPresent()) {
+                continue;
+            }
+            LeaseAttempt lease = store.tryAcquireLease(sessionId, owner, LEASE);
+            if (!lease.acquired()) {
+                continue;
+            }
+            try {
+                Optional<LeaseOwner> crashed = lease.replaced();
+                if (crashed.isPresent() && ownRecord(sessionId).filter(r -> r.materializedAt().isEmpty()).isPresent()
+                        && memo.peek(sessionId).isEmpty() && store.delete(sessionId, lease.fence())) {
+                    forgotten.add(sessionId);
+                    LOG.info("Forgot session '{}': its first open crashed ({} left its lease behind) before it completed.",
+                            sessionId, crashed.get());
+                }
+            } finally {
+                store.releaseLease(sessionId, owner.id(), lease.fence());
+            }
+        }
+        return forgotten;
     }
 
     /** Whether a start of this provider ever handed the session's sandbox to a user. */

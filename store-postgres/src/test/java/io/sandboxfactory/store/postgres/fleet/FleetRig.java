@@ -33,10 +33,15 @@ import java.util.stream.Stream;
  * <p>The setup command logs {@code start <host> <tag>} to {@code setup.log}, parks while
  * {@code gate/block-<host>} exists (its shell's pid in {@code gate/parked-<host>}), then logs
  * {@code done <host> <tag>}: the test decides which host's setup stops and when it goes on.
+ *
+ * <p>The hosts' local provider runs without isolation ({@link #ISOLATION}): the rig is about the
+ * store's leases, and its gates need the setup shells' host pids and the test's files on the host.
  */
 final class FleetRig {
 
     static final String MARKER = ".mastra-sandbox/setup";
+    /** The setup shells record their pids, which the test signals and watches on the host: no pid namespace. */
+    static final String ISOLATION = "none";
 
     final Path root;
     final Path sessions;
@@ -126,7 +131,7 @@ final class FleetRig {
      */
     ChildProcess host(String host, Map<String, String> storeEnv, String session, String... more) throws IOException {
         List<String> args = new ArrayList<>(List.of("state=" + root.resolve("state-" + host), "root=" + sessions,
-                "repo=" + repo, "session=" + session, "base=main", "setup=" + setupCommand(session)));
+                "repo=" + repo, "session=" + session, "base=main", "setup=" + setupCommand(session), "isolation=" + ISOLATION));
         providerEnv(host).forEach((k, v) -> args.add("env." + k + "=" + v));
         // The password goes in the child's environment, never its arguments.
         Map<String, String> secrets = new LinkedHashMap<>();
@@ -148,7 +153,7 @@ final class FleetRig {
 
     /** Host {@code host} as a factory in this JVM, with a state directory of its own. */
     SandboxFactory factory(String host, Map<String, String> storeEnv, SessionListener listener) throws IOException {
-        Map<String, Object> local = Map.of("root", sessions.toString(), "env", providerEnv(host));
+        Map<String, Object> local = Map.of("root", sessions.toString(), "env", providerEnv(host), "isolation", ISOLATION);
         return SandboxFactory.builder().config(FactoryConfig.builder().provider("local").providerSection("local", local).build())
                 .stateDirectory(Files.createDirectories(root.resolve("state-" + host))).environment(storeEnv)
                 .sessionListener(listener).build();
