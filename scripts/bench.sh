@@ -29,5 +29,5 @@ fi
 export TESTCONTAINERS_RYUK_DISABLED=true
 export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-localhost}"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-exec "$java_bin" -Dbench.factory="$here/factory" -cp "$here/factory-bench/target/classes:$(cat "$classpath")" \
+exec "$java_bin" -Dbench.factory="$here/factory" -Dbench.markdown="$here/docs/performance.md" -cp "$here/factory-bench/target/classes:$(cat "$classpath")" \
   io.sandboxfactory.bench.Bench "$@"

@@ -12,6 +12,7 @@ import io.sandboxfactory.bench.open.ConcurrentOpens;
 import io.sandboxfactory.bench.open.OpenGroups;
 import io.sandboxfactory.bench.report.BenchReport;
 import io.sandboxfactory.bench.report.JsonReport;
+import io.sandboxfactory.bench.report.MarkdownSection;
 import io.sandboxfactory.bench.report.SvgChart;
 import io.sandboxfactory.bench.report.TableWriter;
 import io.sandboxfactory.bench.scaling.DaemonMemory;
@@ -60,7 +61,10 @@ public final class Bench {
         }
         BenchOptions options;
         try {
-            options = BenchOptions.parse(args, Path.of(System.getProperty("bench.factory", "./factory")));
+            options = BenchOptions.parse(args, Path.of(System.getProperty("bench.factory", "./factory")),
+                    Path.of(System.getProperty("bench.markdown", "docs/performance.md")));
+            // Before the minutes of measuring, not after: a file without its markers is refused now.
+            options.markdown().ifPresent(file -> new MarkdownSection(file).check());
         } catch (IllegalArgumentException e) {
             System.err.println("factory bench: " + e.getMessage());
             System.exit(2);
@@ -90,10 +94,14 @@ public final class Bench {
         new Goals(report).check();
         Files.createDirectories(options.out());
         new TableWriter(System.out).write(report);
+        if (options.markdown().isPresent()) {
+            new MarkdownSection(options.markdown().get()).write(TableWriter.text(report));
+        }
         new JsonReport().write(report, options.out().resolve("bench.json"));
         new SvgChart().write(report.curves(), options.out().resolve("bench.svg"));
         System.out.println();
-        System.out.println("wrote " + options.out().resolve("bench.json") + " and " + options.out().resolve("bench.svg"));
+        System.out.println("wrote " + options.out().resolve("bench.json") + " and " + options.out().resolve("bench.svg")
+                + options.markdown().map(file -> "; the table into " + file).orElse(""));
     }
 
     private void measure(BenchWorkspace workspace, Plan plan) throws Exception {

@@ -92,7 +92,7 @@ public final class FactoryCommand {
     }
 
     /**
-     * Stops the daemons of {@code state} the way the README says (a daemon leaves when its socket
+     * Stops the daemons of {@code state} the way docs/operations/daemon.md says (a daemon leaves when its socket
      * file goes) and waits for each to end, so none is still writing while its directory is removed.
      */
     public void stopDaemons(Path state) throws IOException, InterruptedException {

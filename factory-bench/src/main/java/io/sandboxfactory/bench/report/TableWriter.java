@@ -2,11 +2,16 @@ package io.sandboxfactory.bench.report;
 
 import io.sandboxfactory.bench.stats.Samples;
 
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 
-/** The report as text: one table of every group (Markdown, so it pastes into the README), then the curves and notes. */
+/**
+ * The report as Markdown: the machine as a list, one table of every group, then the curves, figures and notes. The
+ * same text goes to the console and, with {@code --markdown}, into docs/performance.md ({@link MarkdownSection}).
+ */
 public final class TableWriter {
 
     private final PrintStream out;
@@ -15,8 +20,15 @@ public final class TableWriter {
         this.out = out;
     }
 
+    /** The report as one string, as {@link #write} prints it. */
+    public static String text(BenchReport report) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new TableWriter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).write(report);
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
     public void write(BenchReport report) {
-        report.machine().forEach((key, value) -> out.printf(Locale.ROOT, "%s: %s%n", key, value));
+        report.machine().forEach((key, value) -> out.printf(Locale.ROOT, "- %s: %s%n", key, value));
         out.println();
         out.println("| group | path | runs | median ms | p90 ms | × baseline |");
         out.println("|---|---|---:|---:|---:|---:|");
@@ -43,7 +55,7 @@ public final class TableWriter {
         Map<String, Double> figures = report.figures();
         if (!figures.isEmpty()) {
             out.println();
-            figures.forEach((name, value) -> out.printf(Locale.ROOT, "%s: %s%n", name, number(value)));
+            figures.forEach((name, value) -> out.printf(Locale.ROOT, "- %s: %s%n", name, number(value)));
         }
         if (!report.notes().isEmpty()) {
             out.println();

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -38,6 +39,33 @@ class ReportWritersTest {
                 .contains("| exec true | local | 3 | 3.00 | 3.00 | 1.50 |")
                 .contains("load average before: 1.00 2.00 3.00")
                 .contains("- Docker paths skipped: no engine answered.");
+    }
+
+    @Test
+    void theMarkdownSectionReplacesOnlyWhatIsBetweenTheMarkers(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("performance.md");
+        Files.writeString(file, "# Performance\n\nprose before\n\n" + MarkdownSection.START + "\nan old table\n" + MarkdownSection.END
+                + "\n\nprose after\n");
+
+        new MarkdownSection(file).write(TableWriter.text(sample()));
+
+        String text = Files.readString(file);
+        assertThat(text).startsWith("# Performance\n\nprose before\n\n" + MarkdownSection.START + "\n- load average before: 1.00 2.00 3.00\n")
+                .contains("| exec true | local | 3 | 3.00 | 3.00 | 1.50 |")
+                .doesNotContain("an old table")
+                .endsWith("- Docker paths skipped: no engine answered.\n" + MarkdownSection.END + "\n\nprose after\n");
+    }
+
+    @Test
+    void aMarkdownFileWithoutTheMarkersIsRefusedAndLeftAlone(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("performance.md");
+        Files.writeString(file, "# Performance\n" + MarkdownSection.END + "\n" + MarkdownSection.START + "\n");
+
+        assertThatThrownBy(() -> new MarkdownSection(file).check()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has no '<!-- bench:start -->' line followed by an '<!-- bench:end -->' line");
+        assertThatThrownBy(() -> new MarkdownSection(dir.resolve("missing.md")).check()).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> new MarkdownSection(file).write("table")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Files.readString(file)).isEqualTo("# Performance\n" + MarkdownSection.END + "\n" + MarkdownSection.START + "\n");
     }
 
     @Test

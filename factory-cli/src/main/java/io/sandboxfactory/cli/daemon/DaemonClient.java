@@ -57,7 +57,7 @@ public final class DaemonClient {
      * Sized for a process that mostly waits: the serial collector (no collector threads) giving
      * memory back as the heap empties, a small first heap, C1 only (C2 and its arenas cost more
      * memory than the daemon's work gains from them), half the default thread stacks and a
-     * smaller code cache. Idle, that is about half the RSS of the defaults; see README.md.
+     * smaller code cache. Idle, that is about half the RSS of the defaults; see docs/operations/daemon.md.
      */
     static final List<String> DAEMON_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms8m", "-Xmx1g",
             "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:TieredStopAtLevel=1", "-Xss512k",

@@ -115,7 +115,7 @@ class DockerHardeningIT {
      * Under runc the pids limit makes forks fail before it and the container goes on. Under gVisor the
      * limit holds the sandbox's own host threads: the bomb ends the whole sandbox, and with this
      * engine (20.10) and Debian's runsc (2022-12) the exec that ran it never ends, so the test
-     * cannot run there (README, "What docker isolates").
+     * cannot run there (docs/operations/security-model.md, "What docker isolates").
      */
     @Test
     void aForkBombIsBoundedByThePidsLimit() {
