@@ -157,19 +157,57 @@ class SessionReviewCliIT {
         GitRepos.git(temp, "init", "-q", "-b", "main", unrelated.toString());
         GitRepos.git(unrelated, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "--allow-empty", "-m", "another project");
         String objectsBefore = GitRepos.git(unrelated, "count-objects", "-v");
+        String refsBefore = GitRepos.git(unrelated, "for-each-ref");
         ok("open", "e3", "--repo", bare.toString(), "--branch", "work");
 
         CliProcess.Result refused = cli.run("export", "e3", "--into", unrelated.toString());
 
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(refused.stderr()).contains("shares no history with session 'e3'").contains("--force");
-        assertThat(GitRepos.git(unrelated, "for-each-ref", "refs/heads/factory")).isEmpty();
+        assertThat(refused.stderr()).contains("factory: The repository at " + unrelated + " shares no history with session 'e3'"
+                + " (none of its refs reaches the session's base commit or a root commit of branch 'work'); export into a clone of the"
+                + " session's repository, or pass --force to import the unrelated history anyway.");
+        assertThat(GitRepos.git(unrelated, "for-each-ref")).as("no ref written").isEqualTo(refsBefore);
         assertThat(GitRepos.git(unrelated, "count-objects", "-v")).as("no object fetched").isEqualTo(objectsBefore);
 
         CliProcess.Result forced = cli.run("export", "e3", "--into", unrelated.toString(), "--force");
         assertThat(forced.exitCode()).as(forced.toString()).isZero();
         assertThat(GitRepos.git(unrelated, "rev-parse", "factory/e3/work").strip())
                 .isEqualTo(cli.run("exec", "e3", "--", "git", "rev-parse", "HEAD").stdout().strip());
+    }
+
+    @Test
+    void exportRefusesARepositoryThatHoldsTheSessionsCommitsButReachesNoneOfThem() throws Exception {
+        Path once = temp.resolve("once");
+        GitRepos.git(temp, "init", "-q", "-b", "main", once.toString());
+        GitRepos.git(once, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "--allow-empty", "-m", "another project");
+        // The session's history was fetched here once and its ref deleted: the objects stay, no ref reaches them.
+        GitRepos.git(once, "fetch", "-q", bare.toString(), "main:refs/heads/gone");
+        GitRepos.git(once, "update-ref", "-d", "refs/heads/gone");
+        String refsBefore = GitRepos.git(once, "for-each-ref");
+        ok("open", "e4", "--repo", bare.toString(), "--branch", "work");
+
+        CliProcess.Result refused = cli.run("export", "e4", "--into", once.toString());
+
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(refused.stderr()).contains("shares no history with session 'e4'");
+        assertThat(GitRepos.git(once, "for-each-ref")).isEqualTo(refsBefore);
+    }
+
+    @Test
+    void exportAcceptsAShallowCloneOfTheSessionsRepositoryThatLacksItsRootCommit() throws Exception {
+        Path work = temp.resolve("second-work");
+        GitRepos.git(temp, "clone", "-q", bare.toString(), work.toString());
+        GitRepos.git(work, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "second");
+        GitRepos.git(work, "push", "-q", "origin", "main");
+        Path shallow = temp.resolve("shallow");
+        GitRepos.git(temp, "clone", "-q", "--depth", "1", "file://" + bare, shallow.toString());
+        ok("open", "e5", "--repo", bare.toString(), "--branch", "work");
+        ok("exec", "e5", "--", "sh", "-c", "echo mine >> README.md && " + COMMIT + " 'mine'");
+
+        CliProcess.Result exported = cli.run("export", "e5", "--into", shallow.toString());
+
+        assertThat(exported.exitCode()).as(exported.toString()).isZero();
+        assertThat(GitRepos.git(shallow, "log", "-1", "--format=%s", "factory/e5/work").strip()).isEqualTo("mine");
     }
 
     @Test

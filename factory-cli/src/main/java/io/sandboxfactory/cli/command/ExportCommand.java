@@ -33,8 +33,9 @@ import java.util.concurrent.Callable;
         description = {"Bring the session's branch (its commits; not uncommitted changes) into a local repository as branch"
                 + " factory/<id>/<branch>, through a git bundle made in the sandbox: the working tree, index and HEAD of that"
                 + " repository are not touched. Works for every provider with files, a container without network included.",
-                "A repository that shares no history with the session branch (none of its root commits) is refused, and an"
-                        + " existing factory/<id>/<branch> that is not an ancestor of the session's commit is kept, unless --force."},
+                "A repository that shares no history with the session branch is refused before anything is written to it (exit 2):"
+                        + " related means one of its refs reaches the session's base commit or a root commit of the branch. An"
+                        + " existing factory/<id>/<branch> that is not an ancestor of the session's commit is kept. --force overrides both."},
         footerHeading = "%nExamples:%n",
         footer = {"  factory export fix-42", "  factory export fix-42 --into ~/src/app", "  git log --oneline main..factory/fix-42/fix-42"})
 public final class ExportCommand implements Callable<Integer> {

@@ -67,7 +67,7 @@ public final class SessionDiff {
         List<Checkout> result = new ArrayList<>();
         for (SessionLayout.Checkout checkout : layout.repositories()) {
             String dir = environment ? checkout.repoDir() : "";
-            String base = baseOf(checkout.repoDir());
+            String base = baseOf(record, checkout.repoDir());
             String mergeBase = git(checkout, "merge-base", "HEAD", "refs/remotes/origin/" + base).strip();
             Checkout changes = new Checkout(dir, checkout.repository(), base, mergeBase,
                     changes(git(checkout, "diff", "--numstat", "-z", "--no-renames", mergeBase, "--")),
@@ -125,7 +125,8 @@ public final class SessionDiff {
     }
 
     /** The session's base branch (an environment's repository may have its own); the remote's default branch when none was stored. */
-    private String baseOf(String repoDir) {
+    /** The branch the checkout in {@code repoDir} was created from, as {@code origin/<it>} names it; {@code HEAD} when unknown. */
+    static String baseOf(SessionRecord record, String repoDir) {
         Optional<String> own = record.definition().environment().flatMap(env -> env.repositories().stream()
                 .filter(r -> r.dir().equals(repoDir)).findFirst()).flatMap(EnvironmentDefinition.RepositoryDefinition::baseBranch);
         return own.or(() -> record.definition().baseBranch()).orElse("HEAD");

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -97,18 +98,35 @@ public final class SessionExport {
 
     /**
      * Refuses, before anything is written to the target, a repository that shares no history with
-     * the session branch: one that holds none of the branch's root commits (the commits without
-     * parents it descends from, the shallow boundary of a shallow clone included). Exporting there
-     * would graft a foreign history onto an unrelated project.
+     * the session branch. Related means: a ref of the target (any ref, or its {@code HEAD}) reaches
+     * the session's base commit (where the branch left {@code origin/<base>}) or one of the branch's
+     * root commits (the commits without parents it descends from; the shallow boundary of a shallow
+     * checkout). Two histories with a common ancestor share the root commits of that ancestor, so
+     * this is "they have a common ancestor", exact for full clones; the base commit also admits a
+     * shallow clone of the session's repository, which lacks the roots. An object the target holds
+     * but no ref reaches (left from an earlier fetch) does not count. Exporting into an unrelated
+     * repository would graft a foreign history onto it.
      */
     private void requireRelated(HostGit git, SessionLayout.Checkout checkout, String branch) {
-        List<String> roots = inSandbox(checkout, "git", "rev-list", "--max-parents=0", "refs/heads/" + branch).stdout().lines()
-                .map(String::strip).filter(line -> !line.isEmpty()).toList();
-        if (roots.stream().noneMatch(root -> git.run("cat-file", "-e", root + "^{commit}").exitCode() == 0)) {
-            throw new BadInputException("The repository at " + git.directory() + " shares no history with session '" + session.sessionId()
-                    + "' (it has none of the root commits of branch '" + branch + "'); export into a clone of the session's repository,"
-                    + " or pass --force to import the unrelated history anyway.");
+        List<String> candidates = new ArrayList<>();
+        CommandResult base = inSandbox(checkout, "git", "merge-base", "refs/heads/" + branch,
+                "refs/remotes/origin/" + SessionDiff.baseOf(record, checkout.repoDir()));
+        if (base.exitCode() == 0 && !base.stdout().isBlank()) {
+            candidates.add(base.stdout().strip());
         }
+        inSandbox(checkout, "git", "rev-list", "--max-parents=0", "refs/heads/" + branch).stdout().lines()
+                .map(String::strip).filter(line -> !line.isEmpty()).forEach(candidates::add);
+        if (candidates.stream().noneMatch(commit -> reachable(git, commit))) {
+            throw new BadInputException("The repository at " + git.directory() + " shares no history with session '" + session.sessionId()
+                    + "' (none of its refs reaches the session's base commit or a root commit of branch '" + branch + "'); export into"
+                    + " a clone of the session's repository, or pass --force to import the unrelated history anyway.");
+        }
+    }
+
+    /** Whether a ref or the {@code HEAD} of the target reaches {@code commit}; a commit it does not hold is reached by none. */
+    private static boolean reachable(HostGit git, String commit) {
+        HostGit.Result refs = git.run("for-each-ref", "--count=1", "--contains", commit, "--format=%(refname)");
+        return refs.exitCode() == 0 && !refs.stdout().isBlank() || git.run("merge-base", "--is-ancestor", commit, "HEAD").exitCode() == 0;
     }
 
     /** Best effort: a failure here must not hide the one that ended the export. */

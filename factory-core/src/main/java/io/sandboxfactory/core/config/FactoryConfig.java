@@ -32,6 +32,7 @@ import io.sandboxfactory.core.internal.config.ConfigResolver;
  * @param templates template use ({@code templates:})
  * @param cache the host git object cache ({@code cache:})
  * @param journal how much command journal a session keeps ({@code journal:})
+ * @param git git inside the sandboxes ({@code git:}): the identity of their commits
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -45,9 +46,11 @@ public record FactoryConfig(
         StoreConfig store,
         TemplatesConfig templates,
         CacheConfig cache,
-        JournalConfig journal) {
+        JournalConfig journal,
+        GitConfig git) {
 
     public FactoryConfig {
+        git = Objects.requireNonNullElse(git, GitConfig.defaults());
         journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
@@ -62,11 +65,19 @@ public record FactoryConfig(
         providers = copy(Objects.requireNonNullElse(providers, Map.of()));
     }
 
+    /** Without a {@code git:} section. */
+    public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
+                         Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
+                         Map<String, Map<String, Object>> providers, StoreConfig store, TemplatesConfig templates, CacheConfig cache,
+                         JournalConfig journal) {
+        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, templates, cache, journal, null);
+    }
+
     /** Without a {@code templates:} section. */
     public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
                          Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
                          Map<String, Map<String, Object>> providers, StoreConfig store) {
-        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null, null);
+        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null, null, null);
     }
 
     private static Map<String, Map<String, Object>> copy(Map<String, ? extends Map<String, ?>> sections) {
@@ -99,7 +110,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", journal=" + journal + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", journal=" + journal + ", git=" + git + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -122,6 +133,7 @@ public record FactoryConfig(
         private StoreConfig store;
         private TemplatesConfig templates;
         private CacheConfig cache;
+        private GitConfig git;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, Map<String, ?>> providers = new LinkedHashMap<>();
 
@@ -163,6 +175,12 @@ public record FactoryConfig(
             return this;
         }
 
+        /** The {@code git:} section: the identity of commits made in sessions. */
+        public Builder git(GitConfig git) {
+            this.git = git;
+            return this;
+        }
+
         public Builder templates(TemplatesConfig templates) {
             this.templates = templates;
             return this;
@@ -189,7 +207,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, copy(providers), store, templates, cache, null);
+                    repository, timeouts, lifecycle, environments, copy(providers), store, templates, cache, null, git);
         }
     }
 }

@@ -11,6 +11,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -129,6 +130,20 @@ final class DockerSessionRig implements AutoCloseable {
     SandboxFactory factory(SessionListener listener, RepositoryDefaults repository) {
         return factory(FactoryConfig.builder().provider("docker").owner(owner).repository(repository)
                 .providerSection("docker", dockerSection()).build(), SandboxFactory.builder().sessionListener(listener));
+    }
+
+    /** A new factory on the shared state directory whose {@code git:} section is {@code git}. */
+    SandboxFactory factory(GitConfig git) {
+        return factory(gitConfig(git), SandboxFactory.builder());
+    }
+
+    /** The builder {@link #factory(GitConfig)} builds with, for asking it what it would run with. */
+    SandboxFactory.Builder builder(GitConfig git) {
+        return SandboxFactory.builder().config(gitConfig(git)).environment(Map.of()).stateDirectory(state);
+    }
+
+    private FactoryConfig gitConfig(GitConfig git) {
+        return FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", dockerSection()).git(git).build();
     }
 
     /**

@@ -12,8 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * /<sessionId>/} — outside the session directory, so none of it shows in the checkout's {@code git
  * status}: {@code tmp/} (the session's {@code /tmp}), {@code home/} (its {@code HOME}, seen at its
  * own host path), the synthesized {@code passwd} and {@code group} that name only the running
- * user, the host user's git identity in {@code home/.gitconfig} (see {@link HostUser}), and the
- * fork server's FIFO directories. Kept across the session's commands and fork server
+ * user, and the fork server's FIFO directories. Kept across the session's commands and fork server
  * restarts; removed with the session.
  */
 record SessionPrivate(Path base) {
@@ -53,11 +52,6 @@ record SessionPrivate(Path base) {
             }
             Files.writeString(passwd(), user.passwdLine(home()), StandardCharsets.UTF_8);
             Files.writeString(group(), user.groupLine(), StandardCharsets.UTF_8);
-            // Once: what the session's commands then change in their own ~/.gitconfig is theirs to keep.
-            Path gitconfig = home().resolve(".gitconfig");
-            if (user.gitIdentity().isPresent() && !Files.exists(gitconfig, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.writeString(gitconfig, user.gitIdentity().get().gitconfig(), StandardCharsets.UTF_8);
-            }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare the private directory " + base + " of a local session: " + e.getMessage(), e);
         }

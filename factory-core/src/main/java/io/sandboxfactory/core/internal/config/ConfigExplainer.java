@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
 import io.sandboxfactory.core.config.ConfigValue;
 import io.sandboxfactory.core.config.EffectiveConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.StoreConfig;
 
 /**
@@ -37,6 +38,9 @@ public final class ConfigExplainer {
 
     /** A key whose value is a secret; {@code passwordEnv} and other {@code ...Env} keys name a variable, which is not. */
     private static final Pattern SECRET = Pattern.compile("(?i).*(pass|secret|token|credential|key|auth|cert|private).*");
+
+    /** The source of a git identity taken from the user running the factory. */
+    static final String HOST_GIT_SOURCE = "default: git config --global of the user running the factory";
 
     private final ObjectMapper mapper = JsonMapper.builder()
             .addModule(new Jdk8Module())
@@ -90,10 +94,20 @@ public final class ConfigExplainer {
         List<ConfigValue> values = new ArrayList<>();
         ConfigKeys.leaves(effectiveTree(resolved)).forEach((key, node) -> {
             String source = sourceOf(key, sources).orElseGet(() -> setInBase.stream().anyMatch(set -> ConfigKeys.within(key, set)
-                    || ConfigKeys.within(set, key)) ? baseSource : "default");
+                    || ConfigKeys.within(set, key)) ? baseSource : defaultSource(key, node));
             values.add(new ConfigValue(key, isSecret(key) && !node.isNull() ? ConfigValue.MASKED : plain(node), source));
         });
         return new EffectiveConfig(resolved.origin(), values);
+    }
+
+    /** A git identity not configured is the host's unless it is the built-in one: which of the two defaults applied. */
+    private static String defaultSource(String key, JsonNode value) {
+        boolean builtIn = switch (key) {
+            case "git.user.name" -> value.asText().equals(GitConfig.DEFAULT_NAME);
+            case "git.user.email" -> value.asText().equals(GitConfig.DEFAULT_EMAIL);
+            default -> true;
+        };
+        return builtIn ? "default" : HOST_GIT_SOURCE;
     }
 
     private static Optional<String> sourceOf(String key, Map<String, String> sources) {
@@ -118,6 +132,7 @@ public final class ConfigExplainer {
         tree.set("templates", mapper.valueToTree(resolved.templates()));
         tree.set("cache", mapper.valueToTree(resolved.cache()));
         tree.set("journal", mapper.valueToTree(resolved.journal()));
+        tree.set("git", mapper.valueToTree(resolved.git()));
         if (!resolved.environments().isEmpty()) {
             tree.set("environments", mapper.valueToTree(resolved.environments()));
         }

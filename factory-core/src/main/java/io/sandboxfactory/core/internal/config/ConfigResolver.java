@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.GitConfig;
+import io.sandboxfactory.core.internal.git.HostGitIdentity;
 import io.sandboxfactory.core.config.InvalidConfigException;
 import io.sandboxfactory.core.config.JournalConfig;
 import io.sandboxfactory.core.config.Lifecycle;
@@ -42,7 +44,9 @@ import io.sandboxfactory.core.config.Timeouts;
  * the file system beyond reads.
  *
  * <p>Precedence for every setting: builder &gt; environment &gt; file &gt; default. Defaults:
- * provider {@code local}, state directory {@code ~/.sandbox-factory}, owner from the user name.
+ * provider {@code local}, state directory {@code ~/.sandbox-factory}, owner from the user name, git
+ * identity from the user's {@code git config --global} (see {@link HostGitIdentity}), else {@value
+ * GitConfig#DEFAULT_NAME} &lt;{@value GitConfig#DEFAULT_EMAIL}&gt;, each part on its own.
  * Provider sections are checked against the discovered providers (a section for an unknown name is
  * an error) and bound to their config types. Every failure is one sentence naming the key and where
  * the value came from (file or variable).
@@ -64,6 +68,7 @@ import io.sandboxfactory.core.config.Timeouts;
  *   <tr><td>{@code FACTORY_LIFECYCLE_STOP_AFTER_IDLE}</td><td>{@code lifecycle.stopAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_JOURNAL_MAX_ENTRIES}</td><td>{@code journal.maxEntries}</td></tr>
+ *   <tr><td>{@code FACTORY_GIT_USER_NAME}, {@code FACTORY_GIT_USER_EMAIL}</td><td>{@code git.user.name}, {@code git.user.email}</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_TEMPLATE_INPUTS}</td><td>{@code repository.templateInputs} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TEMPLATES_AUTO_BUILD}</td><td>{@code templates.autoBuild} ({@code true} or {@code false})</td></tr>
  *   <tr><td>{@code FACTORY_CACHE_ENABLED}</td><td>{@code cache.enabled} ({@code true} or {@code false})</td></tr>
@@ -179,9 +184,10 @@ public final class ConfigResolver {
         TemplatesConfig templates = templates(config.templates(), env, problems);
         CacheConfig cache = cache(config.cache(), env, problems);
         JournalConfig journal = journal(config.journal(), env, problems);
+        GitConfig git = git(config.git(), env, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
-                origin, store, templates, cache, journal, providerOrigins);
+                origin, store, templates, cache, journal, providerOrigins, git);
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
@@ -325,6 +331,32 @@ public final class ConfigResolver {
                 throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
             }
         }, fromFile);
+    }
+
+    /**
+     * The identity of commits in sessions, each part from the environment, else the file, else the
+     * host's global git config (read only when a part is missing), else the built-in default.
+     */
+    private GitConfig git(GitConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
+        GitConfig.User file = fromFile.user();
+        Optional<String> name = env.get(EnvironmentOverrides.GIT_USER_NAME);
+        Optional<String> email = env.get(EnvironmentOverrides.GIT_USER_EMAIL);
+        GitConfig.User configured = file;
+        if (name.isPresent()) {
+            configured = fromEnv(problems, EnvironmentOverrides.GIT_USER_NAME, "git.user", () -> new GitConfig.User(name.get(), file.email()), file);
+        }
+        if (email.isPresent()) {
+            GitConfig.User current = configured;
+            configured = fromEnv(problems, EnvironmentOverrides.GIT_USER_EMAIL, "git.user", () -> new GitConfig.User(current.name(), email.get()),
+                    current);
+        }
+        GitConfig.User host = configured.name() != null && configured.email() != null ? configured : new HostGitIdentity(home).read();
+        return GitConfig.of(first(configured.name(), host.name(), GitConfig.DEFAULT_NAME),
+                first(configured.email(), host.email(), GitConfig.DEFAULT_EMAIL));
+    }
+
+    private static String first(String configured, String host, String fallback) {
+        return configured != null ? configured : host != null ? host : fallback;
     }
 
     /** Each {@code FACTORY_STORE_<KEY>} variable replaces that key of the {@code store:} section. */

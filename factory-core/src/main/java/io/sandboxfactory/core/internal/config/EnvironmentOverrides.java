@@ -40,6 +40,8 @@ final class EnvironmentOverrides {
     static final String TEMPLATES_AUTO_BUILD = "FACTORY_TEMPLATES_AUTO_BUILD";
     static final String CACHE_ENABLED = "FACTORY_CACHE_ENABLED";
     static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
+    static final String GIT_USER_NAME = "FACTORY_GIT_USER_NAME";
+    static final String GIT_USER_EMAIL = "FACTORY_GIT_USER_EMAIL";
 
     /** The key each variable of a fixed name sets (the {@code store.*} and provider variables are derived). */
     static final Map<String, String> KEY_OF_VARIABLE = Map.ofEntries(Map.entry(PROVIDER, "provider"), Map.entry(STATE_DIR, "stateDir"),
@@ -51,7 +53,8 @@ final class EnvironmentOverrides {
             Map.entry(PROBE_TIMEOUT, "timeouts.probe"), Map.entry(NETWORK_TIMEOUT, "timeouts.network"),
             Map.entry(CHECKOUT_TIMEOUT, "timeouts.checkout"), Map.entry(TEARDOWN_TIMEOUT, "timeouts.teardown"),
             Map.entry(STOP_AFTER_IDLE, "lifecycle.stopAfterIdle"), Map.entry(DELETE_AFTER_IDLE, "lifecycle.deleteAfterIdle"),
-            Map.entry(JOURNAL_MAX_ENTRIES, "journal.maxEntries"));
+            Map.entry(JOURNAL_MAX_ENTRIES, "journal.maxEntries"), Map.entry(GIT_USER_NAME, "git.user.name"),
+            Map.entry(GIT_USER_EMAIL, "git.user.email"));
 
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
@@ -60,7 +63,7 @@ final class EnvironmentOverrides {
     private static final Set<String> SECTION_KEYS = KEY_OF_VARIABLE.entrySet().stream().filter(e -> e.getValue().contains("."))
             .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
     private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
-            "FACTORY_STORE_", "FACTORY_JOURNAL_", "FACTORY_TEMPLATES_", "FACTORY_CACHE_");
+            "FACTORY_STORE_", "FACTORY_JOURNAL_", "FACTORY_TEMPLATES_", "FACTORY_CACHE_", "FACTORY_GIT_");
 
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
     record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {

@@ -20,6 +20,7 @@ import java.util.Optional;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.InvalidConfigException;
 import io.sandboxfactory.core.config.JournalConfig;
 import io.sandboxfactory.core.config.Lifecycle;
@@ -40,7 +41,7 @@ public final class FactoryConfigLoader {
 
     /** The top-level keys of a file, in the order they are bound. */
     static final List<String> KEYS = List.of("provider", "stateDir", "owner", "repository", "timeouts", "lifecycle",
-            "environments", "providers", "store", "templates", "cache", "journal");
+            "environments", "providers", "store", "templates", "cache", "journal", "git");
 
     private final Path home;
 
@@ -86,7 +87,8 @@ public final class FactoryConfigLoader {
                 sections.bind("store", StoreConfig.class),
                 sections.bind("templates", TemplatesConfig.class),
                 sections.bind("cache", CacheConfig.class),
-                sections.bind("journal", JournalConfig.class));
+                sections.bind("journal", JournalConfig.class),
+                sections.bind("git", GitConfig.class));
         return config;
     }
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.EnvironmentConfig;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.JournalConfig;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.config.RepositoryDefaults;
@@ -32,6 +33,7 @@ import io.sandboxfactory.core.config.Timeouts;
  * @param cache the host git object cache
  * @param journal how much command journal a session keeps
  * @param providerOrigins where each provider key's value came from, to name it when {@code open} rejects it
+ * @param git git in the sandboxes; its identity has both parts set (configured, the host's, or the built-in default)
  */
 public record ResolvedConfig(
         String provider,
@@ -47,9 +49,14 @@ public record ResolvedConfig(
         TemplatesConfig templates,
         CacheConfig cache,
         JournalConfig journal,
-        ConfigOrigins providerOrigins) {
+        ConfigOrigins providerOrigins,
+        GitConfig git) {
 
     public ResolvedConfig {
+        git = Objects.requireNonNullElse(git, GitConfig.of(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL));
+        if (git.user().name() == null || git.user().email() == null) {
+            throw new IllegalArgumentException("A resolved git identity has a name and an email: " + git.user());
+        }
         providerOrigins = Objects.requireNonNullElse(providerOrigins, ConfigOrigins.all("in " + origin));
         journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
@@ -74,7 +81,7 @@ public record ResolvedConfig(
                           Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
                           String origin, StoreConfig store, TemplatesConfig templates, CacheConfig cache, JournalConfig journal) {
         this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, templates,
-                cache, journal, null);
+                cache, journal, null, null);
     }
 
     /** Without template settings. */

@@ -7,6 +7,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.git.MaterializeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,12 @@ import java.util.Optional;
  * reported as {@link MaterializeException#CHECKOUT_CONFLICT}. A clone appears at the checkout path
  * only once it is complete (it is made beside it and renamed). Clone and fetch are retried with
  * backoff on transient transport failures only; the token reaches git through {@link GitCredentials}.
+ *
+ * <p>Every start sets the configured git identity ({@code git.user.name}, {@code git.user.email}) in
+ * the checkout's own {@code .git/config} — with {@code clone -c}, or {@code git config} on a kept
+ * checkout — so commits in a session carry it on every provider, whatever the sandbox's {@code HOME}
+ * holds. It is no secret; a checkout made from a template or under another configuration gets the
+ * current one.
  */
 public final class RepositoryMaterializer {
 
@@ -46,23 +53,28 @@ public final class RepositoryMaterializer {
     private final RetryPolicy retry;
     private final Duration networkTimeout;
     private final String egressHint;
+    private final GitConfig.User identity;
 
     /**
      * @param retry retries of clone and fetch on transient failures
      * @param networkTimeout how long one clone or fetch may take
      */
     public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout) {
-        this(retry, networkTimeout, "");
+        this(retry, networkTimeout, "", new GitConfig.User(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL));
     }
 
     /**
      * @param egressHint a sentence ending the error of a clone or fetch that could not reach its
      *     remote: which setting gives the provider's sandboxes network; empty for none
+     * @param identity the author of commits in the checkout (both parts set)
      */
-    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout, String egressHint) {
+    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout, String egressHint, GitConfig.User identity) {
         this.retry = Objects.requireNonNull(retry, "retry");
         this.networkTimeout = Objects.requireNonNull(networkTimeout, "networkTimeout");
         this.egressHint = Objects.requireNonNull(egressHint, "egressHint");
+        this.identity = Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(identity.name(), "identity.name");
+        Objects.requireNonNull(identity.email(), "identity.email");
     }
 
     /** The hint for a provider whose sandboxes may have no network, naming the setting that gives them one. */
@@ -162,7 +174,9 @@ public final class RepositoryMaterializer {
                 // The checkout is absent, empty (rmdir refuses anything else) or one of ours being replaced.
                 + " && { " + (wipe ? "rm -rf " + Sandboxes.quote(checkout) : "[ ! -e " + Sandboxes.quote(checkout) + " ] || rmdir "
                 + Sandboxes.quote(checkout)) + "; }"
-                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true --progress " + borrow + "-- "
+                + " && git " + credentials.gitOptions() + " clone -c " + CheckoutState.MANAGED_KEY + "=true"
+                + " -c " + Sandboxes.quote("user.name=" + identity.name()) + " -c " + Sandboxes.quote("user.email=" + identity.email())
+                + " --progress " + borrow + "-- "
                 + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
@@ -193,7 +207,9 @@ public final class RepositoryMaterializer {
     }
 
     private void fetch(CommandExecutor exec, String checkout, GitCredentials credentials, String url) {
-        String script = "cd " + Sandboxes.quote(checkout) + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
+        String script = "cd " + Sandboxes.quote(checkout) + " && git config user.name " + Sandboxes.quote(identity.name())
+                + " && git config user.email " + Sandboxes.quote(identity.email())
+                + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
         CommandResult result = withRetries(exec, script, credentials, "fetch " + url);
         if (!result.success()) {
             throw failure(result, egressHint, ErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -20,12 +21,20 @@ import java.util.function.Supplier;
  * @param token supplies a fresh token per start for repositories without their own access source
  * @param timeouts command time limits
  * @param retry clone and fetch retries on transient failures
+ * @param gitIdentity the author of commits in every checkout (both parts set)
  */
 public record SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands,
                               RepositoryLocator locator, Optional<Supplier<String>> token, SessionTimeouts timeouts,
-                              RetryPolicy retry) {
+                              RetryPolicy retry, GitConfig.User gitIdentity) {
+
+    /** The identity when none is given: the built-in one, never the host's (that default belongs to the configuration). */
+    static final GitConfig.User BUILT_IN_IDENTITY = new GitConfig.User(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL);
 
     public SessionDefaults {
+        gitIdentity = Objects.requireNonNullElse(gitIdentity, BUILT_IN_IDENTITY);
+        if (gitIdentity.name() == null || gitIdentity.email() == null) {
+            throw new IllegalArgumentException("A session's git identity needs a name and an email: " + gitIdentity);
+        }
         baseBranch.ifPresent(base -> GitRefs.requireValid(base, "Default base branch"));
         setupCommands = List.copyOf(setupCommands);
         teardownCommands = List.copyOf(teardownCommands);
@@ -35,12 +44,18 @@ public record SessionDefaults(Optional<String> baseBranch, List<String> setupCom
         Objects.requireNonNull(retry, "retry");
     }
 
+    /** With the built-in git identity. */
+    public SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands, RepositoryLocator locator,
+                           Optional<Supplier<String>> token, SessionTimeouts timeouts, RetryPolicy retry) {
+        this(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, null);
+    }
+
     /** Never shows the token supplier: a host's supplier may print the token it holds. */
     @Override
     public String toString() {
         return "SessionDefaults[baseBranch=" + baseBranch.orElse("<remote HEAD>") + ", setupCommands=" + setupCommands + ", teardownCommands="
                 + teardownCommands + ", token=" + (token.isPresent() ? "<supplied>" : "none") + ", timeouts=" + timeouts
-                + ", retry=" + retry + "]";
+                + ", retry=" + retry + ", gitIdentity=" + gitIdentity + "]";
     }
 
     /** Each repository's default branch as base, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
@@ -51,7 +66,7 @@ public record SessionDefaults(Optional<String> baseBranch, List<String> setupCom
 
     /** These defaults with other clone and fetch retries. */
     public SessionDefaults withRetry(RetryPolicy retry) {
-        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry);
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, gitIdentity);
     }
 
     /**

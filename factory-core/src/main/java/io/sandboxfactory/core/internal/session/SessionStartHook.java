@@ -129,7 +129,7 @@ final class SessionStartHook implements SandboxStartHook {
         SessionTimeouts timeouts = services.defaults().timeouts();
         this.probe = new WorkspaceProbe(timeouts.probe());
         this.materializer = new RepositoryMaterializer(services.defaults().retry(), timeouts.network(),
-                RepositoryMaterializer.egressHintFor(providerName));
+                RepositoryMaterializer.egressHintFor(providerName), services.defaults().gitIdentity());
         this.branches = new SessionBranch(timeouts.checkout());
         this.freshness = new Freshness(timeouts.checkout());
         this.gate = new SetupGate(services.store());

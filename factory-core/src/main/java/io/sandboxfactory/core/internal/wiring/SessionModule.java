@@ -117,7 +117,7 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     SessionDefaults defaults(ResolvedConfig config, SessionTimeouts timeouts) {
         return new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(), config.repository().teardown(),
-                RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults());
+                RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults(), config.git().user());
     }
 
     @Provides
