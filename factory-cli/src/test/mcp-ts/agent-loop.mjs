@@ -42,10 +42,9 @@ try {
   // The SDK runs notification handlers a microtask after it read them, but settles a response read
   // in the same chunk at once (and forgets its progress handler): a fast command's output would be
   // dropped. So the command holds its result until this client has seen its output (a flag file;
-  // at most 60 s, then it fails).
-  const seenOutput = join(stateDir, "progress-seen");
-  seen.exec = await call("session_exec", { id: "ts-agent", command: "sh test.sh && i=0 && while [ ! -f '" + seenOutput
-      + "' ]; do [ $i -lt 1200 ] || exit 3; i=$((i + 1)); sleep 0.05; done" },
+  // at most 60 s, then it fails). The flag is in the checkout: an isolated session sees only its own directory.
+  const seenOutput = join(seen.open.checkout, ".progress-seen");
+  seen.exec = await call("session_exec", { id: "ts-agent", command: "sh test.sh && i=0 && while [ ! -f .progress-seen ]; do [ $i -lt 1200 ] || exit 3; i=$((i + 1)); sleep 0.05; done" },
     (p) => { seen.progress.push({ progress: p.progress, message: p.message }); writeFileSync(seenOutput, ""); });
   assert.equal(seen.exec.exitCode, 0, `the test command failed: ${JSON.stringify(seen.exec)}`);
   seen.diff = await call("session_diff", { id: "ts-agent" });

@@ -283,7 +283,7 @@ class FactoryCliIT {
         JsonNode results = new ObjectMapper().readTree(retire.stdout());
         assertThat(results).hasSize(2);
         assertThat(results.get(0).get("session").asText()).isEqualTo("l-a");
-        assertThat(results.get(1).get("outcome").asText()).isEqualTo("RETIRED");
+        assertThat(results.get(1).get("outcome").asText()).isEqualTo("retired");
         assertThat(state.resolve("sessions/l-a")).doesNotExist();
         assertThat(state.resolve("sessions/l-b")).doesNotExist();
         assertThat(state.resolve("sessions/l-c/app")).isDirectory();
@@ -392,7 +392,7 @@ class FactoryCliIT {
         assertThat(row.get("session").asText()).isEqualTo("l1");
         assertThat(row.get("provider").asText()).isEqualTo("local");
         assertThat(row.get("branch").asText()).isEqualTo("topic");
-        assertThat(row.get("status").asText()).isEqualTo("stopped");
+        assertThat(row.get("status").asText()).isEqualTo("idle");
         assertThat(row.get("createdAt").asText()).isNotBlank();
         assertThat(row.get("lastUsedAt").asText()).isNotBlank();
         // The isolation in force is the selected provider's, the same wherever it is shown.
@@ -406,21 +406,23 @@ class FactoryCliIT {
                 assertThat(provider.get("isolation").asText()).isEqualTo(isolation);
             }
         }
-        assertThat(cli.run("list").stdout()).contains("ISOLATION").containsPattern("l1 +local +stopped +" + isolation + " ");
+        assertThat(cli.run("list").stdout()).contains("ISOLATION").containsPattern("l1 +local +idle +" + isolation + " ");
     }
 
     @Test
-    void aSessionOfAnotherProviderShowsNeitherStateNorIsolation() throws Exception {
+    void aSessionOfAnotherProviderIsAskedOfItsOwnProvider() throws Exception {
         DockerEngineGate.require();
         assertThat(cli.run("open", "l2", "--repo", bare.toString(), "--branch", "topic").exitCode()).isZero();
+        String isolation = new ObjectMapper().readTree(cli.run("--json", "status", "l2").stdout()).get("isolation").asText();
 
-        // This invocation's provider cannot see the local session's sandbox, so it claims nothing about it.
+        // This invocation's provider cannot see the local session's sandbox: the local provider is opened and asked.
         CliProcess.Result status = cli.run("--provider", "docker", "--json", "status", "l2");
 
         assertThat(status.exitCode()).as(status.toString()).isZero();
         JsonNode doc = new ObjectMapper().readTree(status.stdout());
-        assertThat(doc.get("status").asText()).isEqualTo("unknown");
-        assertThat(doc.get("isolation").asText()).isEqualTo("unknown");
+        assertThat(doc.get("status").asText()).isEqualTo("idle");
+        assertThat(doc.get("isolation").asText()).isEqualTo(isolation);
+        assertThat(cli.run("--provider", "docker", "list").stdout()).containsPattern("l2 +local +idle +" + isolation + " ");
     }
 
     @Test

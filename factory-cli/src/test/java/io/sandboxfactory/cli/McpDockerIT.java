@@ -38,15 +38,7 @@ class McpDockerIT {
         GitRepos.bareWithMain(repos, "app");
         String run = UUID.randomUUID().toString().substring(0, 8);
         session = "mcp-docker-" + run;
-        config = Files.writeString(temp.resolve("factory.yaml"), """
-                provider: docker
-                owner: it-cli-mcp-%s
-                providers:
-                  docker:
-                    networkMode: none
-                    volumes:
-                      - "%s:%s:ro"
-                """.formatted(run, repos, repos));
+        config = DockerTestConfig.write(temp, "it-cli-mcp-" + run, repos);
     }
 
     @AfterEach
@@ -112,6 +104,6 @@ class McpDockerIT {
         assertThat(shell.exitCode()).as(shell.toString()).isEqualTo(4);
         assertThat(shell.stdout()).isEqualTo("shell-in-container\nfirst\n2nd\n");
 
-        assertThat(mcp.ok("session_retire", Map.of("id", session, "delete", true))).containsEntry("outcome", "RETIRED");
+        assertThat(mcp.ok("session_retire", Map.of("id", session, "delete", true))).containsEntry("outcome", "retired");
     }
 }

@@ -93,6 +93,34 @@ class McpServerIT {
     }
 
     @Test
+    void theToolsShowTheSessionStatesTheCliShows() throws Exception {
+        McpClientSession mcp = start();
+        Map<String, Object> opened = mcp.ok("session_open", Map.of("id", "states", "repo", bare.toString(), "branch", "b"));
+        assertThat(opened).containsEntry("status", "idle");
+        assertThat(mcp.ok("session_status", Map.of("id", "states"))).containsEntry("status", "idle");
+
+        // A command of the CLI, held until the test creates the file in the checkout, runs in the agent's session.
+        Process held = cli.start("exec", "states", "--", "sh", "-c", "while [ ! -f release ]; do sleep 0.1; done");
+        try {
+            assertThat(Daemons.awaitCondition(() -> "running".equals(mcp.ok("session_status", Map.of("id", "states")).get("status"))))
+                    .as("running while the CLI's command runs").isTrue();
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> sessions = (List<Map<String, Object>>) mcp.ok("session_list", Map.of()).get("sessions");
+            assertThat(sessions).extracting(row -> row.get("status")).containsExactly("running");
+            Files.writeString(Path.of((String) opened.get("checkout")).resolve("release"), "");
+            assertThat(held.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            held.destroyForcibly();
+        }
+        assertThat(mcp.ok("session_status", Map.of("id", "states"))).containsEntry("status", "idle");
+        assertThat(mcp.ok("session_exec", Map.of("id", "states", "command", "true"))).containsEntry("exitCode", 0);
+
+        assertThat(mcp.ok("session_retire", Map.of("id", "states"))).containsEntry("outcome", "retired").containsEntry("mode", "stop");
+        assertThat(mcp.ok("session_status", Map.of("id", "states"))).containsEntry("status", "stopped");
+        assertThat(new ObjectMapper().readTree(cli.run("--json", "status", "states").stdout()).get("status").asText()).isEqualTo("stopped");
+    }
+
+    @Test
     void anAgentOpensEditsRunsDiffsAndRetiresASessionTheCliSeesAsItsOwn() {
         McpClientSession mcp = start();
         Map<String, Object> opened = mcp.ok("session_open", Map.of("id", "agent-1", "repo", bare.toString(), "branch", "feature/x",
@@ -150,7 +178,7 @@ class McpServerIT {
         mcp.ok("file_delete", Map.of("id", "agent-1", "path", "cli.txt"));
         assertThat(cli.run("ls", "agent-1").stdout()).doesNotContain("cli.txt");
 
-        assertThat(mcp.ok("session_retire", Map.of("id", "agent-1", "delete", true))).containsEntry("outcome", "RETIRED");
+        assertThat(mcp.ok("session_retire", Map.of("id", "agent-1", "delete", true))).containsEntry("outcome", "retired");
         assertThat(cli.run("status", "agent-1").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(state.resolve("sessions/agent-1")).doesNotExist();
     }
@@ -267,13 +295,14 @@ class McpServerIT {
         GitRepos.bareWithMain(served, "private");
         String token = "ghp_mcp" + UUID.randomUUID().toString().replace("-", "");
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            mcp = new McpClientSession(state, environment(Map.of("GH_TOKEN", token)));
+            // The clone reaches the test's loopback server: the session shares the host network.
+            mcp = new McpClientSession(state, environment(Map.of("GH_TOKEN", token, "FACTORY_PROVIDERS_LOCAL_NETWORK", "host")));
             List<String> answers = new ArrayList<>();
             answers.add(McpClientSession.text(mcp.call("session_open", Map.of("id", "p1", "repo", server.url("private.git"), "branch", "w"))));
             answers.add(McpClientSession.text(mcp.call("session_exec", Map.of("id", "p1", "command", "git fetch -q origin && echo fetched"))));
             answers.add(McpClientSession.text(mcp.call("session_status", Map.of("id", "p1"))));
             answers.add(McpClientSession.text(mcp.call("file_read", Map.of("id", "p1", "path", ".git/config"))));
-            assertThat(answers.get(1)).contains("fetched");
+            assertThat(answers.get(1)).as(answers.get(0)).contains("fetched");
             assertThat(String.join("\n", answers)).doesNotContain(token);
             assertThat(String.join("\n", mcp.stderr)).doesNotContain(token);
         }

@@ -67,7 +67,7 @@ class McpTypeScriptClientIT {
         assertThat(seen.path("failedEdit").path("content").get(0).path("text").asText()).contains("'no such text' does not occur");
         assertThat(seen.path("failedEdit").path("structuredContent").path("code").asText()).isEqualTo("BAD_INPUT");
         assertThat(seen.path("failedEdit").path("structuredContent").path("kind").asText()).isEqualTo("BAD_INPUT");
-        assertThat(seen.path("retire").path("outcome").asText()).isEqualTo("RETIRED");
+        assertThat(seen.path("retire").path("outcome").asText()).isEqualTo("retired");
 
         assertThat(state.resolve("sessions/ts-agent")).doesNotExist();
         CliProcess.Result status = new CliProcess(state).in(temp).run("status", "ts-agent");

@@ -6,7 +6,8 @@ import io.sandboxfactory.cli.FactoryLauncher;
 import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
-import io.sandboxfactory.cli.session.SandboxStates;
+import io.sandboxfactory.cli.session.OtherProviders;
+import io.sandboxfactory.cli.session.SessionStates;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.store.SessionRecord;
@@ -16,6 +17,7 @@ import picocli.CommandLine.ParentCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 
 /** {@code factory list}: every session the store knows. */
@@ -29,20 +31,22 @@ public final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Console console = root.console;
-        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+        FactoryLauncher launcher = new FactoryLauncher(console, root.global);
+        try (FactorySource.Use use = console.factories().use(launcher, SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
-            SandboxStates states = new SandboxStates(factory);
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (SessionRecord record : factory.sessionStore().list()) {
-                rows.add(states.describe(record));
+            try (SessionStates states = new SessionStates(factory, OtherProviders.of(launcher))) {
+                for (SessionRecord record : factory.sessionStore().list()) {
+                    rows.add(states.describe(record));
+                }
             }
             if (root.global.json) {
                 Json.print(console.out(), Map.of("sessions", rows));
             } else {
-                String format = "%-24s %-9s %-8s %-12s %-24s %-20s %-20s%n";
+                String format = "%-24s %-9s %-11s %-12s %-24s %-20s %-20s%n";
                 console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "ISOLATION", "BRANCH", "CREATED", "LAST USED");
                 for (Map<String, Object> row : rows) {
-                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), row.get("isolation"), row.get("branch"),
+                    console.out().printf(format, row.get("session"), row.get("provider"), row.get("status"), Objects.requireNonNullElse(row.get("isolation"), "-"), row.get("branch"),
                             shortTime(row.get("createdAt")), shortTime(row.get("lastUsedAt")));
                 }
             }

@@ -9,6 +9,7 @@ import io.sandboxfactory.cli.mcp.McpServerRunner;
 import io.sandboxfactory.cli.mcp.McpSessionTools;
 import io.sandboxfactory.cli.mcp.McpTool;
 import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.session.OtherProviders;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 import picocli.CommandLine.Command;
@@ -42,8 +43,9 @@ public final class McpCommand implements Callable<Integer> {
         // Anything else printing to stdout (a library, a stray println) would corrupt the client's
         // stream of messages: from here on this process's stdout is its stderr.
         System.setOut(console.err());
-        try (SandboxFactory factory = new FactoryLauncher(console, root.global).open(SessionListener.NONE, "mcp")) {
-            List<McpTool> tools = new ArrayList<>(new McpSessionTools(factory, console.workingDirectory()).tools());
+        FactoryLauncher launcher = new FactoryLauncher(console, root.global);
+        try (SandboxFactory factory = launcher.open(SessionListener.NONE, "mcp")) {
+            List<McpTool> tools = new ArrayList<>(new McpSessionTools(factory, console.workingDirectory(), OtherProviders.of(launcher)).tools());
             tools.addAll(new McpFileTools(factory).tools());
             new McpServerRunner(tools, version()).serve(System.in, protocol);
         }

@@ -113,7 +113,7 @@ public final class RetireCommand implements Callable<Integer> {
             }
             if (root.global.json) {
                 Map<String, Object> doc = SessionJson.retirement(result);
-                doc.put("mode", mode.name());
+                doc.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
                 doc.put("phases", reporter.phases().stream().map(PhaseReporter.Phase::toJson).toList());
                 Json.print(console.out(), doc);
             } else if (result.failed() && root.global.quiet) {

@@ -6,7 +6,8 @@ import io.sandboxfactory.cli.FactoryLauncher;
 import io.sandboxfactory.cli.FactorySource;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
-import io.sandboxfactory.cli.session.SandboxStates;
+import io.sandboxfactory.cli.session.OtherProviders;
+import io.sandboxfactory.cli.session.SessionStates;
 import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
@@ -19,7 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code factory status}: what the store and the provider know about one session. */
-@Command(mixinStandardHelpOptions = true, name = "status", description = "Show a session: provider, sandbox state, branch, workdir, created and last-used times.",
+@Command(mixinStandardHelpOptions = true, name = "status", description = "Show a session: provider, state (running, idle, paused, stopped, absent, failed, unreachable), branch, workdir, created and last-used times.",
         footerHeading = "%nExamples:%n", footer = {"  factory status fix-42", "  factory --json status fix-42"})
 public final class StatusCommand implements Callable<Integer> {
 
@@ -32,10 +33,14 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Console console = root.console;
-        try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
+        FactoryLauncher launcher = new FactoryLauncher(console, root.global);
+        try (FactorySource.Use use = console.factories().use(launcher, SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
             SessionRecord record = StoredSessions.record(factory, sessionId);
-            Map<String, Object> doc = new SandboxStates(factory).describe(record);
+            Map<String, Object> doc;
+            try (SessionStates states = new SessionStates(factory, OtherProviders.of(launcher))) {
+                doc = states.describe(record);
+            }
             if (root.global.json) {
                 Json.print(console.out(), doc);
             } else {

@@ -57,7 +57,7 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     private static List<Map<String, Object>> outcomes(List<RetireResult> results) {
-        return results.stream().map(r -> Map.<String, Object>of("session", r.sessionId(), "outcome", r.outcome().name(),
+        return results.stream().map(r -> Map.<String, Object>of("session", r.sessionId(), "outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT),
                 "problems", r.problems())).toList();
     }
 }

@@ -5,7 +5,8 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.output.PhaseReporter;
 import io.sandboxfactory.cli.session.CommandRunner;
-import io.sandboxfactory.cli.session.SandboxStates;
+import io.sandboxfactory.cli.session.OtherProviders;
+import io.sandboxfactory.cli.session.SessionStates;
 import io.sandboxfactory.cli.session.SessionDiff;
 import io.sandboxfactory.cli.session.SessionJournal;
 import io.sandboxfactory.cli.session.SessionJson;
@@ -45,10 +46,13 @@ public final class McpSessionTools {
 
     private final SandboxFactory factory;
     private final Path workingDirectory;
+    private final OtherProviders otherProviders;
 
-    public McpSessionTools(SandboxFactory factory, Path workingDirectory) {
+    /** @param otherProviders how session_status and session_list ask the provider of a session of another provider */
+    public McpSessionTools(SandboxFactory factory, Path workingDirectory, OtherProviders otherProviders) {
         this.factory = factory;
         this.workingDirectory = workingDirectory;
+        this.otherProviders = otherProviders;
     }
 
     public List<McpTool> tools() {
@@ -188,17 +192,20 @@ public final class McpSessionTools {
                 + " how the checkout stands against its upstream, created and last-used times.",
                 ToolSchema.object().string("id", true, ID), call -> {
                     SessionRecord record = StoredSessions.record(factory, call.arguments().string("id"));
-                    return McpTool.McpReply.of(new SandboxStates(factory).describe(record));
+                    try (SessionStates states = new SessionStates(factory, otherProviders)) {
+                        return McpTool.McpReply.of(states.describe(record));
+                    }
                 });
     }
 
     private McpTool list() {
         return new McpTool("session_list", "List every session the factory knows (opened by any agent or by the factory command).",
                 ToolSchema.object(), call -> {
-                    SandboxStates states = new SandboxStates(factory);
                     List<Map<String, Object>> rows = new ArrayList<>();
-                    for (SessionRecord record : factory.sessionStore().list()) {
-                        rows.add(states.describe(record));
+                    try (SessionStates states = new SessionStates(factory, otherProviders)) {
+                        for (SessionRecord record : factory.sessionStore().list()) {
+                            rows.add(states.describe(record));
+                        }
                     }
                     return McpTool.McpReply.of(Map.of("sessions", rows));
                 });
@@ -241,7 +248,7 @@ public final class McpSessionTools {
                 .string("id", true, ID)
                 .bool("delete", "Destroy the sandbox with its files and forget the session (default: stop it, files kept).");
         return new McpTool("session_retire", "Retire a session: run its teardown, then stop its sandbox (files kept) or, with delete,"
-                + " destroy it. An unknown id is no error (outcome UNKNOWN).",
+                + " destroy it. An unknown id is no error (outcome unknown).",
                 schema, call -> {
                     McpArguments args = call.arguments();
                     String id = args.string("id");
@@ -253,7 +260,7 @@ public final class McpSessionTools {
                         throw new IllegalStateException(result.describe());
                     }
                     Map<String, Object> doc = SessionJson.retirement(result);
-                    doc.put("mode", mode.name());
+                    doc.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
                     doc.put("message", result.describe());
                     return McpTool.McpReply.of(doc);
                 });

@@ -23,7 +23,7 @@ public final class SessionJson {
         doc.put("session", handle.sessionId());
         doc.put("provider", factory.providerName());
         doc.put("sandboxId", handle.sandbox().sandboxId().orElse(null));
-        doc.put("status", handle.sandbox().status().name());
+        doc.put("status", SessionStates.of(factory, handle).toString());
         doc.put("isolation", factory.factorySandbox().isolation());
         doc.put("workdir", handle.workdir().orElse(null));
         doc.put("checkout", handle.checkout().orElse(null));
@@ -43,7 +43,7 @@ public final class SessionJson {
         return doc;
     }
 
-    /** A stored session with its sandbox's {@code status} and {@code isolation} (see {@link SandboxStates}). */
+    /** A stored session with its sandbox's {@code status} and {@code isolation} (see {@link SessionStates}). */
     static Map<String, Object> record(SessionRecord record, String status, String isolation) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("session", record.sessionId());
@@ -87,7 +87,7 @@ public final class SessionJson {
     public static Map<String, Object> retirement(RetireResult result) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("session", result.sessionId());
-        doc.put("outcome", result.outcome().name());
+        doc.put("outcome", result.outcome().name().toLowerCase(java.util.Locale.ROOT));
         doc.put("problems", result.problems());
         return doc;
     }

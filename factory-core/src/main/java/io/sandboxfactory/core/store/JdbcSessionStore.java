@@ -50,6 +50,32 @@ public abstract class JdbcSessionStore implements SessionStore {
         return read(rows::list);
     }
 
+    /** Sets the session's last use and raises its busy mark to {@code busyUntil}, inside a write; see {@link #recordUse}. */
+    protected abstract void markUse(Connection c, String sessionId, Instant at, Optional<Instant> busyUntil) throws SQLException;
+
+    @Override
+    public final void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
+        write(c -> {
+            markUse(c, sessionId, at, busyUntil);
+            return null;
+        });
+    }
+
+    /** One transaction: the use, and the command's row in {@code running_commands} written (running) or removed (ended). */
+    @Override
+    public void recordCommand(String sessionId, String commandId, Instant at, Optional<Instant> runningUntil) {
+        write(c -> {
+            markUse(c, sessionId, at, runningUntil);
+            SessionRows.recordCommand(c, sessionId, commandId, at, runningUntil);
+            return null;
+        });
+    }
+
+    @Override
+    public Set<String> sessionsRunningCommands(Instant now) {
+        return read(c -> SessionRows.sessionsRunningCommands(c, now));
+    }
+
     @Override
     public void recordStopped(String sessionId, Instant at) {
         update("UPDATE sessions SET stopped_at = ? WHERE session_id = ?", at.toEpochMilli(), sessionId);

@@ -199,7 +199,7 @@ public final class SessionRows {
     /** Deletes the record, its failed setup commands and repositories; generations and leases stay. */
     public static boolean delete(Connection c, String sessionId) throws SQLException {
         int deleted = 0;
-        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories", "command_journal")) {
+        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories", "command_journal", "running_commands")) {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 int n = ps.executeUpdate();
@@ -207,6 +207,48 @@ public final class SessionRows {
             }
         }
         return deleted > 0;
+    }
+
+    /**
+     * The commands running now: one row per command, until when it counts as running (its runner
+     * renews that while it runs; a crashed runner's row lapses and is dropped by the next command).
+     */
+    public static final String CREATE_RUNNING_COMMANDS = "CREATE TABLE running_commands (command_id TEXT PRIMARY KEY,"
+            + " session_id TEXT NOT NULL, running_until BIGINT NOT NULL)";
+
+    /** Writes the command's row while it runs ({@code runningUntil}), removes it when it ended; drops lapsed rows of the session. */
+    public static void recordCommand(Connection c, String sessionId, String commandId, Instant at, Optional<Instant> runningUntil)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM running_commands WHERE (session_id = ? AND running_until < ?)"
+                + " OR command_id = ?")) {
+            ps.setString(1, sessionId);
+            ps.setLong(2, at.toEpochMilli());
+            ps.setString(3, commandId);
+            ps.executeUpdate();
+        }
+        if (runningUntil.isPresent()) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO running_commands (command_id, session_id, running_until)"
+                    + " VALUES (?, ?, ?)")) {
+                ps.setString(1, commandId);
+                ps.setString(2, sessionId);
+                ps.setLong(3, runningUntil.get().toEpochMilli());
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** The sessions with a command whose row has not lapsed at {@code now}. */
+    public static Set<String> sessionsRunningCommands(Connection c, Instant now) throws SQLException {
+        Set<String> sessions = new LinkedHashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT session_id FROM running_commands WHERE running_until >= ?")) {
+            ps.setLong(1, now.toEpochMilli());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getString(1));
+                }
+            }
+        }
+        return sessions;
     }
 
     /** Appends {@code entry} and drops the session's entries beyond the newest {@code keep}. */

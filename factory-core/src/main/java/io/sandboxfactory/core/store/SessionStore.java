@@ -53,6 +53,22 @@ public interface SessionStore extends AutoCloseable {
     void recordBusy(String sessionId, Instant until);
 
     /**
+     * {@link #recordUse Records the use} of the session by one command, {@code commandId} (unique
+     * per run), and whether it still runs: with {@code runningUntil} the command runs and counts as
+     * running until then at least (renewed while it does, so a crashed runner's mark lapses);
+     * without, it ended. This is what {@link #sessionsRunningCommands} answers from, in any process.
+     * The default only records the use: a store without it never reports a command running.
+     */
+    default void recordCommand(String sessionId, String commandId, Instant at, Optional<Instant> runningUntil) {
+        recordUse(sessionId, at, runningUntil);
+    }
+
+    /** The sessions in which a recorded command runs at {@code now} (its mark has not lapsed); see {@link #recordCommand}. */
+    default Set<String> sessionsRunningCommands(Instant now) {
+        return Set.of();
+    }
+
+    /**
      * Records, for an environment, each repository's setup state at the last start ({@code done}
      * or {@code failed}, by checkout directory); before any start they read as pending.
      */

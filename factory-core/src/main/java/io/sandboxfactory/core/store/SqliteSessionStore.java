@@ -71,7 +71,9 @@ public final class SqliteSessionStore extends JdbcSessionStore {
             // must not make a live owner look gone.
             List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"),
             // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
-            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"));
+            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"),
+            // The commands running now, one row each, so status in any process can say "running".
+            List.of(SessionRows.CREATE_RUNNING_COMMANDS));
 
     private final Path file;
     private final Connection connection;
@@ -174,21 +176,18 @@ public final class SqliteSessionStore extends JdbcSessionStore {
     }
 
     @Override
-    public void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
-        write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
-                    + " busy_until = MAX(COALESCE(busy_until, 0), COALESCE(?, 0)) WHERE session_id = ?")) {
-                ps.setLong(1, at.toEpochMilli());
-                if (busyUntil.isPresent()) {
-                    ps.setLong(2, busyUntil.get().toEpochMilli());
-                } else {
-                    ps.setNull(2, java.sql.Types.INTEGER);
-                }
-                ps.setString(3, sessionId);
-                ps.executeUpdate();
+    protected void markUse(Connection c, String sessionId, Instant at, Optional<Instant> busyUntil) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
+                + " busy_until = MAX(COALESCE(busy_until, 0), COALESCE(?, 0)) WHERE session_id = ?")) {
+            ps.setLong(1, at.toEpochMilli());
+            if (busyUntil.isPresent()) {
+                ps.setLong(2, busyUntil.get().toEpochMilli());
+            } else {
+                ps.setNull(2, java.sql.Types.INTEGER);
             }
-            return null;
-        });
+            ps.setString(3, sessionId);
+            ps.executeUpdate();
+        }
     }
 
     @Override

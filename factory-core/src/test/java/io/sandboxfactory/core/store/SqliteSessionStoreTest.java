@@ -36,7 +36,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(7);
+            assertThat(store.schemaVersion()).isEqualTo(8);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -46,7 +46,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(7);
+            assertThat(store.schemaVersion()).isEqualTo(8);
         }
     }
 
@@ -73,7 +73,7 @@ class SqliteSessionStoreTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(7);
+            assertThat(store.schemaVersion()).isEqualTo(8);
             LeaseAttempt taken = store.tryAcquireLease("old", LeaseOwner.forThisProcess(), Duration.ofSeconds(30));
             assertThat(taken.acquired()).as("the expired lease of schema 1 is free").isTrue();
             assertThat(taken.replaced().map(LeaseOwner::id)).contains("gone-owner");

@@ -224,6 +224,32 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    @DisplayName("running commands are seen from the other instance until they end or their mark lapses")
+    void runningCommands() {
+        String id = id("running");
+        String quiet = id("quiet");
+        store.register(definition(id, Map.of()));
+        store.register(definition(quiet, Map.of()));
+        Instant now = Instant.ofEpochMilli(1_800_000_000_000L);
+        store.recordCommand(id, "c1", now, Optional.of(now.plusSeconds(60)));
+        store.recordCommand(id, "c2", now, Optional.of(now.plusSeconds(60)));
+        assertTrue(other.sessionsRunningCommands(now).contains(id), "a command runs");
+        assertFalse(other.sessionsRunningCommands(now).contains(quiet), "no command runs in the other session");
+        assertEquals(Optional.of(now.plusSeconds(60)), other.find(id).orElseThrow().busyUntil(), "a running command marks it busy");
+        store.recordCommand(id, "c1", now.plusSeconds(1), Optional.empty());
+        assertTrue(other.sessionsRunningCommands(now.plusSeconds(1)).contains(id), "one command still runs");
+        assertEquals(now.plusSeconds(1), other.find(id).orElseThrow().lastUsedAt(), "an end is a use");
+        assertFalse(other.sessionsRunningCommands(now.plusSeconds(61)).contains(id), "a mark not renewed lapses");
+        store.recordCommand(id, "c2", now.plusSeconds(2), Optional.of(now.plusSeconds(120)));
+        assertTrue(other.sessionsRunningCommands(now.plusSeconds(61)).contains(id), "a renewed mark holds");
+        store.recordCommand(id, "c2", now.plusSeconds(3), Optional.empty());
+        assertFalse(other.sessionsRunningCommands(now.plusSeconds(3)).contains(id), "every command ended");
+        store.recordCommand(id, "c3", now, Optional.of(now.plusSeconds(60)));
+        store.delete(id);
+        assertFalse(other.sessionsRunningCommands(now).contains(id), "a deleted session runs nothing");
+    }
+
+    @Test
     @DisplayName("generations grow, are shared, and survive deleting the session")
     void generations() {
         String id = id("generation");

@@ -208,10 +208,20 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
             if (sessionId == null || !SandboxLabels.isOwnedBy(labels, tenant)) {
                 continue;
             }
-            listings.add(new SandboxListing(c.getId(), sessionId, "running".equals(c.getState()),
+            listings.add(new SandboxListing(c.getId(), sessionId, state(c.getState()),
                     Optional.ofNullable(c.getCreated()).map(Instant::ofEpochSecond)));
         }
         return listings;
+    }
+
+    /** The engine's container state in the listing's terms; {@code restarting} is a container that keeps dying. */
+    static SandboxListing.State state(String engineState) {
+        return switch (String.valueOf(engineState)) {
+            case "running" -> SandboxListing.State.UP;
+            case "paused" -> SandboxListing.State.PAUSED;
+            case "dead", "restarting" -> SandboxListing.State.BROKEN;
+            default -> SandboxListing.State.STOPPED;
+        };
     }
 
     @Override

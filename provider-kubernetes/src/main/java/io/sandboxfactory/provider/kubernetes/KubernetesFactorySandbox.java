@@ -121,11 +121,22 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             String sessionId = SessionLabels.sessionIdOf(object.getMetadata());
             if (sessionId != null) {
                 Pod pod = podsByName.get(name);
-                listings.add(new SandboxListing(name, sessionId, pod != null && PodReadiness.isReady(pod),
+                listings.add(new SandboxListing(name, sessionId, state(pod),
                         created(object.getMetadata().getCreationTimestamp())));
             }
         });
         return listings;
+    }
+
+    /** A ready pod is up, a failed one broken; claims without a pod (a stopped session) or a pod not ready yet are stopped. */
+    private static SandboxListing.State state(Pod pod) {
+        if (pod == null) {
+            return SandboxListing.State.STOPPED;
+        }
+        if (PodReadiness.isReady(pod)) {
+            return SandboxListing.State.UP;
+        }
+        return pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase()) ? SandboxListing.State.BROKEN : SandboxListing.State.STOPPED;
     }
 
     @Override

@@ -163,11 +163,12 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
                 SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES);
     }
 
+    /** Every session directory is up: commands run in it without a start (a stop only ends its commands). */
     @Override
     public List<SandboxListing> listSandboxes() {
         List<SandboxListing> listings = new ArrayList<>();
         for (Path dir : Directories.children(root, "local sessions")) {
-            ownedSessionId(dir).ifPresent(sessionId -> listings.add(new SandboxListing(dir.toString(), sessionId, false, createdAt(dir))));
+            ownedSessionId(dir).ifPresent(sessionId -> listings.add(new SandboxListing(dir.toString(), sessionId, SandboxListing.State.UP, createdAt(dir))));
         }
         return listings;
     }

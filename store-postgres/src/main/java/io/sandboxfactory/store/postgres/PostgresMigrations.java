@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.postgres;
 
+import io.sandboxfactory.core.store.SessionRows;
 import io.sandboxfactory.core.store.SessionStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +48,9 @@ final class PostgresMigrations {
             // must not make a live owner look gone.
             List.of("ALTER TABLE leases ADD COLUMN process_start_stamp TEXT"),
             // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
-            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"));
+            List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"),
+            // The commands running now, one row each, so status in any process can say "running".
+            List.of(SessionRows.CREATE_RUNNING_COMMANDS));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;

@@ -78,21 +78,18 @@ public final class PostgresSessionStore extends JdbcSessionStore {
     }
 
     @Override
-    public void recordUse(String sessionId, Instant at, Optional<Instant> busyUntil) {
-        tx(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
-                    + " busy_until = NULLIF(GREATEST(COALESCE(busy_until, 0), COALESCE(?, 0)), 0) WHERE session_id = ?")) {
-                ps.setLong(1, at.toEpochMilli());
-                if (busyUntil.isPresent()) {
-                    ps.setLong(2, busyUntil.get().toEpochMilli());
-                } else {
-                    ps.setNull(2, Types.BIGINT);
-                }
-                ps.setString(3, sessionId);
-                ps.executeUpdate();
+    protected void markUse(Connection c, String sessionId, Instant at, Optional<Instant> busyUntil) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET last_used_at = ?,"
+                + " busy_until = NULLIF(GREATEST(COALESCE(busy_until, 0), COALESCE(?, 0)), 0) WHERE session_id = ?")) {
+            ps.setLong(1, at.toEpochMilli());
+            if (busyUntil.isPresent()) {
+                ps.setLong(2, busyUntil.get().toEpochMilli());
+            } else {
+                ps.setNull(2, Types.BIGINT);
             }
-            return null;
-        });
+            ps.setString(3, sessionId);
+            ps.executeUpdate();
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Keeps the session store's last-used and busy times true while this factory runs commands
  * (design §5.13): a command marks its session used and busy for {@link #BUSY_FOR} when it begins,
  * renewed every {@link #RENEW_EVERY} while it runs, so an idle policy in any process never takes a
- * session with a command running for idle; one that ran a second or more marks it used again when
- * it ends (a short one costs one store write). An agent thinking between commands calls {@link
+ * session with a command running for idle; the store also keeps the command as running until it
+ * ends (one write at each end), so {@code status} in any process can say a command runs now
+ * ({@link SessionStore#sessionsRunningCommands}). An agent thinking between commands calls {@link
  * #touch}. Store failures are logged, never fatal: bookkeeping must not fail a command.
  */
 public final class CommandActivity implements AutoCloseable {
@@ -31,11 +33,12 @@ public final class CommandActivity implements AutoCloseable {
     /** How long one mark keeps a session busy; three renewals fit in it, so one slow write never lets it lapse. */
     public static final Duration BUSY_FOR = Duration.ofSeconds(60);
     static final Duration RENEW_EVERY = Duration.ofSeconds(20);
-    private static final Duration MARK_END_AFTER = Duration.ofSeconds(1);
 
     private final SessionStore store;
     private final Clock clock;
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+    /** This factory's running commands, by command id; a command leaves it (under its own lock) before its end is written. */
+    private final Map<String, Running> commands = new ConcurrentHashMap<>();
     private final ScheduledExecutorService renewal;
 
     /** One running command; closing it marks the session used again. */
@@ -55,16 +58,16 @@ public final class CommandActivity implements AutoCloseable {
         renewal.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Marks {@code sessionId} used and busy for as long as the returned command stays open. */
+    /** Marks {@code sessionId} used, busy and running for as long as the returned command stays open. */
     public Command begin(String sessionId) {
         running.computeIfAbsent(sessionId, id -> new AtomicInteger()).incrementAndGet();
-        Instant began = clock.instant();
-        record(sessionId, Optional.of(began.plus(BUSY_FOR)));
+        Running command = new Running(sessionId, UUID.randomUUID().toString());
+        commands.put(command.id, command);
+        command.mark(Optional.of(clock.instant().plus(BUSY_FOR)));
         return () -> {
             running.computeIfPresent(sessionId, (id, count) -> count.decrementAndGet() <= 0 ? null : count);
-            if (!began.plus(MARK_END_AFTER).isAfter(clock.instant())) {
-                record(sessionId, Optional.empty());
-            }
+            commands.remove(command.id);
+            command.end();
         };
     }
 
@@ -87,11 +90,39 @@ public final class CommandActivity implements AutoCloseable {
     }
 
     private void renew() {
-        for (String sessionId : running.keySet()) {
+        for (Running command : commands.values()) {
+            command.renew(clock.instant().plus(BUSY_FOR));
+        }
+    }
+
+    /** One running command's store row; its lock keeps a renewal from writing it again after its end. */
+    private final class Running {
+        final String sessionId;
+        final String id;
+        private boolean ended;
+
+        Running(String sessionId, String id) {
+            this.sessionId = sessionId;
+            this.id = id;
+        }
+
+        synchronized void renew(Instant until) {
+            if (!ended) {
+                mark(Optional.of(until));
+            }
+        }
+
+        synchronized void end() {
+            ended = true;
+            mark(Optional.empty());
+        }
+
+        void mark(Optional<Instant> runningUntil) {
             try {
-                store.recordBusy(sessionId, clock.instant().plus(BUSY_FOR));
+                store.recordCommand(sessionId, id, clock.instant(), runningUntil);
             } catch (RuntimeException e) {
-                LOG.warn("Could not renew the busy mark of session '{}': {}", sessionId, e.getMessage());
+                LOG.warn("Could not record a command of session '{}' as {}: {}", sessionId, runningUntil.isPresent() ? "running" : "ended",
+                        e.getMessage());
             }
         }
     }
