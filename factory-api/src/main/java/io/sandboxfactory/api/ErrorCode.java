@@ -64,6 +64,8 @@ public enum ErrorCode {
     TEMPLATE_BUILD_FAILED(ErrorKind.SANDBOX),
     TEMPLATE_REJECTED(ErrorKind.SANDBOX),
     SESSION_STORE(ErrorKind.INFRASTRUCTURE),
+    /** The session store answers, but every connection of this process's pool stayed in use for as long as an operation waits. */
+    STORE_BUSY(ErrorKind.INFRASTRUCTURE),
     LEASE_LOST(ErrorKind.INFRASTRUCTURE),
 
     // The bundled providers

@@ -10,6 +10,8 @@ public final class ExitCodes {
     public static final int INFRASTRUCTURE = 1;
     /** Bad input: unknown provider, invalid ref or session id, bad config, bad flags. */
     public static final int BAD_INPUT = 2;
+    /** {@code factory daemon status}: no factory daemon runs for the state directory (as LSB's "program is not running"). */
+    public static final int NO_DAEMON = 3;
 
     private ExitCodes() {
     }

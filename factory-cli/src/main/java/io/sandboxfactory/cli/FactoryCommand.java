@@ -4,6 +4,7 @@ import io.sandboxfactory.cli.command.CatCommand;
 import io.sandboxfactory.cli.command.ConfigCommand;
 import io.sandboxfactory.cli.command.CompletionCommand;
 import io.sandboxfactory.cli.command.CpCommand;
+import io.sandboxfactory.cli.command.DaemonCommand;
 import io.sandboxfactory.cli.command.DiffCommand;
 import io.sandboxfactory.cli.command.ExecCommand;
 import io.sandboxfactory.cli.command.ExportCommand;
@@ -48,14 +49,15 @@ import java.util.List;
                 "  factory exec fix-42 -- npm test",
                 "  factory retire fix-42 --delete",
                 "",
-                "Exit codes: the command's own for run and exec; 2 for bad input; 1 when the sandbox or the framework failed."})
+                "Exit codes: the command's own for run and exec; 2 for bad input; 1 when the sandbox or the framework failed;"
+                        + " 3 from daemon status when no daemon runs."})
 public final class FactoryCommand implements Runnable {
 
     /** Every subcommand, in the order the help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(
             RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
             RetireCommand.class, SweepCommand.class, TouchCommand.class, CpCommand.class, CatCommand.class, LsCommand.class,
-            DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+            DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, DaemonCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @Mixin
     public GlobalOptions global = new GlobalOptions();

@@ -27,7 +27,7 @@ public final class Main {
             code = run(args);
             if (code != ExitCodes.BAD_INPUT && !cancellation.cancelled()) {
                 // Bad input leaves nothing behind, not even a daemon; nor does a process being ended.
-                daemon.startDaemonIfNone();
+                daemon.startDaemonIfNone(System.err);
             }
         }
         System.exit(code);

@@ -590,6 +590,75 @@ class FactoryDaemonIT {
     }
 
     @Test
+    void theCommandThatStartsTheDaemonSaysSoOnceWithItsPidAndIdleTimeout() throws Exception {
+        cli.env("FACTORY_DAEMON_IDLE", "7m");
+        CliProcess.Result open = cli.run("--json", "open", "s1", "--repo", bare.toString(), "--branch", "work");
+        assertThat(open.exitCode()).as(open.toString()).isZero();
+        ProcessHandle daemon = awaitDaemon();
+        assertThat(open.stderr().lines().filter(line -> line.startsWith("factory: started a factory daemon")))
+                .as(open.toString())
+                .containsExactly("factory: started a factory daemon (pid " + daemon.pid() + "); it stops after 7 min idle; factory daemon stop");
+        assertThat(new ObjectMapper().readTree(open.stdout()).path("session").isMissingNode())
+                .as("stdout stays one JSON document: " + open.stdout()).isFalse();
+
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "true");
+        CliProcess.Result second = cli.run("open", "s2", "--repo", bare.toString(), "--branch", "two");
+        assertThat(exec.stderr() + second.stderr()).as("commands that use the running daemon").doesNotContain("started a factory daemon");
+        assertThat(daemons()).containsExactly(daemon);
+    }
+
+    @Test
+    void daemonStatusShowsThePidSocketIdleTimeoutAndWarmSessionsAsTextAndJson() throws Exception {
+        CliProcess.Result none = cli.run("daemon", "status");
+        assertThat(none.exitCode()).as(none.toString()).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(none.stdout()).isEqualTo("No factory daemon runs for " + state + ".\n");
+        CliProcess.Result noneJson = cli.run("--json", "daemon", "status");
+        assertThat(noneJson.exitCode()).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(new ObjectMapper().readTree(noneJson.stdout()).path("running").asBoolean(true)).isFalse();
+        assertThat(daemons()).as("status starts no daemon").isEmpty();
+
+        cli.env("FACTORY_DAEMON_IDLE", "90s");
+        open();
+        ProcessHandle daemon = awaitDaemon();
+        assertThat(cli.run("exec", "s1", "--", "true").exitCode()).isZero();
+
+        CliProcess.Result status = cli.run("daemon", "status");
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        assertThat(status.stdout()).contains("factory daemon (pid " + daemon.pid() + ")", "socket:        " + socket().orElseThrow(),
+                "idle timeout:  90s", "running:       0 command(s)", "warm sessions: s1");
+
+        CliProcess.Result json = cli.run("--json", "daemon", "status");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(json.stdout());
+        assertThat(doc.path("running").asBoolean()).isTrue();
+        JsonNode first = doc.path("daemons").path(0);
+        assertThat(first.path("pid").asLong()).isEqualTo(daemon.pid());
+        assertThat(first.path("socket").asText()).isEqualTo(socket().orElseThrow().toString());
+        assertThat(first.path("idleTimeout").asText()).isEqualTo("90s");
+        assertThat(first.path("started").asText()).isNotBlank();
+        assertThat(first.path("warmSessions")).extracting(JsonNode::asText).containsExactly("s1");
+    }
+
+    @Test
+    void daemonStopStopsTheRunningDaemonAndSaysWhenNoneRan() throws Exception {
+        open();
+        ProcessHandle daemon = awaitDaemon();
+
+        CliProcess.Result stop = cli.run("daemon", "stop");
+        assertThat(stop.exitCode()).as(stop.toString()).isZero();
+        assertThat(stop.stdout()).contains("Stopped the factory daemon (pid " + daemon.pid() + ")");
+        assertThat(daemon.isAlive()).as("stop returns once the daemon exited").isFalse();
+        assertThat(socket()).isEmpty();
+        assertThat(cli.run("daemon", "status").exitCode()).isEqualTo(ExitCodes.NO_DAEMON);
+
+        CliProcess.Result again = cli.run("daemon", "stop");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        assertThat(again.stdout()).isEqualTo("No factory daemon ran for " + state + "; nothing to stop.\n");
+        CliProcess.Result exec = cli.run("exec", "s1", "--", "echo", "still-here");
+        assertThat(exec.stdout()).as("the session outlives the daemon").isEqualTo("still-here\n");
+    }
+
+    @Test
     void helpIsAnsweredInTheCallersOwnProcess() throws Exception {
         open();
         awaitDaemon();

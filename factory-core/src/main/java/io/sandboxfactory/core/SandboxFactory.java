@@ -181,6 +181,14 @@ public final class SandboxFactory implements AutoCloseable {
         return sessions.open(spec);
     }
 
+    /**
+     * The ids of the sessions whose sandbox this factory holds (sorted): a long-lived host such as
+     * the factory daemon keeps them warm for the next command; nothing is started or asked.
+     */
+    public List<String> heldSessions() {
+        return memo.sessionIds().stream().sorted().toList();
+    }
+
     /** The session {@code sessionId} if this factory holds it; never creates or starts a sandbox. */
     public Optional<SessionHandle> session(String sessionId) {
         requireOpen();

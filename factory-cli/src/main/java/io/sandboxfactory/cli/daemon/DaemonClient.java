@@ -2,6 +2,7 @@ package io.sandboxfactory.cli.daemon;
 
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.StateDirectories;
+import io.sandboxfactory.core.config.DurationFormat;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
@@ -171,10 +172,11 @@ public final class DaemonClient {
     /**
      * After a served command that ran in this process: starts the daemon of the
      * state directory in the background (in a session of its own, so the terminal's Ctrl-C does not
-     * reach it) unless one listens already. Never fails the command: a daemon that cannot start only
-     * means later commands run in their own process too.
+     * reach it) unless one listens already, and says so once on {@code err} (unless {@code --quiet}):
+     * a process that outlives the command must not go unnoticed. Never fails the command: a daemon
+     * that cannot start only means later commands run in their own process too.
      */
-    public void startDaemonIfNone() {
+    public void startDaemonIfNone(PrintStream err) {
         if (!startsDaemon(invocation)) {
             return;
         }
@@ -204,15 +206,26 @@ public final class DaemonClient {
             command.addAll(sharedArchiveOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), FactoryDaemon.class.getName(),
                     daemon.socket().toString()));
-            new ProcessBuilder(command)
+            // setsid execs the JVM in the same process (a child is no process group leader), so this is the daemon's pid.
+            long pid = new ProcessBuilder(command)
                     .directory(daemon.socket().getParent().toFile())
                     .redirectInput(Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true)
                     .redirectOutput(Redirect.appendTo(daemon.log().toFile()))
-                    .start();
+                    .start().pid();
+            if (!invocation.quiet()) {
+                err.println(startNotice(pid, FactoryDaemon.idleTimeout(environment)));
+            }
         } catch (IOException | RuntimeException e) {
             // Later commands start their own JVM, as without a daemon.
         }
+    }
+
+    /** The one line a command that started a daemon prints on stderr. */
+    static String startNotice(long pid, Duration idleTimeout) {
+        String idle = idleTimeout.toSeconds() % 60 == 0 && idleTimeout.toMillis() % 1000 == 0 && !idleTimeout.isZero()
+                ? idleTimeout.toMinutes() + " min" : DurationFormat.format(idleTimeout);
+        return "factory: started a factory daemon (pid " + pid + "); it stops after " + idle + " idle; factory daemon stop";
     }
 
     /**

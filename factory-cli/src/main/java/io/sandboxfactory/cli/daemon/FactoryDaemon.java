@@ -3,6 +3,7 @@ package io.sandboxfactory.cli.daemon;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.Main;
 import io.sandboxfactory.cli.output.Console;
+import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.core.config.DurationFormat;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
@@ -44,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Only its own user can reach it (the socket's directory is private, and the peer's user is
  * checked). It exits after {@code FACTORY_DAEMON_IDLE} (default 10 minutes) without a request, and
  * as soon as its socket file is removed or replaced, for example with the state directory; one
- * daemon per socket holds the lock file beside it, so a second one exits at once.
+ * daemon per socket holds the lock file beside it, so a second one exits at once. It answers
+ * {@link DaemonStatus#REQUEST} with its {@link DaemonStatus} ({@code factory daemon status}).
  */
 public final class FactoryDaemon {
 
@@ -62,6 +64,7 @@ public final class FactoryDaemon {
     private final ServerSocketChannel server;
     private final FileLock lock;
     private final Duration idleTimeout;
+    private final Instant started = Instant.now();
     /** When {@link #releaseMemoryWhenQuiet()} last collected; guarded by {@code this}. */
     private Instant released;
     private final WarmFactories factories = new WarmFactories(WARM_FACTORIES);
@@ -88,6 +91,11 @@ public final class FactoryDaemon {
         Main.startupDefaults();
         DaemonAddress address = DaemonAddress.ofSocket(Path.of(args[0]));
         try {
+            String idle = System.getenv("FACTORY_DAEMON_IDLE");
+            if (idle != null && !idle.isBlank() && !isDuration(idle)) {
+                System.err.println(Instant.now() + " FACTORY_DAEMON_IDLE '" + idle + "' is not a duration (e.g. 30s, 10m); using "
+                        + DEFAULT_IDLE.toMinutes() + " minutes.");
+            }
             Optional<FactoryDaemon> daemon = bind(address, idleTimeout(System.getenv()));
             if (daemon.isPresent()) {
                 daemon.get().serve();
@@ -110,17 +118,22 @@ public final class FactoryDaemon {
         }
     }
 
+    /**
+     * How long a daemon started with {@code environment} waits without a command before it stops:
+     * {@code FACTORY_DAEMON_IDLE}, or 10 minutes when it is unset or no duration. Silent: the client
+     * that starts a daemon also asks, to tell its user.
+     */
     static Duration idleTimeout(Map<String, String> environment) {
         String text = environment.get("FACTORY_DAEMON_IDLE");
-        if (text == null || text.isBlank()) {
-            return DEFAULT_IDLE;
-        }
+        return text != null && !text.isBlank() && isDuration(text) ? DurationFormat.parse(text) : DEFAULT_IDLE;
+    }
+
+    private static boolean isDuration(String text) {
         try {
-            return DurationFormat.parse(text);
+            DurationFormat.parse(text);
+            return true;
         } catch (IllegalArgumentException e) {
-            System.err.println(Instant.now() + " FACTORY_DAEMON_IDLE '" + text + "' is not a duration (e.g. 30s, 10m); using "
-                    + DEFAULT_IDLE.toMinutes() + " minutes.");
-            return DEFAULT_IDLE;
+            return false;
         }
     }
 
@@ -168,12 +181,16 @@ public final class FactoryDaemon {
                 active++;
             }
             requests.execute(() -> {
+                boolean command = false;
                 try {
-                    handle(client);
+                    command = handle(client);
                 } finally {
                     synchronized (this) {
                         active--;
-                        lastActivity = Instant.now();
+                        // Asking for the status is no use of the daemon: it must not keep an idle daemon alive.
+                        if (command) {
+                            lastActivity = Instant.now();
+                        }
                     }
                 }
             });
@@ -255,18 +272,26 @@ public final class FactoryDaemon {
         }
     }
 
-    private void handle(SocketChannel client) {
+    /** Answers one client; true when it ran a command (not when it declined or said its status). */
+    private boolean handle(SocketChannel client) {
         try (client) {
             if (!fromThisUser(client)) {
-                return;
+                return false;
             }
             DataInputStream in = new DataInputStream(DaemonProtocol.input(client));
             FrameWriter frames = new FrameWriter(new DataOutputStream(DaemonProtocol.output(client)));
             DaemonProtocol.Request request = DaemonProtocol.readRequest(in);
+            if (request != null && DaemonStatus.REQUEST.equals(request.args())) {
+                byte[] document = Json.compact(status()).getBytes(StandardCharsets.UTF_8);
+                frames.write(DaemonProtocol.STARTED, new byte[0], 0, 0);
+                frames.write(DaemonProtocol.STDOUT, document, 0, document.length);
+                frames.exit(0);
+                return false;
+            }
             Optional<Invocation> invocation = request == null ? Optional.empty() : servable(request);
             if (invocation.isEmpty()) {
                 frames.write(DaemonProtocol.DECLINED, new byte[0], 0, 0);
-                return;
+                return false;
             }
             frames.write(DaemonProtocol.STARTED, new byte[0], 0, 0);
             long started = System.nanoTime();
@@ -279,6 +304,17 @@ public final class FactoryDaemon {
         } catch (IOException e) {
             // The client went away; run() has cancelled what it ran.
         }
+        return true;
+    }
+
+    private DaemonStatus status() {
+        int commands;
+        synchronized (this) {
+            // The status request itself is one of the active ones.
+            commands = active - 1;
+        }
+        return new DaemonStatus(ProcessHandle.current().pid(), socket.toString(), started.toString(), DurationFormat.format(idleTimeout),
+                commands, factories.heldSessions());
     }
 
     /**

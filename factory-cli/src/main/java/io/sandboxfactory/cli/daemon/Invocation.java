@@ -14,28 +14,31 @@ import java.util.Set;
  * @param subcommand the subcommand, empty when there is none or the line was not understood
  * @param help whether it asks for help or the version
  * @param verbose whether it asks for the debug log ({@code --verbose})
+ * @param quiet whether it asks for no progress lines ({@code --quiet}), which also silences the daemon's start notice
  */
-record Invocation(Optional<String> subcommand, Path stateDirectory, boolean help, boolean verbose) {
+record Invocation(Optional<String> subcommand, Path stateDirectory, boolean help, boolean verbose, boolean quiet) {
 
     private static final Set<String> VALUE_OPTIONS = Set.of("--provider", "--config", "--state-dir");
-    private static final Set<String> FLAGS = Set.of("--json", "--quiet");
+    private static final String JSON = "--json";
+    private static final String QUIET = "--quiet";
     private static final Set<String> HELP = Set.of("-h", "--help", "-V", "--version");
     private static final String VERBOSE = "--verbose";
 
     static Invocation unknown() {
-        return new Invocation(Optional.empty(), null, false, false);
+        return new Invocation(Optional.empty(), null, false, false, false);
     }
 
     /**
      * Reads the global options before the subcommand (any other option there makes the line
-     * unknown), then up to {@code --} (or the end) only {@code --state-dir} and the help, version
-     * and verbose flags, which picocli also accepts after the subcommand.
+     * unknown), then up to {@code --} (or the end) only {@code --state-dir} and the help, version,
+     * verbose and quiet flags, which picocli also accepts after the subcommand.
      */
     static Invocation of(String[] args) {
         String subcommand = null;
         Path stateDirectory = null;
         boolean help = false;
         boolean verbose = false;
+        boolean quiet = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--")) {
@@ -63,7 +66,9 @@ record Invocation(Optional<String> subcommand, Path stateDirectory, boolean help
                         return unknown();
                     }
                 }
-            } else if (FLAGS.contains(arg)) {
+            } else if (arg.equals(QUIET)) {
+                quiet = true;
+            } else if (arg.equals(JSON)) {
                 continue;
             } else if (subcommand == null) {
                 if (arg.startsWith("-")) {
@@ -73,6 +78,6 @@ record Invocation(Optional<String> subcommand, Path stateDirectory, boolean help
             }
             // After the subcommand: its own options and arguments, which only picocli knows.
         }
-        return new Invocation(Optional.ofNullable(subcommand), stateDirectory, help, verbose);
+        return new Invocation(Optional.ofNullable(subcommand), stateDirectory, help, verbose, quiet);
     }
 }

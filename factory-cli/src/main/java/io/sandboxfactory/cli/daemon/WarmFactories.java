@@ -141,6 +141,15 @@ public final class WarmFactories implements FactorySource, AutoCloseable {
         return lines;
     }
 
+    /** The sessions the open factories hold warm (their sandboxes stay running between commands), sorted. */
+    List<String> heldSessions() {
+        List<SandboxFactory> open;
+        synchronized (this) {
+            open = byFingerprint.values().stream().map(warm -> warm.factory).toList();
+        }
+        return open.stream().flatMap(factory -> factory.heldSessions().stream()).distinct().sorted().toList();
+    }
+
     synchronized int size() {
         return byFingerprint.size();
     }

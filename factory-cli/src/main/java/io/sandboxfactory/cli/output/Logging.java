@@ -11,7 +11,8 @@ import java.util.logging.Logger;
 /**
  * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
  * warnings and errors normally, the factory's own debug records too with {@code --verbose}. A library's housekeeping that
- * failed without any effect on the command counts as debug (see {@link #housekeeping}).
+ * failed without any effect on the command, and the session store's pool and driver, count as debug
+ * (see {@link #housekeeping}, {@link #storeDriver}).
  */
 public final class Logging {
 
@@ -72,7 +73,18 @@ public final class Logging {
     }
 
     private static Level level(LogRecord record) {
-        return housekeeping(record) ? Level.FINE : record.getLevel();
+        return housekeeping(record) || storeDriver(record) ? Level.FINE : record.getLevel();
+    }
+
+    /**
+     * Whether a record is the session store's pool's or driver's own (HikariCP, pgjdbc): during an
+     * outage they warn about every connection they drop or cannot make, while the factory reports the
+     * same failure once, in its own sentence with what to do. So theirs count as debug: {@code
+     * --verbose} shows them, nothing else does.
+     */
+    private static boolean storeDriver(LogRecord record) {
+        String logger = record.getLoggerName();
+        return logger != null && (logger.startsWith("com.zaxxer.hikari") || logger.startsWith("org.postgresql"));
     }
 
     /**

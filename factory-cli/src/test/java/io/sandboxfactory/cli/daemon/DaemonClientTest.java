@@ -2,7 +2,9 @@ package io.sandboxfactory.cli.daemon;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,5 +22,15 @@ class DaemonClientTest {
     @Test
     void aClientWithoutAnArchiveGivesTheDaemonNone() {
         assertThat(DaemonClient.sharedArchiveOptions(List.of("-XX:+UseSerialGC", "-Xlog:disable"))).isEmpty();
+    }
+
+    @Test
+    void theStartNoticeGivesThePidAndTheIdleTimeoutInMinutesOrAsWritten() {
+        assertThat(DaemonClient.startNotice(42, FactoryDaemon.idleTimeout(Map.of())))
+                .isEqualTo("factory: started a factory daemon (pid 42); it stops after 10 min idle; factory daemon stop");
+        assertThat(DaemonClient.startNotice(42, FactoryDaemon.idleTimeout(Map.of("FACTORY_DAEMON_IDLE", "90s"))))
+                .isEqualTo("factory: started a factory daemon (pid 42); it stops after 90s idle; factory daemon stop");
+        assertThat(DaemonClient.startNotice(42, Duration.ofHours(1))).contains("it stops after 60 min idle;");
+        assertThat(FactoryDaemon.idleTimeout(Map.of("FACTORY_DAEMON_IDLE", "soon"))).as("no duration: the default").isEqualTo(Duration.ofMinutes(10));
     }
 }

@@ -15,6 +15,9 @@ class InvocationTest {
         assertThat(invocation.stateDirectory()).isEqualTo(Path.of("/s"));
         assertThat(invocation.help()).isFalse();
         assertThat(invocation.verbose()).isFalse();
+        assertThat(invocation.quiet()).isTrue();
+        assertThat(Invocation.of(new String[] {"open", "s1", "--quiet"}).quiet()).isTrue();
+        assertThat(Invocation.of(new String[] {"exec", "s1", "--", "grep", "--quiet"}).quiet()).as("after --: the user's command's").isFalse();
     }
 
     @Test

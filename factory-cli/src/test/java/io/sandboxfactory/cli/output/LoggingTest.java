@@ -74,6 +74,26 @@ class LoggingTest {
         assertThat(stderrOfSqliteCleanup(false)).isEqualTo("factory: error: Failed to open directory" + System.lineSeparator());
     }
 
+    @Test
+    void theStorePoolsAndDriversWarningsAreDebugWhileTheFactorysOwnStayWarnings() {
+        for (boolean verbose : new boolean[] {false, true}) {
+            ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+            Logging.configure(verbose, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+            org.slf4j.LoggerFactory.getLogger("com.zaxxer.hikari.pool.PoolBase")
+                    .warn("sandbox-factory-store - Failed to validate connection (This connection has been closed.)");
+            Logger.getLogger("org.postgresql.Driver").log(Level.SEVERE, "Connection error: ");
+            org.slf4j.LoggerFactory.getLogger("io.sandboxfactory.core.internal.session.CommandJournal").warn("the factory's own");
+            String lines = stderr.toString(StandardCharsets.UTF_8);
+            if (verbose) {
+                assertThat(lines.lines()).containsExactly(
+                        "factory: debug: sandbox-factory-store - Failed to validate connection (This connection has been closed.)",
+                        "factory: debug: Connection error: ", "factory: warning: the factory's own");
+            } else {
+                assertThat(lines.lines()).containsExactly("factory: warning: the factory's own");
+            }
+        }
+    }
+
     /** Runs sqlite-jdbc's clean-up of other JVMs' native libraries, which each JVM runs before it loads its own. */
     private static String stderrOfSqliteCleanup(boolean verbose) throws Exception {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * @param schema the database schema the store's tables live in (created when missing)
  * @param poolSize at most this many connections per factory
  * @param leaseTtl how long a session lease lives without a heartbeat (renewed every third of it)
- * @param connectTimeout how long an operation waits for a connection before it fails (database down)
+ * @param connectTimeout how long an operation waits for a connection before it fails (database down); a
+ *     PostgreSQL store whose connections are all in use waits six times it before it reports itself busy
  */
 public record StoreConfig(String type, Optional<String> url, Optional<String> user, Optional<String> passwordEnv,
                           Optional<String> schema, Optional<Integer> poolSize, Duration leaseTtl, Duration connectTimeout) {

@@ -11,7 +11,8 @@ public class SessionStoreException extends SandboxException {
         this(ErrorCode.SESSION_STORE, message, cause);
     }
 
-    protected SessionStoreException(ErrorCode code, String message, Throwable cause) {
+    /** With a more specific code than {@link ErrorCode#SESSION_STORE}, such as {@link ErrorCode#STORE_BUSY}. */
+    public SessionStoreException(ErrorCode code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

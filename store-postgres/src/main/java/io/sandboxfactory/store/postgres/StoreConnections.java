@@ -2,36 +2,57 @@ package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.Properties;
 
 /**
- * The store's connections: from its pool, and, when the pool holds none at all and has none to give
- * within {@code connectTimeout}, one made directly with the same settings. After an outage the pool
- * retries in the background with a backoff of up to 5 s (HikariCP's, not configurable), so without
- * this the first operations after the server is back would still fail as "unreachable".
+ * The store's connections, from its pool. The pool's own wait ({@code connectionTimeout}) is one
+ * {@code connectTimeout}; what happens when it runs out depends on why no connection came:
+ * <ul>
+ *   <li>The pool's last attempt to connect failed (HikariCP keeps that failure): the server is
+ *   down or refuses. With no connection at all in the pool, one is made directly with the same
+ *   settings, so the answer is the server's current one: after an outage the pool retries with a
+ *   backoff of up to 5 s (HikariCP's, not configurable), and the first operations after the server
+ *   is back would otherwise still fail as "unreachable".</li>
+ *   <li>Nothing failed: every connection is in use (or a new one is still being made on a loaded
+ *   host). That is no outage, so the caller waits on, up to {@code poolWait} in all, and then gets
+ *   {@link PoolBusyException}: "busy", never "unreachable".</li>
+ * </ul>
  */
 final class StoreConnections implements AutoCloseable {
 
     private final HikariDataSource pool;
     private final HikariConfig config;
+    private final Duration poolWait;
 
-    StoreConnections(HikariConfig config) {
+    StoreConnections(HikariConfig config, Duration poolWait) {
         this.config = config;
+        this.poolWait = poolWait;
         this.pool = new HikariDataSource(config);
     }
 
     Connection get() throws SQLException {
-        try {
-            return pool.getConnection();
-        } catch (SQLTransientConnectionException timedOut) {
-            if (pool.getHikariPoolMXBean() == null || pool.getHikariPoolMXBean().getTotalConnections() > 0) {
-                throw timedOut;
+        long deadline = System.nanoTime() + poolWait.toNanos();
+        while (true) {
+            try {
+                return pool.getConnection();
+            } catch (SQLTransientConnectionException timedOut) {
+                HikariPoolMXBean state = pool.getHikariPoolMXBean();
+                if (timedOut.getCause() != null) {
+                    if (state == null || state.getTotalConnections() == 0) {
+                        return direct();
+                    }
+                    throw timedOut;
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new PoolBusyException(config.getMaximumPoolSize(), poolWait, timedOut);
+                }
             }
-            return direct();
         }
     }
 
@@ -58,5 +79,27 @@ final class StoreConnections implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
+    }
+
+    /** No connection of the pool came free within the pool wait, while the server answered. */
+    static final class PoolBusyException extends SQLTransientConnectionException {
+        private static final long serialVersionUID = 1L;
+
+        private final int poolSize;
+        private final Duration waited;
+
+        PoolBusyException(int poolSize, Duration waited, SQLException last) {
+            super("all " + poolSize + " connections in use for " + waited.toSeconds() + " s", last.getSQLState(), last);
+            this.poolSize = poolSize;
+            this.waited = waited;
+        }
+
+        int poolSize() {
+            return poolSize;
+        }
+
+        Duration waited() {
+            return waited;
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.sandboxfactory.store.postgres;
 
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.store.SessionStoreException;
 
 import java.sql.SQLException;
@@ -12,6 +14,14 @@ final class StoreFailures {
     }
 
     static SessionStoreException of(String store, SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StoreConnections.PoolBusyException busy) {
+                return new SessionStoreException(ErrorCode.STORE_BUSY, "Session store " + store + " is busy: all " + busy.poolSize()
+                        + " connections of this process were in use for " + DurationFormat.format(busy.waited())
+                        + "; raise store.poolSize or store.connectTimeout (an operation waits " + PostgresStoreProvider.POOL_WAIT_TIMES_CONNECT_TIMEOUT
+                        + " times it), or run fewer commands at once.", e);
+            }
+        }
         if (unreachable(e)) {
             return new SessionStoreException("Session store " + store + " is unreachable (" + rootMessage(e)
                     + "); sessions cannot be opened, retired or looked up until it answers again.", e);
@@ -19,7 +29,7 @@ final class StoreFailures {
         return new SessionStoreException("Session store " + store + " failed: " + rootMessage(e), e);
     }
 
-    /** A pool timeout, or SQL state class 08 (connection exception) or 57P0x (server shutting down, restarting). */
+    /** A pool timeout after a failed connection attempt, or SQL state class 08 (connection exception) or 57P0x (server shutting down, restarting). */
     private static boolean unreachable(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientConnectionException) {

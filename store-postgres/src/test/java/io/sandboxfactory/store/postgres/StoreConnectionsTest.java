@@ -2,7 +2,9 @@ package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.core.store.SessionStoreException;
 import io.sandboxfactory.core.store.StoreContext;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The store's connections when its pool has none to give: a pool that holds none (it is still
  * backing off after an outage; here it cannot make one at all) yields one made directly with the
- * same settings, a pool whose connections are all in use does not grow past {@code poolSize}.
+ * same settings, a pool whose connections are all in use does not grow past {@code poolSize}, and
+ * an operation that waited for one in vain is reported as a busy store ({@code STORE_BUSY}), not an
+ * unreachable one.
  */
 class StoreConnectionsTest {
 
@@ -52,7 +56,7 @@ class StoreConnectionsTest {
         HikariConfig pool = poolOf(schema, 2);
         // Every connection the pool makes fails its init statement, so it never holds one.
         pool.setConnectionInitSql("SELECT 1 / 0");
-        try (StoreConnections connections = new StoreConnections(pool); Connection c = connections.get();
+        try (StoreConnections connections = new StoreConnections(pool, Duration.ofSeconds(1)); Connection c = connections.get();
              Statement s = c.createStatement()) {
             assertThat(c.getClass().getName()).as("not a pooled proxy").doesNotStartWith("com.zaxxer");
             assertThat(c.isWrapperFor(PGConnection.class)).isTrue();
@@ -66,10 +70,29 @@ class StoreConnectionsTest {
 
     @Test
     void aPoolWhoseConnectionsAreAllInUseDoesNotGrowPastItsSize() throws Exception {
-        try (StoreConnections connections = new StoreConnections(poolOf(TestPostgres.freshSchema("full"), 1));
+        try (StoreConnections connections = new StoreConnections(poolOf(TestPostgres.freshSchema("full"), 1), Duration.ofSeconds(1));
              Connection held = connections.get()) {
             assertThat(held.getClass().getName()).startsWith("com.zaxxer");
             assertThatThrownBy(connections::get).isInstanceOf(SQLTransientConnectionException.class);
+        }
+    }
+
+    @Test
+    void aStoreWhosePoolStaysFullIsBusyNotUnreachable() throws Exception {
+        String schema = TestPostgres.freshSchema("busy");
+        StoreConnections connections = new StoreConnections(poolOf(schema, 1), Duration.ofSeconds(1));
+        try (PostgresSessionStore store = PostgresSessionStore.open(connections, Optional.of(schema), "postgres test")) {
+            assertThat(store.find("s1")).as("the server answers").isEmpty();
+            try (Connection held = connections.get()) {
+                assertThatThrownBy(() -> store.find("s1"))
+                        .isInstanceOfSatisfying(SessionStoreException.class, busy -> {
+                            assertThat(busy.errorCode()).isEqualTo(ErrorCode.STORE_BUSY);
+                            assertThat(busy.getMessage()).isEqualTo("Session store postgres test is busy: all 1 connections of this"
+                                    + " process were in use for 1s; raise store.poolSize or store.connectTimeout (an operation waits 6"
+                                    + " times it), or run fewer commands at once.");
+                        });
+            }
+            assertThat(store.find("s1")).as("free again once the holder let go").isEmpty();
         }
     }
 }

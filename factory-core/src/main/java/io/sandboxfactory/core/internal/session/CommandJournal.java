@@ -20,8 +20,11 @@ import java.util.function.UnaryOperator;
 /**
  * Records every command run in a session in the session store's journal (design §7.1): when it
  * started, how long it ran, who ran it, the command line as given, how it ended and the tails of its
- * output, redacted of the session's tokens. The journal is a record, never a reason to fail: a
- * store that cannot write it is logged and the command's result stands.
+ * output, redacted of the session's tokens. The journal is a record, never a reason to fail, but
+ * no entry goes missing unnoticed: a failed append is tried once more (a pooled connection that
+ * broke in an outage fails one operation even after the server is back; a retry of an append whose
+ * commit did land only records the command twice), and one that still fails is reported as a
+ * warning, which the CLI prints on the command's stderr. The command's result stands either way.
  */
 public final class CommandJournal {
 
@@ -71,12 +74,19 @@ public final class CommandJournal {
         if (store == null || keep == 0) {
             return;
         }
+        Duration duration = result.executionTime().isZero() ? Duration.between(started, clock.instant()) : result.executionTime();
+        JournalEntry entry = new JournalEntry(sessionId, started, duration, origin, redact.apply(command), result.exitCode(),
+                result.timedOut(), redact.apply(window(result.stdout())), redact.apply(window(result.stderr())));
         try {
-            Duration duration = result.executionTime().isZero() ? Duration.between(started, clock.instant()) : result.executionTime();
-            store.appendJournal(new JournalEntry(sessionId, started, duration, origin, redact.apply(command), result.exitCode(),
-                    result.timedOut(), redact.apply(window(result.stdout())), redact.apply(window(result.stderr()))), keep);
-        } catch (RuntimeException e) {
-            LOG.warn("Could not record a command of session '{}' in the journal: {}", sessionId, e.getMessage());
+            store.appendJournal(entry, keep);
+        } catch (RuntimeException first) {
+            LOG.debug("Recording a command of session '{}' in the journal failed once; trying again: {}", sessionId, first.getMessage());
+            try {
+                store.appendJournal(entry, keep);
+            } catch (RuntimeException e) {
+                LOG.warn("The command ran (exit {}) but could not be recorded in the journal of session '{}': {}", result.exitCode(),
+                        sessionId, e.getMessage());
+            }
         }
     }
 
