@@ -155,6 +155,12 @@ final class ExecChannel implements AutoCloseable {
         frames.close();
     }
 
+    /** The container stopped under the channel: the command in flight fails as if the stream had ended. */
+    void containerStopped() {
+        breakWith(new IOException("The container stopped; the command channel went with it."));
+        close();
+    }
+
     private void breakWith(Throwable cause) {
         ChannelReply failed;
         synchronized (lock) {
