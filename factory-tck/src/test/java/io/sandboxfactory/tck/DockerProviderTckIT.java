@@ -12,7 +12,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +36,15 @@ class DockerProviderTckIT extends ProviderContractTest<DockerProviderConfig> {
     @Override
     protected ProviderUnderTest<DockerProviderConfig> providerUnderTest() {
         return ProviderUnderTest.of(new DockerSandboxProvider(), dir -> {
-            // dir is <test temp>/provider; the fixture repository is under <test temp> as well.
+            // dir is <test temp>/provider; the fixture repository is under <test temp> as well. The
+            // container's user is not root: it traverses the mounted test directory (made 0700) only
+            // when others may.
             String shared = dir.getParent().toString();
+            try {
+                Files.setPosixFilePermissions(dir.getParent(), PosixFilePermissions.fromString("rwxr-xr-x"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
             return DockerProviderConfig.builder().networkMode("none").labels(Map.of(RUN_LABEL, RUN_ID))
                     .volumes(List.of(shared + ":" + shared + ":ro")).build();
         });
