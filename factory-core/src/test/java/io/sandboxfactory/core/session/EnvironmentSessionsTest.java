@@ -126,11 +126,12 @@ class EnvironmentSessionsTest {
             assertThatThrownBy(() -> factory.openSession(spec("exit 7")))
                     .isInstanceOf(SetupCommandException.class)
                     .hasMessageStartingWith("The setup of 'frontend' failed (the other repositories' setup ran); Setup command failed (exit 7)");
-            assertThat(logged()).containsExactly("api-setup@api");
+            // Undone as retire --delete does it: the teardowns run, so what a setup started is stopped.
+            assertThat(logged()).containsExactly("api-setup@api", "api-teardown@api", "ui-teardown@frontend", "workspace-teardown@env");
             assertThat(factory.sessionStore().find("env")).as("a failed first open leaves no session").isEmpty();
 
             assertThatThrownBy(() -> factory.openSession(spec("exit 7"))).isInstanceOf(SetupCommandException.class);
-            assertThat(logged()).as("the next open starts afresh").containsExactly("api-setup@api", "api-setup@api");
+            assertThat(logged().stream().filter("api-setup@api"::equals)).as("the next open starts afresh").hasSize(2);
         }
     }
 
