@@ -102,7 +102,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
                 // through another instance or process, which cannot reach this fork server, ends the boundary.
                 List<String> command = new ArrayList<>();
                 b.setsid().ifPresent(command::add);
-                command.addAll(b.bubblewrap().command(session, List.of(fifos), true, forkServer));
+                command.addAll(b.bubblewrap().command(session, List.of(fifos), forkServer));
                 return command;
             }
 
@@ -120,10 +120,11 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.
         env.put("HOME", own.home().toString());
-        // An interactive shell keeps the caller's terminal (no new session), for its job control.
+        // A session of its own like every command: the caller's terminal is never the boundary's
+        // controlling terminal (no input pushed into it); a shell on a terminal gets one inside (ShellCommand).
         UnaryOperator<List<String>> interactive = command -> {
             own.prepare(b.user());
-            return b.bubblewrap().command(session, List.of(), false, command);
+            return b.bubblewrap().command(session, List.of(), command);
         };
         return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server)),
                 Optional.of(own), interactive, template);
