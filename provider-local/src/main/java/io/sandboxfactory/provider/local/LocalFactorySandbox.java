@@ -43,7 +43,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     /** Starts the commands of sessions run on the host; empty when every session has a boundary. */
     private final Optional<Launcher> hostLauncher;
     private final Optional<Boundaries> boundaries;
-    /** The fork servers of isolated sessions (one each), stopped on {@link #close()}. */
+    /** The fork servers of isolated sessions (one each) until a session is destroyed; stopped on {@link #close()}. */
     private final Set<ForkServer> confinedServers = ConcurrentHashMap.newKeySet();
 
     /** What an isolated factory confines each session with. */
@@ -126,7 +126,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
             own.prepare(b.user());
             return b.bubblewrap().command(session, List.of(), command);
         };
-        return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server)),
+        return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server, () -> confinedServers.remove(server))),
                 Optional.of(own), interactive, template);
     }
 
@@ -147,6 +147,11 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     @Override
     public TemplateStoreSandbox.Store templates() {
         return templates;
+    }
+
+    /** How many fork servers of isolated sessions this factory holds (for tests). */
+    int confinedServers() {
+        return confinedServers.size();
     }
 
     /** Lets a ready template copy in progress finish (bounded), then stops the fork server, if any; commands it started keep running until stopped or killed as usual. */
