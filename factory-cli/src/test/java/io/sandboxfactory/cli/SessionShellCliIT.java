@@ -1,5 +1,7 @@
 package io.sandboxfactory.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +49,24 @@ class SessionShellCliIT {
 
         assertThat(shell.exitCode()).as(shell.toString()).isEqualTo(3);
         assertThat(shell.stdout()).contains("terminal-42").contains("in-app");
+    }
+
+    /** The shell is a process of the session like its commands: inside its boundary (issue 43), attacked from there. */
+    @Test
+    void theShellRunsInsideTheSessionsBoundary() throws Exception {
+        String isolation = new ObjectMapper().readTree(cli.run("--json", "status", "sh1").stdout()).get("isolation").asText();
+        Assumptions.assumeTrue(isolation.equals("namespaces") || !"true".equals(System.getenv("CI")),
+                "CI=true needs bubblewrap: the local provider runs with isolation " + isolation);
+        Assumptions.assumeTrue(isolation.equals("namespaces"), "no working bwrap here: the local provider runs without isolation");
+        Path hostFile = temp.resolve("factory.yaml");
+        Path store = temp.resolve("state/sessions.db");
+
+        CliProcess.Result shell = cli.runWithInput("hostname; cat '" + hostFile + "' || echo host-file-hidden;"
+                + " test -e '" + store + "' && echo sees-the-store || echo store-hidden; echo x > '" + temp.resolve("planted") + "'\n",
+                "shell", "sh1");
+
+        assertThat(shell.stdout().lines()).as(shell.toString()).containsExactly("sandbox", "host-file-hidden", "store-hidden");
+        assertThat(temp.resolve("planted")).as("a file the shell wrote at a host path").doesNotExist();
     }
 
     @Test

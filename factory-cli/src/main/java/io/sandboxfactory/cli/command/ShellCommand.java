@@ -61,7 +61,7 @@ public final class ShellCommand implements Callable<Integer> {
                     + "' started but its checkout is unknown."));
             boolean terminal = System.console() != null;
             ProcessBuilder shell = switch (factory.providerName()) {
-                case "local" -> local(handle, checkout, console);
+                case "local" -> local(handle, checkout, terminal, console);
                 case "docker" -> docker(factory, handle, checkout, terminal, console);
                 default -> throw new BadInputException("factory shell works with the local and docker providers, not '"
                         + factory.providerName() + "'; use 'factory exec " + sessionId + " -- CMD' there.");
@@ -78,15 +78,20 @@ public final class ShellCommand implements Callable<Integer> {
 
     /**
      * The caller's shell in the checkout, with exactly the environment a session command sees, where
-     * the session's commands run: inside its boundary when the session is isolated (the caller's
-     * terminal kept), else on this host.
+     * the session's commands run: inside its boundary when the session is isolated, else on this host.
+     *
+     * <p>Inside the boundary the caller's terminal cannot be the shell's: its session and process
+     * groups live outside the pid namespace (job control fails: "Cannot set tty process group"), and
+     * a controlling terminal shared with the sandbox would let it push input into the caller's. So on
+     * a terminal the shell gets a terminal of its own inside, relayed by {@code script(1)}.
      */
-    private ProcessBuilder local(SessionHandle handle, String checkout, Console console) {
+    private ProcessBuilder local(SessionHandle handle, String checkout, boolean terminal, Console console) {
         String program = console.environment().getOrDefault("SHELL", "");
         List<String> shell = List.of(program.isBlank() ? "sh" : program);
         if (handle.sandbox() instanceof LocalSandbox local) {
             // Started in the boundary's directory; the shell itself changes to the checkout.
-            shell = local.interactiveCommand(List.of("/bin/sh", "-c", "cd -- \"$0\" && exec \"$1\"", checkout, shell.get(0)));
+            List<String> inCheckout = List.of("/bin/sh", "-c", "cd -- \"$0\" && exec \"$1\"", checkout, shell.get(0));
+            shell = local.interactiveCommand(terminal ? List.of("script", "-qec", shellWords(inCheckout), "/dev/null") : inCheckout);
         }
         ProcessBuilder builder = new ProcessBuilder(shell).directory(Path.of(checkout).toFile());
         builder.environment().clear();
@@ -119,6 +124,11 @@ public final class ShellCommand implements Callable<Integer> {
         factory.config().providerConfig("docker", DockerProviderConfig.class).filter(c -> !Boolean.TRUE.equals(c.useEnvironment()) && c.host() != null)
                 .ifPresent(c -> builder.environment().put("DOCKER_HOST", c.host()));
         return builder;
+    }
+
+    /** {@code words} as one {@code sh -c} line that gives them back unchanged. */
+    private static String shellWords(List<String> words) {
+        return String.join(" ", words.stream().map(word -> "'" + word.replace("'", "'\\''") + "'").toList());
     }
 
     /** What {@code env} prints inside the session: its base environment and its own variables. */

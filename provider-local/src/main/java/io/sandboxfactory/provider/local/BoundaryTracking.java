@@ -5,8 +5,10 @@ package io.sandboxfactory.provider.local;
  * kills a command's tree there, and killing everything is ending the namespace. No record is
  * written per command: when the JVM dies the server ends its commands (SIGTERM, then SIGKILL) and
  * exits, and the namespace goes with it; only the boundary itself is recorded, so another instance can end it.
+ *
+ * @param ended runs once the session is destroyed and its server ended (the provider forgets the server)
  */
-record BoundaryTracking(ForkServer server) implements CommandTracking {
+record BoundaryTracking(ForkServer server, Runnable ended) implements CommandTracking {
 
     @Override
     public Tracked started(Launcher.Launch command) {
@@ -36,5 +38,6 @@ record BoundaryTracking(ForkServer server) implements CommandTracking {
     @Override
     public void end() {
         server.end();
+        ended.run();
     }
 }

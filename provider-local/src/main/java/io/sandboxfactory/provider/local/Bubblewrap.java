@@ -63,15 +63,10 @@ record Bubblewrap(String program, boolean hostNetwork) {
      * The arguments that run {@code command} inside the session's boundary.
      *
      * @param extraWritable further host directories bound read-write at their paths (the fork server's FIFOs)
-     * @param newSession whether the command gets a new session (no controlling terminal: a command
-     *     cannot push input into the caller's terminal); false for an interactive shell
      */
-    List<String> command(Session session, List<Path> extraWritable, boolean newSession, List<String> command) {
+    List<String> command(Session session, List<Path> extraWritable, List<String> command) {
         List<String> args = new ArrayList<>(List.of(program, "--unshare-pid", "--unshare-ipc",
-                "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--hostname", "sandbox"));
-        if (newSession) {
-            args.add("--new-session");
-        }
+                "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--hostname", "sandbox", "--new-session"));
         if (!hostNetwork) {
             args.add("--unshare-net");
         }

@@ -43,7 +43,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     /** Starts the commands of sessions run on the host; empty when every session has a boundary. */
     private final Optional<Launcher> hostLauncher;
     private final Optional<Boundaries> boundaries;
-    /** The fork servers of isolated sessions (one each), stopped on {@link #close()}. */
+    /** The fork servers of isolated sessions (one each) until a session is destroyed; stopped on {@link #close()}. */
     private final Set<ForkServer> confinedServers = ConcurrentHashMap.newKeySet();
 
     /** What an isolated factory confines each session with. */
@@ -102,7 +102,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
                 // through another instance or process, which cannot reach this fork server, ends the boundary.
                 List<String> command = new ArrayList<>();
                 b.setsid().ifPresent(command::add);
-                command.addAll(b.bubblewrap().command(session, List.of(fifos), true, forkServer));
+                command.addAll(b.bubblewrap().command(session, List.of(fifos), forkServer));
                 return command;
             }
 
@@ -120,12 +120,13 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.
         env.put("HOME", own.home().toString());
-        // An interactive shell keeps the caller's terminal (no new session), for its job control.
+        // A session of its own like every command: the caller's terminal is never the boundary's
+        // controlling terminal (no input pushed into it); a shell on a terminal gets one inside (ShellCommand).
         UnaryOperator<List<String>> interactive = command -> {
             own.prepare(b.user());
-            return b.bubblewrap().command(session, List.of(), false, command);
+            return b.bubblewrap().command(session, List.of(), command);
         };
-        return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server)),
+        return new LocalSandbox(ctx.sessionId(), directory, env, running, new ProcessGroupRunner(server, new BoundaryTracking(server, () -> confinedServers.remove(server))),
                 Optional.of(own), interactive, template);
     }
 
@@ -146,6 +147,11 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     @Override
     public TemplateStoreSandbox.Store templates() {
         return templates;
+    }
+
+    /** How many fork servers of isolated sessions this factory holds (for tests). */
+    int confinedServers() {
+        return confinedServers.size();
     }
 
     /** Lets a ready template copy in progress finish (bounded), then stops the fork server, if any; commands it started keep running until stopped or killed as usual. */

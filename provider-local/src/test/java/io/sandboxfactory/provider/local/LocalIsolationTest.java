@@ -186,9 +186,11 @@ class LocalIsolationTest {
         Path own = SessionPrivate.of(sandbox.directory()).base();
         assertThat(own.resolve("tmp/mark")).exists();
 
+        assertThat(bed.factory().confinedServers()).as("fork servers of the live sessions").isEqualTo(2);
         sandbox.destroy();
 
         assertThat(own).doesNotExist();
+        assertThat(bed.factory().confinedServers()).as("a destroyed session's fork server is forgotten").isEqualTo(1);
     }
 
     @Test
