@@ -278,4 +278,10 @@ class BulkRetirementTest {
             assertThat(second.sessionStore().find("resumed").orElseThrow().definition().ephemeralOwner()).contains(dead);
         }
     }
+
+    @Test
+    void aSelectorNamesItsIdleTimeAsWritten() {
+        assertThat(SessionSelector.idleFor(java.time.Duration.ofSeconds(1)).and(SessionSelector.label("team", "a")))
+                .hasToString("label team=a, idle for 1s");
+    }
 }

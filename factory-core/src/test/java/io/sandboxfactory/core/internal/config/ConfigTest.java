@@ -373,7 +373,7 @@ class ConfigTest {
     @Test
     void badStoreValuesFailNamingTheKeyAndTheRule() {
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_LEASE_TTL", "100ms"), ConfigOverrides.none()))
-                .hasMessage("Invalid value 'PT0.1S' for configuration key 'store.leaseTtl' from environment variable"
+                .hasMessage("Invalid value '100ms' for configuration key 'store.leaseTtl' from environment variable"
                         + " FACTORY_STORE_LEASE_TTL; it must be at least 300 ms.");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_POOL_SIZE", "many"), ConfigOverrides.none()))
                 .hasMessage("Invalid value 'many' for configuration key 'store.poolSize' from environment variable"

@@ -225,7 +225,7 @@ class HostileInputTest {
                         "Unknown configuration key"),
                 arguments("owner: \"two words\"\n", Map.of(), "two words", "it must match"),
                 arguments("provider: \"no-such\"\n", Map.of(), "no-such", "available: ["),
-                arguments("timeouts:\n  setup: \"0s\"\n", Map.of(), "PT0S", "it must be positive"));
+                arguments("timeouts:\n  setup: \"0s\"\n", Map.of(), "'0s'", "it must be positive"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
