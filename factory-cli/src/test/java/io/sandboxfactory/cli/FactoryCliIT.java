@@ -513,6 +513,21 @@ class FactoryCliIT {
     }
 
     @Test
+    void openingAPlainDirectorySaysItIsNoGitRepositoryNotHowToMountIt() throws Exception {
+        Path plain = Files.createDirectories(temp.resolve("plain"));
+        Files.writeString(plain.resolve("notes.txt"), "not a repository\n");
+
+        CliProcess.Result open = cli.run("open", "p1", "--repo", plain.toString(), "--branch", "b");
+
+        assertThat(open.exitCode()).as(open.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(open.stderr()).contains("Repository " + plain + " is a directory on this host but not a git repository; run 'git init'")
+                .doesNotContain("docker").doesNotContain("volumes");
+        CliProcess.Result status = cli.run("status", "p1");
+        assertThat(status.exitCode()).as("no session left").isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(status.stderr()).as("the CLI names its command").contains("open it first with 'factory open'");
+    }
+
+    @Test
     void aFailedOpenLeavesNoSessionDirectoryOrLeaseAndTheIdStaysFree() {
         CliProcess.Result open = cli.run("open", "o1", "--repo", temp.resolve("nope").toString(), "--branch", "x");
 
