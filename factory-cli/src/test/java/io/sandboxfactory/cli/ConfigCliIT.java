@@ -118,6 +118,18 @@ class ConfigCliIT {
     }
 
     @Test
+    void aYamlSyntaxErrorNamesFileLineColumnAndTheOffendingTextInOneSentence() throws Exception {
+        Files.writeString(config, "owner: team-a\nprovider: [a, b\n");
+
+        CliProcess.Result result = cli.run("--config", config.toString(), "list");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
+        assertThat(result.stderr().strip()).startsWith("factory: Config file " + config.toAbsolutePath() + " is not valid YAML at line 2, column ")
+                .contains("(`provider: [a, b`)").doesNotContain("\n").endsWith(".");
+        assertThat(state).as("nothing created").doesNotExist();
+    }
+
+    @Test
     void aMistypedFactoryVariableIsBadInputNamingTheVariableItMeant() {
         CliProcess.Result config = cli.env("FACTORY_PROVIDR", "docker").run("--config", this.config.toString(), "config");
 
