@@ -252,6 +252,22 @@ class BulkRetirementTest {
     }
 
     @Test
+    void anIdleSelectionNeverPicksTheSessionOfALiveRunInDryRunOrRealRun() throws Exception {
+        try (SandboxFactory first = factory()) {
+            first.openSession(runSpec("live-run").ephemeralFor(HostProcess.current()));
+            first.openSession(runSpec("dead-run").ephemeralFor(DeadHosts.exited()));
+        }
+        try (SandboxFactory factory = factory()) {
+            makeIdle(factory, "live-run", Duration.ofHours(2));
+            makeIdle(factory, "dead-run", Duration.ofHours(2));
+            SessionSelector idle = SessionSelector.idleFor(Duration.ofHours(1));
+
+            assertThat(factory.planRetirement(idle)).extracting(RetireResult::describe).containsExactly("would retire dead-run");
+            assertThat(factory.retireAll(idle, RetireMode.STOP)).extracting(RetireResult::describe).containsExactly("retired dead-run");
+        }
+    }
+
+    @Test
     void theSessionOfARunWhoseProcessIsGoneIsDestroyedWithItsTeardownAndNoOtherOne() throws Exception {
         HostProcess dead = DeadHosts.exited();
         try (SandboxFactory first = factory()) {
