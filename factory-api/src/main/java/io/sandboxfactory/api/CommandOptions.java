@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.DurationText;
+
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -139,7 +141,7 @@ public final class CommandOptions {
         /** Kills the command after this long; must be positive. */
         public Builder timeout(Duration timeout) {
             if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Command timeout " + timeout + " is invalid; it must be positive.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Command timeout " + DurationText.of(timeout) + " is invalid; it must be positive.");
             }
             this.timeout = timeout;
             return this;

@@ -1,5 +1,8 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.support.DurationText;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -100,9 +103,13 @@ public class InvalidConfigValueException extends InvalidInputException {
 
         private final List<Problem> problems = new ArrayList<>();
 
-        /** Records that {@code value} of {@code key} breaks {@code rule}; a null value is left out of the message. */
+        /**
+         * Records that {@code value} of {@code key} breaks {@code rule}; a null value is left out of
+         * the message, a duration is shown as written ({@code 100ms}, not {@code PT0.1S}).
+         */
         public void reject(String key, Object value, String rule) {
-            problems.add(new Problem(key, value == null ? null : String.valueOf(value), rule));
+            String shown = value instanceof Duration d ? DurationText.of(d) : value == null ? null : String.valueOf(value);
+            problems.add(new Problem(key, shown, rule));
         }
 
         /**

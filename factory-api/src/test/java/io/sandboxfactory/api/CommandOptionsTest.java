@@ -32,10 +32,10 @@ class CommandOptionsTest {
     void negativeOrZeroTimeoutIsRejectedWithTheRule() {
         assertThatThrownBy(() -> CommandOptions.builder().timeout(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Command timeout PT-1S is invalid; it must be positive.");
+                .hasMessage("Command timeout -1s is invalid; it must be positive.");
         assertThatThrownBy(() -> CommandOptions.builder().timeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Command timeout PT0S is invalid; it must be positive.");
+                .hasMessage("Command timeout 0s is invalid; it must be positive.");
     }
 
     @Test

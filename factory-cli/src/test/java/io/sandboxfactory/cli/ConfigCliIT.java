@@ -8,8 +8,16 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -107,5 +115,113 @@ class ConfigCliIT {
                         + "; expected Boolean.");
         assertThat(result.stdout()).contains("\"code\" : \"INVALID_CONFIG\"").contains("\"exitCode\" : 2");
         assertThat(state).doesNotExist();
+    }
+
+    @Test
+    void aYamlSyntaxErrorNamesFileLineColumnAndTheOffendingTextInOneSentence() throws Exception {
+        Files.writeString(config, "owner: team-a\nprovider: [a, b\n");
+
+        CliProcess.Result result = cli.run("--config", config.toString(), "list");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
+        assertThat(result.stderr().strip()).startsWith("factory: Config file " + config.toAbsolutePath() + " is not valid YAML at line 2, column ")
+                .contains("(`provider: [a, b`)").doesNotContain("\n").endsWith(".");
+        assertThat(state).as("nothing created").doesNotExist();
+    }
+
+    @Test
+    void aMistypedFactoryVariableIsBadInputNamingTheVariableItMeant() {
+        CliProcess.Result config = cli.env("FACTORY_PROVIDR", "docker").run("--config", this.config.toString(), "config");
+
+        assertThat(config.exitCode()).as(config.toString()).isEqualTo(2);
+        assertThat(config.stderr()).contains("Unknown configuration key from environment variable FACTORY_PROVIDR; did you mean FACTORY_PROVIDER?");
+        assertThat(config.stdout()).isEmpty();
+        CliProcess.Result list = cli.run("list");
+        assertThat(list.exitCode()).as("every command reads the config: " + list).isEqualTo(2);
+        assertThat(state).as("nothing created").doesNotExist();
+    }
+
+    @Test
+    void variablesTheFactoryReadsOrTheConfigNamesAreNoTypos() throws Exception {
+        Files.writeString(config, """
+                store:
+                  passwordEnv: FACTORY_PG_PASSWORD
+                providers:
+                  local:
+                    passEnv: [FACTORY_TOKEN_FOR_SESSIONS]
+                """);
+        CliProcess.Result result = cli.env("FACTORY_CDS", "off").env("FACTORY_PLUGINS", temp.resolve("plugins").toString())
+                .env("FACTORY_DAEMON_IDLE", "1m").env("FACTORY_PG_PASSWORD", "pw").env("FACTORY_TOKEN_FOR_SESSIONS", "t")
+                .run("--config", config.toString(), "config");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+    }
+
+    /** A value for each key of {@code factory config}, as its variable takes it, and as {@code --json config} prints it back. */
+    private static final Map<String, List<String>> SAMPLES = Map.ofEntries(
+            Map.entry("provider", List.of("local", "\"local\"")), Map.entry("owner", List.of("team-walk", "\"team-walk\"")),
+            Map.entry("repository.cloneUrlTemplate", List.of("https://git.example.com/{owner}/{name}.git",
+                    "\"https://git.example.com/{owner}/{name}.git\"")),
+            Map.entry("repository.defaultBaseBranch", List.of("develop", "\"develop\"")),
+            Map.entry("repository.setup", List.of("[echo one, echo two]", "[\"echo one\",\"echo two\"]")),
+            Map.entry("repository.teardown", List.of("echo bye", "[\"echo bye\"]")),
+            Map.entry("repository.allowedFileRoots", List.of("/srv/git", "[\"/srv/git\"]")),
+            Map.entry("repository.templateInputs", List.of("package-lock.json", "[\"package-lock.json\"]")),
+            Map.entry("timeouts.setup", List.of("7m", "\"7m\"")), Map.entry("timeouts.command", List.of("8m", "\"8m\"")),
+            Map.entry("timeouts.probe", List.of("9m", "\"9m\"")), Map.entry("timeouts.network", List.of("1m", "\"1m\"")),
+            Map.entry("timeouts.checkout", List.of("2m", "\"2m\"")), Map.entry("timeouts.teardown", List.of("3m", "\"3m\"")),
+            Map.entry("lifecycle.stopAfterIdle", List.of("4h", "\"4h\"")), Map.entry("lifecycle.deleteAfterIdle", List.of("7d", "\"7d\"")),
+            Map.entry("store.type", List.of("postgres", "\"postgres\"")),
+            Map.entry("store.url", List.of("jdbc:postgresql://127.0.0.1:1/walk", "\"jdbc:postgresql://127.0.0.1:1/walk\"")),
+            Map.entry("store.user", List.of("walker", "\"walker\"")), Map.entry("store.passwordEnv", List.of("WALK_PASSWORD", "\"WALK_PASSWORD\"")),
+            Map.entry("store.schema", List.of("walk", "\"walk\"")), Map.entry("store.poolSize", List.of("3", "3")),
+            Map.entry("store.leaseTtl", List.of("20s", "\"20s\"")), Map.entry("store.connectTimeout", List.of("2s", "\"2s\"")),
+            Map.entry("templates.autoBuild", List.of("true", "true")), Map.entry("cache.enabled", List.of("true", "true")),
+            Map.entry("cache.maxIdle", List.of("12h", "\"12h\"")), Map.entry("journal.maxEntries", List.of("50", "50")),
+            Map.entry("providers.local.root", List.of("/tmp/walk-root", "\"/tmp/walk-root\"")),
+            Map.entry("providers.local.passEnv", List.of("[HOME]", "[\"HOME\"]")),
+            Map.entry("providers.local.inheritEnvironment", List.of("true", "true")),
+            Map.entry("providers.local.env", List.of("{MODE: ci}", "{\"MODE\":\"ci\"}")),
+            Map.entry("providers.local.isolation", List.of("none", "\"none\"")),
+            Map.entry("providers.local.network", List.of("host", "\"host\"")),
+            Map.entry("providers.local.volumes", List.of("[/srv/data]", "[\"/srv/data\"]")));
+
+    @Test
+    void everyKeyOfTheConfigCanBeSetThroughItsVariable() throws Exception {
+        Path empty = Files.writeString(temp.resolve("empty.yaml"), "");
+        ObjectMapper json = new ObjectMapper();
+        List<String> keys = new ArrayList<>();
+        json.readTree(cli.run("--json", "--config", empty.toString(), "config").stdout()).get("values")
+                .forEach(value -> keys.add(value.get("key").asText()));
+        // The harness gives --state-dir, which beats FACTORY_STATE_DIR (StateDirectoriesTest reads the variable).
+        keys.remove("stateDir");
+        assertThat(keys).as("each key needs a sample value here").allSatisfy(key -> assertThat(SAMPLES).containsKey(key));
+
+        CliProcess walk = mode.cli(state).in(temp);
+        keys.forEach(key -> walk.env(variable(key), SAMPLES.get(key).get(0)));
+        CliProcess.Result result = walk.run("--json", "--config", empty.toString(), "config");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        Map<String, JsonNode> shown = new LinkedHashMap<>();
+        json.readTree(result.stdout()).get("values").forEach(value -> shown.put(value.get("key").asText(), value));
+        for (String key : keys) {
+            // A map (providers.local.env) prints one line per entry, each from the map's variable.
+            ObjectNode entries = json.createObjectNode();
+            shown.forEach((k, v) -> {
+                if (k.startsWith(key + ".")) {
+                    entries.set(k.substring(key.length() + 1), v.get("value"));
+                }
+            });
+            JsonNode value = shown.containsKey(key) ? shown.get(key).get("value") : entries;
+            String source = shown.containsKey(key) ? shown.get(key).get("source").asText()
+                    : shown.get(key + "." + entries.fieldNames().next()).get("source").asText();
+            assertThat(source).as(key).isEqualTo("environment " + variable(key));
+            assertThat(value.toString()).as(key).isEqualTo(SAMPLES.get(key).get(1));
+        }
+    }
+
+    /** {@code timeouts.network} → {@code FACTORY_TIMEOUTS_NETWORK}, {@code providers.local.passEnv} → {@code FACTORY_PROVIDERS_LOCAL_PASS_ENV}. */
+    private static String variable(String key) {
+        return "FACTORY_" + key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase(java.util.Locale.ROOT);
     }
 }

@@ -300,11 +300,64 @@ class FactoryCliIT {
         assertThat(unknown.stderr()).contains("no session 'nobody'");
         assertThat(neither.exitCode()).as(neither.toString()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(both.exitCode()).as(both.toString()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(both.stderr()).contains("not both");
+        assertThat(both.stderr()).contains("not several");
+    }
+
+    @Test
+    void retireTakesSeveralIdsOrAllAndRefusesUnknownIdsRetiringNothing() throws Exception {
+        for (String id : List.of("m-a", "m-b", "m-c")) {
+            assertThat(cli.run("open", id, "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        }
+
+        CliProcess.Result typo = cli.run("retire", "m-a", "m-x", "m-b", "m-y", "--delete");
+        assertThat(typo.exitCode()).as(typo.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(typo.stderr()).contains("No session 'm-x', 'm-y' in " + state).contains("nothing was retired");
+        assertThat(state.resolve("sessions/m-a/app")).as("nothing retired").isDirectory();
+        CliProcess.Result mixed = cli.run("retire", "m-a", "--all");
+        assertThat(mixed.exitCode()).as(mixed.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+
+        CliProcess.Result dry = cli.run("retire", "m-a", "m-b", "--delete", "--dry-run");
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.stdout()).isEqualTo("would retire m-a\nwould retire m-b\n");
+        assertThat(state.resolve("sessions/m-a/app")).isDirectory();
+
+        CliProcess.Result two = cli.run("retire", "m-a", "m-b", "--delete");
+        assertThat(two.exitCode()).as(two.toString()).isZero();
+        assertThat(two.stdout()).isEqualTo("retired m-a\nretired m-b\n");
+        assertThat(state.resolve("sessions/m-a")).doesNotExist();
+        assertThat(state.resolve("sessions/m-b")).doesNotExist();
+
+        CliProcess.Result allDry = cli.run("--json", "retire", "--all", "--dry-run");
+        assertThat(new ObjectMapper().readTree(allDry.stdout()).findValuesAsText("outcome")).containsExactly("WOULD_RETIRE");
+        assertThat(state.resolve("sessions/m-c/app")).isDirectory();
+        CliProcess.Result all = cli.run("retire", "--all", "--delete");
+        assertThat(all.exitCode()).as(all.toString()).isZero();
+        assertThat(all.stdout()).isEqualTo("retired m-c\n");
+        assertThat(cli.run("list").stdout()).doesNotContain("m-c");
+    }
+
+    @Test
+    void aDryRunSaysWhatTheRealRunThenDoesEvenForASessionItCannotRetire() throws Exception {
+        DockerEngineGate.require();
+        assertThat(cli.run("open", "elsewhere", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
+        unusedFor("elsewhere", Duration.ofHours(2));
+
+        // Retiring through another provider fails for a local session: the dry run must say so, not promise it.
+        CliProcess.Result dry = cli.run("--provider", "docker", "retire", "--idle", "1h", "--dry-run");
+        CliProcess.Result real = cli.run("--provider", "docker", "retire", "--idle", "1h");
+
+        assertThat(dry.stdout()).as(dry.toString())
+                .isEqualTo("would fail: failed to retire elsewhere: it runs on provider 'local', not 'docker'; retire it with that provider\n");
+        assertThat(dry.stdout()).isEqualTo("would fail: " + real.stdout());
+        assertThat(dry.exitCode()).as("the dry run exits as the real run does").isEqualTo(real.exitCode()).isEqualTo(1);
+        assertThat(dry.stderr()).contains("idle for 1h").doesNotContain("PT1H");
+        assertThat(state.resolve("sessions/elsewhere/app")).isDirectory();
     }
 
     @Test
     void aSessionIsIdleUntilTouchedAndNeverWhileACommandRunsInIt() throws Exception {
+        // The command signals through files of the test's: a volume lets the isolated session see them.
+        cli.env("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + temp + "]");
         for (String id : List.of("thinking", "busy", "idle")) {
             assertThat(cli.run("open", id, "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
             unusedFor(id, Duration.ofHours(2));
@@ -459,6 +512,21 @@ class FactoryCliIT {
         assertThat(result.stderr()).contains("a..b");
         assertThat(state.resolve("sessions/bad")).doesNotExist();
         assertThat(state.resolve("sessions").toFile().list()).isNullOrEmpty();
+    }
+
+    @Test
+    void openingAPlainDirectorySaysItIsNoGitRepositoryNotHowToMountIt() throws Exception {
+        Path plain = Files.createDirectories(temp.resolve("plain"));
+        Files.writeString(plain.resolve("notes.txt"), "not a repository\n");
+
+        CliProcess.Result open = cli.run("open", "p1", "--repo", plain.toString(), "--branch", "b");
+
+        assertThat(open.exitCode()).as(open.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(open.stderr()).contains("Repository " + plain + " is a directory on this host but not a git repository; run 'git init'")
+                .doesNotContain("docker").doesNotContain("volumes");
+        CliProcess.Result status = cli.run("status", "p1");
+        assertThat(status.exitCode()).as("no session left").isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(status.stderr()).as("the CLI names its command").contains("open it first with 'factory open'");
     }
 
     @Test

@@ -236,6 +236,12 @@ class McpServerIT {
         assertThat(mcp.error("session_open", Map.of("id", "b1", "repo", bare.toString(), "branch", "b", "colour", "red")))
                 .contains("'colour'");
         assertThat(mcp.error("session_exec", Map.of("id", "nobody", "command", "true"))).contains("'nobody'").contains("not known");
+        // An agent is told which tool to call, not which command to type.
+        Map<String, Map<String, Object>> unknownSession = Map.of("session_exec", Map.of("id", "nobody", "command", "true"),
+                "session_status", Map.of("id", "nobody"), "session_diff", Map.of("id", "nobody"), "session_log", Map.of("id", "nobody"),
+                "file_read", Map.of("id", "nobody", "path", "a.txt"));
+        unknownSession.forEach((tool, arguments) -> assertThat(mcp.error(tool, arguments)).as(tool)
+                .contains("open it first with the session_open tool").doesNotContain("factory open"));
         assertThat(mcp.ok("session_list", Map.of()).get("sessions")).asList().isEmpty();
         assertThat(state.resolve("sessions/b1")).doesNotExist();
 

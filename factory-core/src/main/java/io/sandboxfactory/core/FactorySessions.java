@@ -112,6 +112,18 @@ final class FactorySessions {
         return retirements.retireAll(selector, mode, parallelism);
     }
 
+    List<RetireResult> retireEach(List<String> sessionIds, RetireMode mode, int parallelism) {
+        return retirements.retireEach(sessionIds, mode, parallelism);
+    }
+
+    List<RetireResult> plan(SessionSelector selector) {
+        return retirements.plan(selector);
+    }
+
+    List<RetireResult> planEach(List<String> sessionIds) {
+        return retirements.planEach(sessionIds);
+    }
+
     List<RetireResult> destroyAbandonedRuns() {
         return retirements.destroyAbandonedRuns();
     }

@@ -230,6 +230,31 @@ public final class SandboxFactory implements AutoCloseable {
     }
 
     /**
+     * Retires each of {@code sessionIds} as {@link #retire} does (an unknown one is a no-op that
+     * says so), at most {@code parallelism} at once; one result per id, in the order given.
+     */
+    public List<RetireResult> retireEach(List<String> sessionIds, RetireMode mode, int parallelism) {
+        requireOpen();
+        return sessions.retireEach(List.copyOf(sessionIds), Objects.requireNonNull(mode, "mode"), parallelism);
+    }
+
+    /**
+     * A dry run of {@link #retireAll(SessionSelector, RetireMode)}: the same selection and the same
+     * checks, nothing changed; each result is {@code WOULD_RETIRE}, or {@code FAILED} with the
+     * reason the real run would fail for.
+     */
+    public List<RetireResult> planRetirement(SessionSelector selector) {
+        requireOpen();
+        return sessions.plan(Objects.requireNonNull(selector, "selector"));
+    }
+
+    /** A dry run of {@link #retireEach}: {@code WOULD_RETIRE}, {@code UNKNOWN} or {@code FAILED} (and why) for each id, nothing changed. */
+    public List<RetireResult> planRetirement(List<String> sessionIds) {
+        requireOpen();
+        return sessions.planEach(List.copyOf(sessionIds));
+    }
+
+    /**
      * Applies the configured idle policies: destroys sessions idle longer than {@code
      * lifecycle.deleteAfterIdle}, then stops running ones idle longer than {@code
      * lifecycle.stopAfterIdle}, each through {@link #retire}. A session with a command running (in

@@ -77,9 +77,9 @@ class AllConfigErrorsAtOnceTest {
                         + " teardown].",
                 "Unknown configuration key 'timeouts.alsoBogus' " + in + "; known keys there: [checkout, command, network, probe, setup,"
                         + " teardown].",
-                "Invalid value 'PT-5S' for configuration key 'timeouts.command' " + in + "; it must be positive.",
+                "Invalid value '-5s' for configuration key 'timeouts.command' " + in + "; it must be positive.",
                 "Invalid value '99' for configuration key 'store.poolSize' " + in + "; it must be between 1 and 64.",
-                "Invalid value 'PT0.001S' for configuration key 'store.leaseTtl' " + in + "; it must be at least 300 ms.",
+                "Invalid value '1ms' for configuration key 'store.leaseTtl' " + in + "; it must be at least 300 ms.",
                 "Invalid value 'a;drop' for configuration key 'store.schema' " + in + "; it must match [A-Za-z_][A-Za-z0-9_]{0,62}.",
                 "Invalid value 'maybe' for configuration key 'providers.local.inheritEnvironment' " + in + "; expected Boolean.",
                 "Unknown configuration key 'providers.local.colour' " + in + "; known keys there: [env, inheritEnvironment, isolation, network, passEnv, root, volumes].",

@@ -33,18 +33,24 @@ import java.util.concurrent.Callable;
 
 /** {@code factory retire}: teardown, then stop (default) or destroy one session, or every session a selector picks. */
 @Command(mixinStandardHelpOptions = true, name = "retire",
-        description = {"Retire a session: run its teardown, then stop its sandbox (files kept) or, with --delete, destroy it and forget the session.",
-                "With --repo, --label or --idle instead of an ID, retire every session they all match, several at a time; "
-                        + "the exit code is 1 if any of them failed. An unknown ID is a no-op (exit 0)."},
-        footerHeading = "%nExamples:%n", footer = {"  factory retire fix-42", "  factory retire fix-42 --delete",
-                "  factory retire --label work-item=1234 --delete", "  factory retire --repo octo/app --idle 7d --dry-run"})
+        description = {"Retire sessions: run their teardown, then stop their sandbox (files kept) or, with --delete, destroy it and forget the session.",
+                "Give one or more IDs, --all, or select sessions with --repo, --label and --idle (all must match); several are retired "
+                        + "a few at a time and the exit code is 1 if any of them failed. One unknown ID is a no-op (exit 0); "
+                        + "among several IDs, unknown ones are an error and nothing is retired. --dry-run lists what the same "
+                        + "command would do, through the same checks."},
+        footerHeading = "%nExamples:%n", footer = {"  factory retire fix-42", "  factory retire fix-42 fix-43 --delete",
+                "  factory retire --label work-item=1234 --delete", "  factory retire --repo octo/app --idle 7d --dry-run",
+                "  factory retire --all --dry-run"})
 public final class RetireCommand implements Callable<Integer> {
 
     @ParentCommand
     FactoryCommand root;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "Session id (or select sessions with --repo, --label, --idle).")
-    String sessionId;
+    @Parameters(arity = "0..*", paramLabel = "ID", description = "Session ids (or --all, or select sessions with --repo, --label, --idle).")
+    List<String> sessionIds = new ArrayList<>();
+
+    @Option(names = "--all", description = "Every session of the session store.")
+    boolean all;
 
     @Option(names = "--delete", description = "Destroy the sandbox with its files and delete the session record.")
     boolean delete;
@@ -58,25 +64,29 @@ public final class RetireCommand implements Callable<Integer> {
     @Option(names = "--idle", paramLabel = "D", description = "Select the sessions unused for at least D (30m, 7d, PT2H).")
     String idle;
 
-    @Option(names = "--dry-run", description = "With a selector: list the sessions it picks and retire nothing.")
+    @Option(names = "--dry-run", description = "List what the command would do to each session (would retire, or would fail and why); retire nothing.")
     boolean dryRun;
 
-    @Option(names = "--parallel", paramLabel = "N", description = "With a selector: how many sessions to retire at once (default "
+    @Option(names = "--parallel", paramLabel = "N", description = "With several sessions: how many to retire at once (default "
             + SandboxFactory.DEFAULT_RETIRE_PARALLELISM + ").")
     int parallel = SandboxFactory.DEFAULT_RETIRE_PARALLELISM;
 
     @Override
     public Integer call() {
         Optional<SessionSelector> selector = selector();
-        if (selector.isPresent() == (sessionId != null)) {
-            throw new BadInputException("Give either a session ID or a selector (--repo, --label, --idle) to 'factory retire', not "
-                    + (sessionId == null ? "neither." : "both."));
+        int ways = (selector.isPresent() ? 1 : 0) + (sessionIds.isEmpty() ? 0 : 1) + (all ? 1 : 0);
+        if (ways != 1) {
+            throw new BadInputException("Give 'factory retire' session IDs, --all or a selector (--repo, --label, --idle): "
+                    + (ways == 0 ? "it was given none." : "exactly one of them, not several."));
         }
-        if (dryRun && selector.isEmpty()) {
-            throw new BadInputException("--dry-run lists what a selector (--repo, --label, --idle) picks; it needs one.");
+        if (parallel < 1) {
+            throw new BadInputException("--parallel " + parallel + " is invalid; it must be at least 1.");
         }
         RetireMode mode = delete ? RetireMode.DESTROY : RetireMode.STOP;
-        return selector.isPresent() ? retireSelected(selector.get(), mode) : retireOne(mode);
+        if (sessionIds.size() == 1 && !dryRun) {
+            return retireOne(sessionIds.get(0), mode);
+        }
+        return retireSeveral(selector, mode);
     }
 
     private Optional<SessionSelector> selector() {
@@ -98,7 +108,7 @@ public final class RetireCommand implements Callable<Integer> {
         return parts.stream().reduce(SessionSelector::and);
     }
 
-    private int retireOne(RetireMode mode) {
+    private int retireOne(String sessionId, RetireMode mode) {
         Console console = root.console;
         PhaseReporter reporter = new PhaseReporter(console.err(), root.global.quiet || root.global.json);
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), new ProgressListener(reporter))) {
@@ -109,7 +119,7 @@ public final class RetireCommand implements Callable<Integer> {
             switch (result.outcome()) {
                 case RETIRED -> reporter.done("retired");
                 case UNKNOWN -> reporter.done(result.describe() + " in " + factory.stateDirectory() + "; nothing to retire");
-                case FAILED -> reporter.done(result.describe());
+                default -> reporter.done(result.describe());
             }
             if (root.global.json) {
                 Map<String, Object> doc = SessionJson.retirement(result);
@@ -123,35 +133,43 @@ public final class RetireCommand implements Callable<Integer> {
         }
     }
 
-    private int retireSelected(SessionSelector selector, RetireMode mode) {
+    /** Several IDs, --all or a selector, or a dry run of any: the dry run and the real run pick and check the same way. */
+    private int retireSeveral(Optional<SessionSelector> selector, RetireMode mode) {
         Console console = root.console;
-        if (parallel < 1) {
-            throw new BadInputException("--parallel " + parallel + " is invalid; it must be at least 1.");
-        }
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
-            if (dryRun) {
-                List<SessionRecord> picked = factory.selectSessions(selector);
-                if (root.global.json) {
-                    Json.print(console.out(), picked.stream().map(r -> Map.of("session", r.sessionId(), "outcome", "WOULD_RETIRE")).toList());
-                } else {
-                    picked.forEach(r -> console.out().println("would retire " + r.sessionId()));
-                    console.err().println("factory: " + picked.size() + " session(s) match " + selector + "; nothing retired (--dry-run)");
-                }
-                return ExitCodes.OK;
+            List<String> ids = all ? factory.sessionStore().list().stream().map(SessionRecord::sessionId).toList() : sessionIds.stream().distinct().toList();
+            String what = selector.map(s -> "matching " + s).orElse(all ? "of the store" : "named");
+            if (selector.isEmpty() && !all && ids.size() > 1) {
+                requireKnown(factory, ids);
             }
-            List<RetireResult> results = factory.retireAll(selector, mode, parallel);
+            List<RetireResult> results = dryRun
+                    ? selector.map(factory::planRetirement).orElseGet(() -> factory.planRetirement(ids))
+                    : selector.map(s -> factory.retireAll(s, mode, parallel)).orElseGet(() -> factory.retireEach(ids, mode, parallel));
             long failed = results.stream().filter(RetireResult::failed).count();
             if (root.global.json) {
                 Json.print(console.out(), results.stream().map(SessionJson::retirement).toList());
             } else {
-                results.forEach(r -> console.out().println(r.describe()));
-                if (!root.global.quiet) {
-                    console.err().println("factory: retired " + (results.size() - failed) + " of " + results.size()
-                            + " session(s) matching " + selector + (failed > 0 ? "; " + failed + " failed" : ""));
+                results.forEach(r -> console.out().println(dryRun && r.failed() ? "would fail: " + r.describe() : r.describe()));
+                if (dryRun) {
+                    console.err().println("factory: " + results.size() + " session(s) " + what + (failed > 0 ? ", " + failed
+                            + " of which would fail" : "") + "; nothing retired (--dry-run)");
+                } else if (!root.global.quiet) {
+                    long retired = results.stream().filter(r -> r.outcome() == RetireResult.Outcome.RETIRED).count();
+                    console.err().println("factory: retired " + retired + " of " + results.size() + " session(s) " + what
+                            + (failed > 0 ? "; " + failed + " failed" : ""));
                 }
             }
             return failed > 0 ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK;
+        }
+    }
+
+    /** Among several IDs an unknown one is a typo, not a no-op: nothing is retired. */
+    private static void requireKnown(SandboxFactory factory, List<String> ids) {
+        List<String> unknown = ids.stream().filter(id -> factory.sessionStore().find(id).isEmpty()).map(id -> "'" + id + "'").toList();
+        if (!unknown.isEmpty()) {
+            throw new BadInputException("No session " + String.join(", ", unknown) + " in " + factory.stateDirectory()
+                    + "; nothing was retired ('factory list' shows the sessions).");
         }
     }
 }

@@ -4,6 +4,7 @@ import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.session.FileEdit;
 import io.sandboxfactory.cli.session.FileSlice;
 import io.sandboxfactory.cli.session.SessionFileAccess;
+import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.FileInfo;
@@ -43,7 +44,7 @@ public final class McpFileTools {
         // Checked before the session's sandbox is started for a path that cannot be served.
         SessionFileAccess.Target target = new SessionFileAccess.Target(id, path);
         return SessionFileAccess.reportingBadPaths(() -> action.apply(
-                new Located(SessionFileAccess.files(factory, target.sessionId()), target)));
+                new Located(SessionFileAccess.files(factory, target.sessionId(), StoredSessions.Audience.MCP), target)));
     }
 
     private record Located(SandboxFilesystem files, SessionFileAccess.Target target) {

@@ -20,6 +20,8 @@ import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.StartMode;
 import io.sandboxfactory.core.store.SessionRecord;
 
+import static io.sandboxfactory.cli.session.StoredSessions.Audience.MCP;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,7 +139,7 @@ public final class McpSessionTools {
                     Optional<String> workdir = args.optionalString("workdir");
                     Duration timeout = args.optionalString("timeout").map(DurationFormat::parse)
                             .or(() -> factory.config().timeouts().command()).orElse(null);
-                    SessionHandle handle = StoredSessions.resume(factory, args.string("id"));
+                    SessionHandle handle = StoredSessions.resume(factory, args.string("id"), MCP);
                     Consumer<String> stdout = null;
                     Consumer<String> stderr = null;
                     if (call.progressToken().isPresent()) {
@@ -191,7 +193,7 @@ public final class McpSessionTools {
         return new McpTool("session_status", "Show one session: provider, sandbox state, repository, branch and base, labels,"
                 + " how the checkout stands against its upstream, created and last-used times.",
                 ToolSchema.object().string("id", true, ID), call -> {
-                    SessionRecord record = StoredSessions.record(factory, call.arguments().string("id"));
+                    SessionRecord record = StoredSessions.record(factory, call.arguments().string("id"), MCP);
                     try (SessionStates states = new SessionStates(factory, otherProviders)) {
                         return McpTool.McpReply.of(states.describe(record));
                     }
@@ -221,8 +223,8 @@ public final class McpSessionTools {
                 schema, call -> {
                     McpArguments args = call.arguments();
                     boolean stat = args.flag("stat");
-                    SessionRecord record = StoredSessions.record(factory, args.string("id"));
-                    SessionHandle handle = StoredSessions.resume(factory, record);
+                    SessionRecord record = StoredSessions.record(factory, args.string("id"), MCP);
+                    SessionHandle handle = StoredSessions.resume(factory, record, MCP);
                     Optional<SessionDiff.HeadText> patch = stat ? Optional.empty() : Optional.of(new SessionDiff.HeadText(DIFF_PATCH_CHARS));
                     List<SessionDiff.Checkout> checkouts = new SessionDiff(handle, record).checkouts(patch.<Consumer<String>>map(p -> p));
                     return McpTool.McpReply.of(SessionDiff.json(handle.sessionId(), checkouts, patch));
@@ -239,7 +241,7 @@ public final class McpSessionTools {
                     McpArguments args = call.arguments();
                     String id = args.string("id");
                     int limit = (int) Math.min(args.number("limit", SessionJournal.DEFAULT_ENTRIES, 1), Integer.MAX_VALUE);
-                    return McpTool.McpReply.of(SessionJournal.document(id, SessionJournal.journal(factory, id, limit)));
+                    return McpTool.McpReply.of(SessionJournal.document(id, SessionJournal.journal(factory, id, limit, MCP)));
                 });
     }
 
@@ -254,7 +256,7 @@ public final class McpSessionTools {
                     String id = args.string("id");
                     RetireMode mode = args.flag("delete") ? RetireMode.DESTROY : RetireMode.STOP;
                     io.sandboxfactory.core.session.SessionSpec.requireValidSessionId(id);
-                    factory.sessionStore().find(id).ifPresent(record -> StoredSessions.requireSameProvider(factory, record));
+                    factory.sessionStore().find(id).ifPresent(record -> StoredSessions.requireSameProvider(factory, record, MCP));
                     RetireResult result = factory.retire(id, mode);
                     if (result.failed()) {
                         throw new IllegalStateException(result.describe());

@@ -42,7 +42,7 @@ public final class SessionFileAccess {
         public Target {
             try {
                 // Refused here, before the session's sandbox is started for nothing.
-                SandboxFilesystem.requireRelative(path, "the checkout of session '" + sessionId + "'");
+                SandboxFilesystem.requireRelative(path, "of the checkout of session '" + sessionId + "'");
             } catch (SandboxFileException e) {
                 throw new BadInputException(e.errorCode(), e.getMessage(), e);
             }
@@ -70,7 +70,11 @@ public final class SessionFileAccess {
 
     /** The files of stored session {@code sessionId}, rooted at its checkout; starts its sandbox when needed. */
     public static SandboxFilesystem files(SandboxFactory factory, String sessionId) {
-        return SandboxFilesystem.forSession(StoredSessions.resume(factory, sessionId));
+        return files(factory, sessionId, StoredSessions.Audience.CLI);
+    }
+
+    public static SandboxFilesystem files(SandboxFactory factory, String sessionId, StoredSessions.Audience audience) {
+        return SandboxFilesystem.forSession(StoredSessions.resume(factory, sessionId, audience));
     }
 
     /** Runs {@code action}, reporting a path the sandbox refused as bad input (with the original as cause, for its code). */

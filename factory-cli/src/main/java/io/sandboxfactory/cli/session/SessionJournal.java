@@ -18,7 +18,11 @@ public final class SessionJournal {
 
     /** The newest {@code limit} entries of a session the store knows, oldest first. */
     public static List<JournalEntry> journal(SandboxFactory factory, String sessionId, int limit) {
-        StoredSessions.record(factory, sessionId);
+        return journal(factory, sessionId, limit, StoredSessions.Audience.CLI);
+    }
+
+    public static List<JournalEntry> journal(SandboxFactory factory, String sessionId, int limit, StoredSessions.Audience audience) {
+        StoredSessions.record(factory, sessionId, audience);
         return factory.sessionStore().journal(sessionId, limit);
     }
 

@@ -153,6 +153,8 @@ class SessionFileCommandsTest {
             assertThat(run.stderr()).contains("is outside the root");
             assertThat(run.stdout()).isEmpty();
         }
+        assertThat(factory("cat", "s1:../../../secret.txt").stderr()).as("reads as a sentence")
+                .contains("Path '../../../secret.txt' is outside the root of the checkout of session 's1': ");
         Run json = factory("--json", "cat", "s1:leak");
         JsonNode error = new ObjectMapper().readTree(json.stdout());
         assertThat(error.get("code").asText()).isEqualTo("PATH_OUTSIDE_ROOT");

@@ -3,6 +3,8 @@ package io.sandboxfactory.core.config;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 
+import io.sandboxfactory.api.support.DurationText;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -50,21 +52,7 @@ public final class DurationFormat {
      * {@code factory config} show of a limit.
      */
     public static String format(Duration duration) {
-        long millis = duration.toMillis();
-        if (millis % 1000 != 0) {
-            return millis + "ms";
-        }
-        long seconds = millis / 1000;
-        if (seconds != 0 && seconds % 86_400 == 0) {
-            return seconds / 86_400 + "d";
-        }
-        if (seconds != 0 && seconds % 3600 == 0) {
-            return seconds / 3600 + "h";
-        }
-        if (seconds != 0 && seconds % 60 == 0) {
-            return seconds / 60 + "m";
-        }
-        return seconds + "s";
+        return DurationText.of(duration);
     }
 
     private static Duration unit(long amount, String unit) {

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
@@ -88,7 +89,7 @@ final class SandboxShell {
     RuntimeException failure(CommandResult result, String verb, String path) {
         String where = "Cannot " + verb + " '" + path + "' in sandbox '" + sandbox.id() + "': ";
         if (result.timedOut()) {
-            return new SandboxTimeoutException(where + "it did not finish within " + timeout + ".");
+            return new SandboxTimeoutException(where + "it did not finish within " + DurationFormat.format(timeout) + ".");
         }
         return switch (result.exitCode()) {
             case FileScripts.OUTSIDE -> outside(result.stderr(), path);

@@ -7,7 +7,7 @@ import java.util.Objects;
  * What retiring one session did.
  *
  * @param sessionId the session
- * @param outcome retired, unknown (nothing to do), or failed
+ * @param outcome retired, unknown (nothing to do), failed, or (a dry run) would be retired
  * @param problems the steps that failed, one sentence each (a failed teardown is logged, not a problem)
  */
 public record RetireResult(String sessionId, Outcome outcome, List<String> problems) {
@@ -18,8 +18,10 @@ public record RetireResult(String sessionId, Outcome outcome, List<String> probl
         RETIRED,
         /** Neither the store nor this process knows the session: nothing was touched. */
         UNKNOWN,
-        /** A step failed; the remaining steps still ran. */
-        FAILED
+        /** A step failed; the remaining steps still ran (in a dry run: the retirement would fail, for the reason given). */
+        FAILED,
+        /** A dry run: the session would be retired. */
+        WOULD_RETIRE
     }
 
     public RetireResult {
@@ -38,6 +40,7 @@ public record RetireResult(String sessionId, Outcome outcome, List<String> probl
             case RETIRED -> "retired " + sessionId;
             case UNKNOWN -> "no session '" + sessionId + "'";
             case FAILED -> "failed to retire " + sessionId + ": " + String.join("; ", problems);
+            case WOULD_RETIRE -> "would retire " + sessionId;
         };
     }
 }

@@ -2,6 +2,7 @@ package io.sandboxfactory.core.retire;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.store.SessionRecord;
 
@@ -30,7 +31,7 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         Objects.requireNonNull(idleFor, "idleFor").ifPresent(d -> {
             if (d.isNegative() || d.isZero()) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Idle time " + d + " is invalid; it must be positive.");
+                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Idle time " + DurationFormat.format(d) + " is invalid; it must be positive.");
             }
         });
         if (repository.isEmpty() && labels.isEmpty() && idleFor.isEmpty()) {
@@ -91,7 +92,7 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
         StringBuilder s = new StringBuilder();
         repository.ifPresent(r -> s.append("repository ").append(r));
         labels.forEach((k, v) -> s.append(s.isEmpty() ? "" : ", ").append("label ").append(k).append('=').append(v));
-        idleFor.ifPresent(d -> s.append(s.isEmpty() ? "" : ", ").append("idle for ").append(d));
+        idleFor.ifPresent(d -> s.append(s.isEmpty() ? "" : ", ").append("idle for ").append(DurationFormat.format(d)));
         return s.toString();
     }
 }

@@ -135,6 +135,28 @@ class BulkRetirementTest {
     }
 
     @Test
+    void theDryRunSaysWhatTheRealRunThenDoesForEachSession() throws IOException {
+        try (SandboxFactory factory = factory()) {
+            factory.openSession(spec("ok-1", remote).label("team", "infra").build());
+            factory.sessionStore().register(new SessionDefinition("elsewhere", remote.toString(), "work", Optional.empty(), List.of(),
+                    List.of(), Optional.of("docker"), Map.of("team", "infra")));
+            SessionSelector selector = SessionSelector.label("team", "infra");
+
+            List<RetireResult> plan = factory.planRetirement(selector);
+            List<RetireResult> byIds = factory.planRetirement(List.of("elsewhere", "ok-1", "nobody"));
+            List<RetireResult> real = factory.retireAll(selector, RetireMode.STOP);
+
+            assertThat(plan).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED, RetireResult.Outcome.WOULD_RETIRE);
+            assertThat(byIds).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED,
+                    RetireResult.Outcome.WOULD_RETIRE, RetireResult.Outcome.UNKNOWN);
+            assertThat(plan.get(0).problems()).isEqualTo(real.get(0).problems());
+            assertThat(real).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED, RetireResult.Outcome.RETIRED);
+            assertThat(factory.retireEach(List.of("ok-1", "nobody"), RetireMode.DESTROY, 2)).extracting(RetireResult::outcome)
+                    .containsExactly(RetireResult.Outcome.RETIRED, RetireResult.Outcome.UNKNOWN);
+        }
+    }
+
+    @Test
     void idleMeansUnusedForThatLongAndTouchAndRunningCommandsKeepASessionBusy() throws Exception {
         try (SandboxFactory factory = factory(); SandboxFactory elsewhere = factory()) {
             SessionHandle thinking = factory.openSession(spec("thinking", remote).build());
@@ -230,6 +252,22 @@ class BulkRetirementTest {
     }
 
     @Test
+    void anIdleSelectionNeverPicksTheSessionOfALiveRunInDryRunOrRealRun() throws Exception {
+        try (SandboxFactory first = factory()) {
+            first.openSession(runSpec("live-run").ephemeralFor(HostProcess.current()));
+            first.openSession(runSpec("dead-run").ephemeralFor(DeadHosts.exited()));
+        }
+        try (SandboxFactory factory = factory()) {
+            makeIdle(factory, "live-run", Duration.ofHours(2));
+            makeIdle(factory, "dead-run", Duration.ofHours(2));
+            SessionSelector idle = SessionSelector.idleFor(Duration.ofHours(1));
+
+            assertThat(factory.planRetirement(idle)).extracting(RetireResult::describe).containsExactly("would retire dead-run");
+            assertThat(factory.retireAll(idle, RetireMode.STOP)).extracting(RetireResult::describe).containsExactly("retired dead-run");
+        }
+    }
+
+    @Test
     void theSessionOfARunWhoseProcessIsGoneIsDestroyedWithItsTeardownAndNoOtherOne() throws Exception {
         HostProcess dead = DeadHosts.exited();
         try (SandboxFactory first = factory()) {
@@ -277,5 +315,11 @@ class BulkRetirementTest {
 
             assertThat(second.sessionStore().find("resumed").orElseThrow().definition().ephemeralOwner()).contains(dead);
         }
+    }
+
+    @Test
+    void aSelectorNamesItsIdleTimeAsWritten() {
+        assertThat(SessionSelector.idleFor(java.time.Duration.ofSeconds(1)).and(SessionSelector.label("team", "a")))
+                .hasToString("label team=a, idle for 1s");
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.sandboxfactory.api.support.DurationText;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -63,7 +64,7 @@ final class PodReadiness {
             }
             if (System.nanoTime() > deadline) {
                 throw new SandboxException(ErrorCode.POD_NOT_READY, "Pod '" + name + "' of session '" + sessionId + "' in namespace '"
-                        + namespace + "' was not Ready within " + timeout + " (providers.kubernetes.readyTimeout): "
+                        + namespace + "' was not Ready within " + DurationText.of(timeout) + " (providers.kubernetes.readyTimeout): "
                         + why(client, pod) + ".");
             }
             Thread.sleep(pause);

@@ -390,7 +390,7 @@ class KubernetesSandboxMockTest {
                 .create(FactorySandboxContext.of("never-ready"));
         assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
                 .satisfies(e -> assertThat(((SandboxException) e).code()).isEqualTo("POD_NOT_READY"))
-                .hasMessageContaining("Pod '" + sandbox.name() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within PT2S")
+                .hasMessageContaining("Pod '" + sandbox.name() + "' of session 'never-ready' in namespace 'sandboxes' was not Ready within 2s")
                 .hasMessageContaining("ImagePullBackOff")
                 .hasMessageContaining("last event Failed: Failed to pull image \"registry.invalid/missing:1\"");
         assertThat(api().pods().inNamespace(NAMESPACE).withName(sandbox.name()).get()).isNull();

@@ -65,7 +65,7 @@ public final class ConfigExplainer {
         overrides.stateDirectory().ifPresent(p -> sources.put("stateDir", overrideSource.apply("stateDir")));
         overrides.owner().ifPresent(p -> sources.put("owner", overrideSource.apply("owner")));
         ConfigProblems ignored = new ConfigProblems();
-        EnvironmentOverrides env = new EnvironmentOverrides(environment, ignored);
+        EnvironmentOverrides env = new EnvironmentOverrides(environment);
         EnvironmentOverrides.KEY_OF_VARIABLE.forEach((variable, key) -> {
             if (env.get(variable).isPresent()) {
                 sources.putIfAbsent(key, "environment " + variable);

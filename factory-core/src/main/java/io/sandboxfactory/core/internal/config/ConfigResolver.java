@@ -20,7 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -69,6 +71,8 @@ import io.sandboxfactory.core.config.Timeouts;
  *   <tr><td>{@code FACTORY_LIFECYCLE_DELETE_AFTER_IDLE}</td><td>{@code lifecycle.deleteAfterIdle}</td></tr>
  *   <tr><td>{@code FACTORY_JOURNAL_MAX_ENTRIES}</td><td>{@code journal.maxEntries}</td></tr>
  *   <tr><td>{@code FACTORY_GIT_USER_NAME}, {@code FACTORY_GIT_USER_EMAIL}</td><td>{@code git.user.name}, {@code git.user.email}</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_SETUP}, {@code _TEARDOWN}</td><td>{@code repository.setup}, {@code .teardown} (one
+ *       command, or a YAML flow list {@code [npm ci, make]})</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_TEMPLATE_INPUTS}</td><td>{@code repository.templateInputs} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TEMPLATES_AUTO_BUILD}</td><td>{@code templates.autoBuild} ({@code true} or {@code false})</td></tr>
  *   <tr><td>{@code FACTORY_CACHE_ENABLED}</td><td>{@code cache.enabled} ({@code true} or {@code false})</td></tr>
@@ -81,9 +85,11 @@ import io.sandboxfactory.core.config.Timeouts;
  * camelCase key upper-cased with {@code _} at word boundaries, so {@code
  * FACTORY_PROVIDERS_DOCKER_NETWORK_MODE} sets {@code providers.docker.networkMode}. Only top-level
  * keys of a section can be set; values are parsed as YAML scalars ({@code true}, {@code 8}, {@code
- * 15m}; a flow list {@code [a, b]} also works). A variable under {@code FACTORY_PROVIDERS_}, {@code
- * FACTORY_REPOSITORY_} or {@code FACTORY_TIMEOUTS_} that names no provider or key fails like an
- * unknown key in a file, naming the variable. Other variables are ignored.
+ * 15m}; a flow list {@code [a, b]} also works). Any other {@code FACTORY_*} variable fails like an
+ * unknown key in a file, naming the variable and the closest key's variable, unless the factory
+ * reads it itself ({@code FACTORY_DAEMON}, {@code FACTORY_DAEMON_IDLE}, {@code FACTORY_CDS},
+ * {@code FACTORY_PLUGINS}) or the config names it as a variable to read (a key ending in {@code
+ * Env}: {@code store.passwordEnv}, {@code providers.local.passEnv}).
  */
 public final class ConfigResolver {
 
@@ -142,7 +148,7 @@ public final class ConfigResolver {
     private ResolvedConfig resolve(FactoryConfig config, String origin, Map<String, String> environment,
                                    ConfigOverrides overrides, DiscoveredProviders providers, ConfigProblems problems) {
         String inOrigin = "in " + origin;
-        EnvironmentOverrides env = new EnvironmentOverrides(environment, problems);
+        EnvironmentOverrides env = new EnvironmentOverrides(environment);
 
         String provider = overrides.provider()
                 .or(() -> env.get(EnvironmentOverrides.PROVIDER))
@@ -177,7 +183,7 @@ public final class ConfigResolver {
 
         Path stateDirectory = problems.check(() -> stateDirectory(config, env, overrides), () -> home.resolve(DEFAULT_STATE_DIR));
         String owner = problems.check(() -> owner(config, env, overrides, inOrigin), this::defaultOwner);
-        RepositoryDefaults repository = repository(config.repository(), env, problems);
+        RepositoryDefaults repository = commands(repository(config.repository(), env, problems), env, problems);
         Timeouts timeouts = timeouts(config.timeouts(), env, problems);
         Lifecycle lifecycle = lifecycle(config.lifecycle(), env, problems);
         StoreConfig store = store(config.store(), env, problems);
@@ -185,6 +191,10 @@ public final class ConfigResolver {
         CacheConfig cache = cache(config.cache(), env, problems);
         JournalConfig journal = journal(config.journal(), env, problems);
         GitConfig git = git(config.git(), env, problems);
+        // Checked last: the variables the config names to read (store.passwordEnv, a provider's passEnv) are not typos.
+        Set<String> named = new TreeSet<>(UnknownVariables.namedIn(json.valueToTree(sections)));
+        store.passwordEnv().ifPresent(named::add);
+        env.checkKnown(providers, binder::keys, named, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
                 origin, store, templates, cache, journal, providerOrigins, git);
@@ -251,6 +261,35 @@ public final class ConfigResolver {
                     current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list), current);
         }
         return result;
+    }
+
+    /** {@code FACTORY_REPOSITORY_SETUP} and {@code _TEARDOWN}: one command, or several as a YAML flow list {@code [npm ci, make]}. */
+    private RepositoryDefaults commands(RepositoryDefaults fromFile, EnvironmentOverrides env, ConfigProblems problems) {
+        RepositoryDefaults result = fromFile;
+        Optional<String> setup = env.get(EnvironmentOverrides.SETUP);
+        if (setup.isPresent()) {
+            result = fromEnv(problems, EnvironmentOverrides.SETUP, "repository", () -> new RepositoryDefaults(fromFile.cloneUrlTemplate(),
+                    fromFile.defaultBaseBranch(), commandList(setup.get()), fromFile.teardown(), fromFile.allowedFileRoots(),
+                    fromFile.templateInputs()), fromFile);
+        }
+        Optional<String> teardown = env.get(EnvironmentOverrides.TEARDOWN);
+        if (teardown.isPresent()) {
+            RepositoryDefaults current = result;
+            result = fromEnv(problems, EnvironmentOverrides.TEARDOWN, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), commandList(teardown.get()), current.allowedFileRoots(),
+                    current.templateInputs()), current);
+        }
+        return result;
+    }
+
+    private List<String> commandList(String text) {
+        JsonNode node = scalar(text);
+        if (!node.isArray()) {
+            return List.of(text);
+        }
+        List<String> commands = new java.util.ArrayList<>();
+        node.forEach(element -> commands.add(element.asText()));
+        return commands;
     }
 
     private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {

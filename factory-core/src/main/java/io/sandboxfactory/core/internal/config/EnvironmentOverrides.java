@@ -37,6 +37,8 @@ final class EnvironmentOverrides {
     static final String DELETE_AFTER_IDLE = "FACTORY_LIFECYCLE_DELETE_AFTER_IDLE";
     static final String JOURNAL_MAX_ENTRIES = "FACTORY_JOURNAL_MAX_ENTRIES";
     static final String TEMPLATE_INPUTS = "FACTORY_REPOSITORY_TEMPLATE_INPUTS";
+    static final String SETUP = "FACTORY_REPOSITORY_SETUP";
+    static final String TEARDOWN = "FACTORY_REPOSITORY_TEARDOWN";
     static final String TEMPLATES_AUTO_BUILD = "FACTORY_TEMPLATES_AUTO_BUILD";
     static final String CACHE_ENABLED = "FACTORY_CACHE_ENABLED";
     static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
@@ -47,7 +49,8 @@ final class EnvironmentOverrides {
     static final Map<String, String> KEY_OF_VARIABLE = Map.ofEntries(Map.entry(PROVIDER, "provider"), Map.entry(STATE_DIR, "stateDir"),
             Map.entry(OWNER, "owner"), Map.entry(CLONE_URL_TEMPLATE, "repository.cloneUrlTemplate"),
             Map.entry(DEFAULT_BASE_BRANCH, "repository.defaultBaseBranch"), Map.entry(ALLOWED_FILE_ROOTS, "repository.allowedFileRoots"),
-            Map.entry(TEMPLATE_INPUTS, "repository.templateInputs"), Map.entry(TEMPLATES_AUTO_BUILD, "templates.autoBuild"),
+            Map.entry(TEMPLATE_INPUTS, "repository.templateInputs"), Map.entry(SETUP, "repository.setup"),
+            Map.entry(TEARDOWN, "repository.teardown"), Map.entry(TEMPLATES_AUTO_BUILD, "templates.autoBuild"),
             Map.entry(CACHE_ENABLED, "cache.enabled"), Map.entry(CACHE_MAX_IDLE, "cache.maxIdle"),
             Map.entry(SETUP_TIMEOUT, "timeouts.setup"), Map.entry(COMMAND_TIMEOUT, "timeouts.command"),
             Map.entry(PROBE_TIMEOUT, "timeouts.probe"), Map.entry(NETWORK_TIMEOUT, "timeouts.network"),
@@ -59,33 +62,40 @@ final class EnvironmentOverrides {
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 
     private static final String PROVIDERS_PREFIX = "FACTORY_PROVIDERS_";
-    /** The variables of keys inside a section (all but {@code provider}, {@code stateDir} and {@code owner}). */
-    private static final Set<String> SECTION_KEYS = KEY_OF_VARIABLE.entrySet().stream().filter(e -> e.getValue().contains("."))
-            .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
-    private static final List<String> CHECKED_PREFIXES = List.of("FACTORY_REPOSITORY_", "FACTORY_TIMEOUTS_", "FACTORY_LIFECYCLE_",
-            "FACTORY_STORE_", "FACTORY_JOURNAL_", "FACTORY_TEMPLATES_", "FACTORY_CACHE_", "FACTORY_GIT_");
-
     /** One {@code FACTORY_PROVIDERS_*} variable, resolved to the provider and key it sets. */
     record ProviderOverride(String variable, DiscoveredProvider provider, String key, String value) {
     }
 
     private final Map<String, String> env = new TreeMap<>();
 
-    /** Reads the variables; each one under a checked prefix that names no key is recorded in {@code problems}. */
-    EnvironmentOverrides(Map<String, String> environment, ConfigProblems problems) {
+    /** Reads the variables; which of them set nothing is {@link #checkKnown}'s to say, once the config is known. */
+    EnvironmentOverrides(Map<String, String> environment) {
         environment.forEach((name, value) -> {
             if (name != null && name.startsWith("FACTORY_") && value != null && !value.isBlank()) {
                 env.put(name, value.trim());
             }
         });
-        for (String name : env.keySet()) {
-            if (CHECKED_PREFIXES.stream().anyMatch(name::startsWith) && !SECTION_KEYS.contains(name)
-                    && StoreConfig.KEYS.stream().noneMatch(key -> storeVariable(key).equals(name))) {
-                problems.add("Unknown configuration key from environment variable " + name + "; known variables there: "
-                        + SECTION_KEYS.stream().sorted().toList() + " and " + StoreConfig.KEYS.stream().map(EnvironmentOverrides::storeVariable)
-                        .toList() + ".");
-            }
+    }
+
+    /**
+     * Records a problem for every variable that is no key's, none the factory reads itself and none
+     * of {@code named} (the variables the config names); the {@code FACTORY_PROVIDERS_*} ones are
+     * {@link #providerOverrides}'s to check.
+     */
+    void checkKnown(DiscoveredProviders providers, Function<DiscoveredProvider, List<String>> keysOf, Set<String> named,
+                    ConfigProblems problems) {
+        List<String> variables = new ArrayList<>(KEY_OF_VARIABLE.keySet());
+        StoreConfig.KEYS.forEach(key -> variables.add(storeVariable(key)));
+        for (DiscoveredProvider provider : providers.all()) {
+            keysOf.apply(provider).forEach(key -> variables.add(providerVariable(provider.name(), key)));
         }
+        new UnknownVariables(variables).check(env.keySet().stream().filter(name -> !name.startsWith(PROVIDERS_PREFIX)).toList(),
+                named, problems);
+    }
+
+    /** {@code docker}, {@code networkMode} → {@code FACTORY_PROVIDERS_DOCKER_NETWORK_MODE}. */
+    static String providerVariable(String provider, String key) {
+        return PROVIDERS_PREFIX + envForm(provider) + "_" + envForm(key);
     }
 
     /** {@code passwordEnv} → {@code FACTORY_STORE_PASSWORD_ENV}. */

@@ -52,6 +52,7 @@ public final class RepositoryMaterializer {
 
     private final RetryPolicy retry;
     private final Duration networkTimeout;
+    private final String provider;
     private final String egressHint;
     private final GitConfig.User identity;
 
@@ -64,14 +65,15 @@ public final class RepositoryMaterializer {
     }
 
     /**
-     * @param egressHint a sentence ending the error of a clone or fetch that could not reach its
-     *     remote: which setting gives the provider's sandboxes network; empty for none
+     * @param provider the sandbox provider's name: its hints end the errors of a clone or fetch (which
+     *     setting gives its sandboxes network, or lets them see a host directory); empty for none
      * @param identity the author of commits in the checkout (both parts set)
      */
-    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout, String egressHint, GitConfig.User identity) {
+    public RepositoryMaterializer(RetryPolicy retry, Duration networkTimeout, String provider, GitConfig.User identity) {
         this.retry = Objects.requireNonNull(retry, "retry");
         this.networkTimeout = Objects.requireNonNull(networkTimeout, "networkTimeout");
-        this.egressHint = Objects.requireNonNull(egressHint, "egressHint");
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.egressHint = egressHintFor(provider);
         this.identity = Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(identity.name(), "identity.name");
         Objects.requireNonNull(identity.email(), "identity.email");
@@ -181,10 +183,15 @@ public final class RepositoryMaterializer {
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
             MaterializeException failure = failure(result, egressHint, ErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            if (output(result).contains("does not exist") && isHostDirectory(url) && !isGitRepository(Path.of(url))) {
+                // Bad input, not a sandbox problem: no mount would help.
+                throw new MaterializeException(ErrorCode.INVALID_REPOSITORY, "Repository " + url + " is a directory on this host but"
+                        + " not a git repository; run 'git init' and commit there, or give a repository (a path, URL or owner/name).");
+            }
             if (output(result).contains("does not exist") && isHostDirectory(url)) {
                 // The repository is on the host, but the path is read inside the sandbox, which need not share the host's files.
                 String message = failure.getMessage();
-                throw new MaterializeException(failure.errorCode(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url));
+                throw new MaterializeException(failure.errorCode(), message + (message.endsWith(".") ? " " : ". ") + hostPathHint(url, provider));
             }
             throw failure;
         }
@@ -198,12 +205,22 @@ public final class RepositoryMaterializer {
         }
     }
 
-    /** What to do when a repository at a host path is missing inside the sandbox. */
-    static String hostPathHint(String path) {
+    /** What to do when a repository at a host path is missing inside the sandbox: the provider's mount of its directory. */
+    static String hostPathHint(String path, String provider) {
         String dir = parentOf(path);
-        return "The repository is at " + path + " on this host, but the sandbox does not see that path; a sandbox that"
-                + " does not share the host's files sees it only when its directory is mounted there at the same path"
-                + " (docker: providers.docker.volumes: [\"" + dir + ":" + dir + ":ro\"]).";
+        String mount = switch (provider) {
+            case "local" -> "providers.local.volumes: [\"" + dir + "\"]";
+            case "docker" -> "providers.docker.volumes: [\"" + dir + ":" + dir + ":ro\"]";
+            default -> "the provider's mount of host directories";
+        };
+        return "The repository is at " + path + " on this host, but the sandbox does not see that path; mount its directory"
+                + " there at the same path (" + mount + ").";
+    }
+
+    /** A working tree ({@code .git} inside) or a bare repository ({@code HEAD}, {@code objects}, {@code refs}). */
+    private static boolean isGitRepository(Path dir) {
+        return Files.exists(dir.resolve(".git")) || Files.isRegularFile(dir.resolve("HEAD")) && Files.isDirectory(dir.resolve("objects"))
+                && Files.isDirectory(dir.resolve("refs"));
     }
 
     private void fetch(CommandExecutor exec, String checkout, GitCredentials credentials, String url) {

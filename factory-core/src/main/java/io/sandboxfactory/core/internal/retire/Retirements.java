@@ -93,10 +93,9 @@ public final class Retirements {
             LOG.info("No session '{}' to retire: neither the session store nor this factory knows it.", sessionId);
             return new RetireResult(sessionId, RetireResult.Outcome.UNKNOWN, List.of());
         }
-        Optional<String> otherProvider = record.flatMap(r -> r.definition().provider()).filter(p -> !p.equals(providerName));
-        if (otherProvider.isPresent()) {
-            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of("it runs on provider '" + otherProvider.get()
-                    + "', not '" + providerName + "'; retire it with that provider"));
+        Optional<String> refusal = record.flatMap(this::refusal);
+        if (refusal.isPresent()) {
+            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of(refusal.get()));
         }
         if (!heldHere) {
             startForTeardown(record.get(), listed);
@@ -110,11 +109,51 @@ public final class Retirements {
         return new RetireResult(sessionId, problems.isEmpty() ? RetireResult.Outcome.RETIRED : RetireResult.Outcome.FAILED, problems);
     }
 
-    /** The sessions {@code selector} picks now, in session id order; with an idle time, never one running a command here. */
+    /**
+     * The sessions {@code selector} picks now, in session id order; with an idle time, never one
+     * running a command here nor the session of a {@code run} whose process is still alive.
+     */
     public List<SessionRecord> select(SessionSelector selector) {
         Objects.requireNonNull(selector, "selector");
         return store.list().stream().filter(record -> selector.matches(record, clock.instant()))
-                .filter(record -> selector.idleFor().isEmpty() || !activity.running(record.sessionId())).toList();
+                .filter(record -> selector.idleFor().isEmpty() || !inUse(record)).toList();
+    }
+
+    private boolean inUse(SessionRecord record) {
+        return activity.running(record.sessionId())
+                || record.definition().ephemeralOwner().filter(owner -> !owner.isProvablyGone()).isPresent();
+    }
+
+    /**
+     * What {@link #retireAll} would do to each session {@code selector} picks, changing nothing: a
+     * dry run goes through the same selection and the same refusals as the real run.
+     */
+    public List<RetireResult> plan(SessionSelector selector) {
+        return plan(select(selector));
+    }
+
+    /** What {@link #retireEach} would do to each of {@code sessionIds}, changing nothing. */
+    public List<RetireResult> planEach(List<String> sessionIds) {
+        List<RetireResult> results = new ArrayList<>();
+        for (String id : sessionIds) {
+            Optional<SessionRecord> record = store.find(SessionSpec.requireValidSessionId(id));
+            results.add(record.map(r -> plan(List.of(r)).get(0)).orElseGet(() -> memo.peek(id).isPresent()
+                    ? new RetireResult(id, RetireResult.Outcome.WOULD_RETIRE, List.of())
+                    : new RetireResult(id, RetireResult.Outcome.UNKNOWN, List.of())));
+        }
+        return results;
+    }
+
+    private List<RetireResult> plan(List<SessionRecord> records) {
+        return records.stream().map(record -> refusal(record)
+                .map(why -> new RetireResult(record.sessionId(), RetireResult.Outcome.FAILED, List.of(why)))
+                .orElseGet(() -> new RetireResult(record.sessionId(), RetireResult.Outcome.WOULD_RETIRE, List.of()))).toList();
+    }
+
+    /** Why retiring {@code record}'s session here fails before it touches anything, if it does. */
+    private Optional<String> refusal(SessionRecord record) {
+        return record.definition().provider().filter(p -> !p.equals(providerName))
+                .map(other -> "it runs on provider '" + other + "', not '" + providerName + "'; retire it with that provider");
     }
 
     /**
@@ -163,10 +202,17 @@ public final class Retirements {
     }
 
     private List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism, Predicate<SessionRecord> also) {
-        if (parallelism < 1) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
-        }
-        List<SessionRecord> selected = select(selector).stream().filter(also).toList();
+        requireParallelism(parallelism);
+        return retireEach(select(selector).stream().filter(also).map(SessionRecord::sessionId).toList(), mode, parallelism);
+    }
+
+    /**
+     * Retires each of {@code sessionIds}, at most {@code parallelism} at once, each as {@link
+     * #retire} does (an unknown one is a no-op that says so); results in the order given.
+     */
+    public List<RetireResult> retireEach(List<String> sessionIds, RetireMode mode, int parallelism) {
+        requireParallelism(parallelism);
+        List<String> selected = sessionIds.stream().map(SessionSpec::requireValidSessionId).toList();
         if (selected.isEmpty()) {
             return List.of();
         }
@@ -179,16 +225,22 @@ public final class Retirements {
         Predicate<String> listed = listedSandboxes();
         try {
             List<Future<RetireResult>> running = new ArrayList<>();
-            for (SessionRecord record : selected) {
-                running.add(pool.submit(() -> retire(record.sessionId(), mode, () -> listed)));
+            for (String id : selected) {
+                running.add(pool.submit(() -> retire(id, mode, () -> listed)));
             }
             List<RetireResult> results = new ArrayList<>();
             for (int i = 0; i < running.size(); i++) {
-                results.add(await(running.get(i), selected.get(i).sessionId()));
+                results.add(await(running.get(i), selected.get(i)));
             }
             return results;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private static void requireParallelism(int parallelism) {
+        if (parallelism < 1) {
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
         }
     }
 

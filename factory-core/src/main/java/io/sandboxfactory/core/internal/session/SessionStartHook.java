@@ -128,8 +128,8 @@ final class SessionStartHook implements SandboxStartHook {
         this.requestedWorkdir = Objects.requireNonNull(requestedWorkdir, "requestedWorkdir");
         SessionTimeouts timeouts = services.defaults().timeouts();
         this.probe = new WorkspaceProbe(timeouts.probe());
-        this.materializer = new RepositoryMaterializer(services.defaults().retry(), timeouts.network(),
-                RepositoryMaterializer.egressHintFor(providerName), services.defaults().gitIdentity());
+        this.materializer = new RepositoryMaterializer(services.defaults().retry(), timeouts.network(), providerName,
+                services.defaults().gitIdentity());
         this.branches = new SessionBranch(timeouts.checkout());
         this.freshness = new Freshness(timeouts.checkout());
         this.gate = new SetupGate(services.store());

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.store;
 
+import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;
@@ -96,7 +97,7 @@ public final class SessionLeases implements AutoCloseable {
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         if (ttl.toMillis() < 300) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Lease time-to-live " + ttl + " is invalid; it must be at least 300 ms.");
+            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Lease time-to-live " + DurationFormat.format(ttl) + " is invalid; it must be at least 300 ms.");
         }
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "session-lease-heartbeat");

@@ -163,6 +163,46 @@ class ConfigTest {
     }
 
     @Test
+    void anUnknownFactoryVariableFailsNamingTheClosestKeysVariable() {
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_PROVIDR", "docker"), ConfigOverrides.none()))
+                .isInstanceOf(FactoryConfigurationException.class)
+                .hasMessage("Unknown configuration key from environment variable FACTORY_PROVIDR; did you mean FACTORY_PROVIDER?");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_PROVIDER_TEST_MEMORY_SLOTS", "3"), ConfigOverrides.none()))
+                .hasMessage("Unknown configuration key from environment variable FACTORY_PROVIDER_TEST_MEMORY_SLOTS;"
+                        + " did you mean FACTORY_PROVIDERS_TEST_MEMORY_SLOTS?");
+        assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_COLOUR", "red"), ConfigOverrides.none()))
+                .hasMessageStartingWith("Unknown configuration key from environment variable FACTORY_COLOUR; a key's variable is FACTORY_");
+    }
+
+    @Test
+    void variablesTheFactoryReadsItselfOrTheConfigNamesAreNoTypos() throws IOException {
+        Path file = write("factory.yaml", """
+                store:
+                  type: postgres
+                  url: jdbc:postgresql://db:5432/factory
+                  user: factory
+                  passwordEnv: FACTORY_DB_PASSWORD
+                """);
+
+        ResolvedConfig resolved = resolveFile(file, Map.of("FACTORY_DAEMON", "off", "FACTORY_DAEMON_IDLE", "1m", "FACTORY_CDS", "off",
+                "FACTORY_PLUGINS", "/tmp/plugins", "FACTORY_DB_PASSWORD", "secret"));
+
+        assertThat(resolved.store().passwordEnv()).contains("FACTORY_DB_PASSWORD");
+        assertThat(UnknownVariables.namedIn(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"local\": {\"passEnv\": [\"FACTORY_A\", \"B\"], \"tokenEnv\": \"FACTORY_T\", \"env\": {\"FACTORY_X\": \"1\"}}}")))
+                .containsExactly("B", "FACTORY_A", "FACTORY_T");
+    }
+
+    @Test
+    void setupAndTeardownHaveVariablesTakingOneCommandOrAFlowList() throws IOException {
+        ResolvedConfig resolved = resolve(FactoryConfig.defaults(), Map.of("FACTORY_REPOSITORY_SETUP", "[npm ci, make build]",
+                "FACTORY_REPOSITORY_TEARDOWN", "echo bye: now"), ConfigOverrides.none());
+
+        assertThat(resolved.repository().setup()).containsExactly("npm ci", "make build");
+        assertThat(resolved.repository().teardown()).containsExactly("echo bye: now");
+    }
+
+    @Test
     void aYamlSyntaxErrorNamesFileLineColumnTheLinesTextAndWhatWasExpected() throws IOException {
         Path file = write("factory.yaml", "provider: local\nrepository:\n  setup: [a, b\ntimeouts: {setup: 1m}\n");
 
@@ -333,7 +373,7 @@ class ConfigTest {
     @Test
     void badStoreValuesFailNamingTheKeyAndTheRule() {
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_LEASE_TTL", "100ms"), ConfigOverrides.none()))
-                .hasMessage("Invalid value 'PT0.1S' for configuration key 'store.leaseTtl' from environment variable"
+                .hasMessage("Invalid value '100ms' for configuration key 'store.leaseTtl' from environment variable"
                         + " FACTORY_STORE_LEASE_TTL; it must be at least 300 ms.");
         assertThatThrownBy(() -> resolve(FactoryConfig.defaults(), Map.of("FACTORY_STORE_POOL_SIZE", "many"), ConfigOverrides.none()))
                 .hasMessage("Invalid value 'many' for configuration key 'store.poolSize' from environment variable"

@@ -89,4 +89,12 @@ class RepositoryMaterializerTest {
                 .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.GIT_MISSING))
                 .hasMessage("git is not available in the sandbox of session 's1' ('git --version' failed); install git in the sandbox image.");
     }
+
+    @Test
+    void aHostRepositoryTheSandboxDoesNotSeeIsMountedTheProvidersWay() {
+        assertThat(RepositoryMaterializer.hostPathHint("/srv/git/app", "local")).endsWith("(providers.local.volumes: [\"/srv/git\"]).");
+        assertThat(RepositoryMaterializer.hostPathHint("/srv/git/app", "docker"))
+                .endsWith("(providers.docker.volumes: [\"/srv/git:/srv/git:ro\"]).");
+        assertThat(RepositoryMaterializer.hostPathHint("/srv/git/app", "kubernetes")).doesNotContain("docker");
+    }
 }

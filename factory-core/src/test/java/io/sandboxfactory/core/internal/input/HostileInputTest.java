@@ -225,7 +225,7 @@ class HostileInputTest {
                         "Unknown configuration key"),
                 arguments("owner: \"two words\"\n", Map.of(), "two words", "it must match"),
                 arguments("provider: \"no-such\"\n", Map.of(), "no-such", "available: ["),
-                arguments("timeouts:\n  setup: \"0s\"\n", Map.of(), "PT0S", "it must be positive"));
+                arguments("timeouts:\n  setup: \"0s\"\n", Map.of(), "'0s'", "it must be positive"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -260,9 +260,10 @@ class HostileInputTest {
     private static void assertOneSentenceNaming(String message, String shown, String rule) {
         assertThat(message).contains(shown).contains(rule);
         assertThat(InputText.containsHidden(message)).as("message holds no control or invisible characters: %s", message).isFalse();
-        // One sentence: a single line ending like one (the design's unknown-provider text ends with its list).
+        // One sentence: a single line ending like one (the design's unknown-provider text ends with its list;
+        // a mistyped variable's with "did you mean ...?").
         assertThat(message).as("one sentence").doesNotContain("\n").satisfiesAnyOf(m -> assertThat(m).endsWith("."),
-                m -> assertThat(m).endsWith("]"));
+                m -> assertThat(m).endsWith("]"), m -> assertThat(m).endsWith("?"));
     }
 
     private static List<String> entries(Path dir) throws IOException {
