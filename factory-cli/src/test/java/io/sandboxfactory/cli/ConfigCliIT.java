@@ -178,6 +178,7 @@ class ConfigCliIT {
             Map.entry("store.leaseTtl", List.of("20s", "\"20s\"")), Map.entry("store.connectTimeout", List.of("2s", "\"2s\"")),
             Map.entry("templates.autoBuild", List.of("true", "true")), Map.entry("cache.enabled", List.of("true", "true")),
             Map.entry("cache.maxIdle", List.of("12h", "\"12h\"")), Map.entry("journal.maxEntries", List.of("50", "50")),
+            Map.entry("git.user.name", List.of("Walk Bot", "\"Walk Bot\"")), Map.entry("git.user.email", List.of("walk@example.org", "\"walk@example.org\"")),
             Map.entry("providers.local.root", List.of("/tmp/walk-root", "\"/tmp/walk-root\"")),
             Map.entry("providers.local.passEnv", List.of("[HOME]", "[\"HOME\"]")),
             Map.entry("providers.local.inheritEnvironment", List.of("true", "true")),

@@ -80,12 +80,19 @@ class FactoryCliIT {
         assertThat(quick.stderr()).as("a command's own exit 124 is no timeout").doesNotContain("timed out");
     }
 
+    /**
+     * A duration no other test's {@code sleep} has (300 s and a fraction from this test's directory):
+     * the test finds its command in the host's process table by it, also inside a pid namespace.
+     */
+    private String uniqueSleep() {
+        return "300." + Math.floorMod(temp.toString().hashCode(), 1_000_000_000);
+    }
+
     @Test
     void aRunAskedToEndKillsItsCommandAndDestroysItsSession() throws Exception {
-        Path pidFile = temp.resolve("run.pid");
         Process client = cli.start("run", "--session", "r-ended", "--repo", bare.toString(), "--branch", "k", "--", "sh", "-c",
-                "echo $$ > '" + pidFile + "'; exec sleep 300");
-        long sleeper = TestProcesses.awaitPid(pidFile);
+                "exec sleep " + uniqueSleep());
+        long sleeper = TestProcesses.awaitProcess(List.of(uniqueSleep()));
         assertThat(state.resolve("sessions/r-ended")).isDirectory();
 
         TestProcesses.endLikeCtrlC(client);
@@ -99,9 +106,8 @@ class FactoryCliIT {
     @Test
     void anExecAskedToEndKillsItsCommandAndKeepsItsSession() throws Exception {
         assertThat(cli.run("open", "kept", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
-        Path pidFile = temp.resolve("exec.pid");
-        Process client = cli.start("exec", "kept", "--", "sh", "-c", "echo $$ > '" + pidFile + "'; exec sleep 300");
-        long sleeper = TestProcesses.awaitPid(pidFile);
+        Process client = cli.start("exec", "kept", "--", "sh", "-c", "exec sleep " + uniqueSleep());
+        long sleeper = TestProcesses.awaitProcess(List.of(uniqueSleep()));
 
         TestProcesses.endLikeCtrlC(client);
 
@@ -328,7 +334,7 @@ class FactoryCliIT {
         assertThat(state.resolve("sessions/m-b")).doesNotExist();
 
         CliProcess.Result allDry = cli.run("--json", "retire", "--all", "--dry-run");
-        assertThat(new ObjectMapper().readTree(allDry.stdout()).findValuesAsText("outcome")).containsExactly("WOULD_RETIRE");
+        assertThat(new ObjectMapper().readTree(allDry.stdout()).findValuesAsText("outcome")).containsExactly("would_retire");
         assertThat(state.resolve("sessions/m-c/app")).isDirectory();
         CliProcess.Result all = cli.run("retire", "--all", "--delete");
         assertThat(all.exitCode()).as(all.toString()).isZero();
