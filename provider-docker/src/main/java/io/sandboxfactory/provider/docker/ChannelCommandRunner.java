@@ -46,8 +46,6 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
     private static final Duration GONE_CHECK = Duration.ofSeconds(2);
     private static final Duration CHECK_PAUSE = Duration.ofMillis(50);
     private static final Duration TRACE_WAIT = Duration.ofSeconds(10);
-    /** How often a command waiting on the channel asks whether its container still runs ({@link #awaitReply}). */
-    private static final Duration LIVENESS_CHECK = Duration.ofSeconds(2);
     /** The server needs up to its grace to report a killed command whose children held the output. */
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(5 + ChannelProtocol.GRACE_SECONDS);
 
@@ -153,42 +151,17 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
         }
     }
 
-    /**
-     * Waits for {@code reply} up to {@code timeout} (empty: for ever), asking every {@link
-     * #LIVENESS_CHECK} whether the container still runs, and breaking the channel when it does not:
-     * the engine does not always end an attached exec's stream when its container stops (seen on
-     * engine 20.10 with the container stopped from outside), and the command would wait out its
-     * whole timeout. False when the timeout passed first.
-     */
+    /** Waits for {@code reply}; a container that stopped meanwhile breaks the channel, failing the reply. False when the timeout passed first. */
     private static boolean awaitReply(DockerClient client, String containerId, ExecChannel ch, ChannelReply reply,
                                       Optional<Duration> timeout) throws InterruptedException {
-        long start = System.nanoTime();
-        while (true) {
-            Duration slice = LIVENESS_CHECK;
-            if (timeout.isPresent()) {
-                Duration left = timeout.get().minusNanos(System.nanoTime() - start);
-                if (left.isNegative() || left.isZero()) {
-                    return false;
-                }
-                slice = left.compareTo(slice) < 0 ? left : slice;
+        return switch (LivenessWait.await(client, containerId, timeout, reply::await)) {
+            case ENDED -> true;
+            case TIMED_OUT -> false;
+            case CONTAINER_STOPPED -> {
+                ch.containerStopped(); // the reply now carries the failure
+                yield true;
             }
-            if (reply.await(Optional.of(slice))) {
-                return true;
-            }
-            if (notRunning(client, containerId)) {
-                ch.containerStopped();
-            }
-        }
-    }
-
-    /** Whether the engine says the container is removed or not running now; false when it cannot tell. */
-    private static boolean notRunning(DockerClient client, String containerId) {
-        try {
-            InspectContainerResponse container = client.inspectContainerCmd(containerId).exec();
-            return container.getState() != null && Boolean.FALSE.equals(container.getState().getRunning());
-        } catch (RuntimeException e) {
-            return DockerFailures.isNotFound(e);
-        }
+        };
     }
 
     /** The open channel to {@code containerId}, opening one if needed; empty when the channel cannot run there. */

@@ -16,6 +16,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,12 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
 
         boolean timedOut;
         try {
-            timedOut = !stream.await(request.timeout());
+            LivenessWait.Outcome outcome = LivenessWait.await(client, containerId, request.timeout(), stream::await);
+            if (outcome == LivenessWait.Outcome.CONTAINER_STOPPED) {
+                stream.close();
+                throw gone(new IOException("The container stopped while the command ran."));
+            }
+            timedOut = outcome == LivenessWait.Outcome.TIMED_OUT;
         } catch (InterruptedException e) {
             stopCommand(client, containerId, token, stream);
             Thread.currentThread().interrupt();
