@@ -9,7 +9,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 classpath="$here/factory-bench/target/bench.classpath"
-log="${TMPDIR:-/tmp}/factory-bench-build.log"
+# The build log stays with this checkout (as ./factory keeps its own), not in a shared /tmp.
+log="$here/factory-bench/target/bench-build.log"
 
 stale() {
   [ ! -f "$classpath" ] || [ ! -f "$here/factory-cli/target/factory.jar" ] && return 0
@@ -18,7 +19,8 @@ stale() {
 }
 
 if stale; then
-  echo "factory bench: building the command line and the bench (a minute or two)..." >&2
+  mkdir -p "$here/factory-bench/target"
+  echo "factory bench: building the command line and the bench (a minute or two); log: $log" >&2
   if ! (cd "$here" && ./mvnw -B -q -DskipTests -Dmaven.javadoc.skip=true -pl factory-cli,factory-bench -am package >"$log" 2>&1); then
     echo "factory bench: the build failed; see $log" >&2
     exit 1
