@@ -37,8 +37,10 @@ class TemplateCliIT {
     void setUp() throws Exception {
         state = temp.resolve("state");
         bare = GitRepos.bareWithMain(temp, "app");
-        setupLog = temp.resolve("setup.log");
-        cli = mode.cli(state).in(temp);
+        // The setup logs to a file of the test's: a directory the sessions see as a volume.
+        Path logs = Files.createDirectories(temp.resolve("logs"));
+        setupLog = logs.resolve("setup.log");
+        cli = mode.cli(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + logs + "]");
     }
 
     @AfterEach
