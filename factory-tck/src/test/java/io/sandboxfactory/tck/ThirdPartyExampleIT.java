@@ -82,9 +82,10 @@ class ThirdPartyExampleIT {
         assertThat(providers.exitCode()).as(providers.toString()).isZero();
         assertThat(providers.stdout()).as(providers.toString())
                 .contains("tmpdir  Every session in its own directory under a temporary root")
-                .contains("class:  com.example.tmpdir.TmpdirSandboxProvider")
-                .contains("jar:    " + plugins.resolve(jar.getFileName()))
-                .contains("config: root, env");
+                // The labels are aligned to the longest one any provider shows (isolation: for the selected one).
+                .containsPattern("class: +com\\.example\\.tmpdir\\.TmpdirSandboxProvider")
+                .containsPattern("jar: +" + Pattern.quote(plugins.resolve(jar.getFileName()).toString()))
+                .containsPattern("config: +root, env");
 
         Path sessions = temp.resolve("tmpdir-sessions");
         Path config = Files.writeString(temp.resolve("factory.yaml"), "providers:\n  tmpdir:\n    root: " + sessions + "\n");
