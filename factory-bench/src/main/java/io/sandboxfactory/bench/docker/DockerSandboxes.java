@@ -8,6 +8,7 @@ import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -42,11 +43,12 @@ public final class DockerSandboxes implements AutoCloseable {
 
     /** Starts the sandbox; throws (with the engine's reason) when no engine answers or the image is missing. */
     public static DockerSandboxes start(BenchWorkspace workspace, String image) throws IOException {
-        SandboxFactory channelFactory = factory(workspace, image, Map.of("execChannel", true));
+        Path state = workspace.directory("docker");
+        SandboxFactory channelFactory = factory(state, workspace, image, Map.of("execChannel", true));
         SandboxFactory perExecFactory = null;
         SandboxFactory gvisorFactory = null;
         try {
-            perExecFactory = factory(workspace, image, Map.of("execChannel", false));
+            perExecFactory = factory(state, workspace, image, Map.of("execChannel", false));
             String session = "bench-" + UUID.randomUUID().toString().substring(0, 8);
             MastraSandbox<?> channel = channelFactory.sandbox(FactorySandboxContext.of(session));
             channel.start();
@@ -54,13 +56,13 @@ public final class DockerSandboxes implements AutoCloseable {
             perExec.start();
             Optional<MastraSandbox<?>> gvisor = Optional.empty();
             if (((DockerFactorySandbox) channelFactory.factorySandbox()).engineRuntimes().contains(RUNSC)) {
-                gvisorFactory = factory(workspace, image, Map.of("execChannel", true, "runtime", RUNSC));
+                gvisorFactory = factory(state, workspace, image, Map.of("execChannel", true, "runtime", RUNSC));
                 MastraSandbox<?> sandbox = gvisorFactory.sandbox(FactorySandboxContext.of(session + "-" + RUNSC));
                 sandbox.start();
                 gvisor = Optional.of(sandbox);
             }
             return new DockerSandboxes(channelFactory, perExecFactory, channel, perExec, Optional.ofNullable(gvisorFactory), gvisor);
-        } catch (RuntimeException | IOException e) {
+        } catch (RuntimeException e) {
             if (gvisorFactory != null) {
                 gvisorFactory.close();
             }
@@ -72,13 +74,13 @@ public final class DockerSandboxes implements AutoCloseable {
         }
     }
 
-    /** Factories on one state directory are one tenant: they name the session's container alike. */
-    private static SandboxFactory factory(BenchWorkspace workspace, String image, Map<String, Object> section) throws IOException {
+    /** Factories on one state directory ({@code state}) are one tenant: they name the session's container alike. */
+    private static SandboxFactory factory(Path state, BenchWorkspace workspace, String image, Map<String, Object> section) {
         Map<String, Object> docker = new java.util.LinkedHashMap<>(section);
         docker.put("image", image);
         return SandboxFactory.builder()
                 .config(FactoryConfig.builder().provider("docker").providerSection("docker", docker).build())
-                .stateDirectory(workspace.directory("docker"))
+                .stateDirectory(state)
                 .environment(workspace.processes().environment())
                 .build();
     }
