@@ -80,19 +80,12 @@ class FactoryCliIT {
         assertThat(quick.stderr()).as("a command's own exit 124 is no timeout").doesNotContain("timed out");
     }
 
-    /**
-     * A duration no other test's {@code sleep} has (300 s and a fraction from this test's directory):
-     * the test finds its command in the host's process table by it, also inside a pid namespace.
-     */
-    private String uniqueSleep() {
-        return "300." + Math.floorMod(temp.toString().hashCode(), 1_000_000_000);
-    }
-
     @Test
     void aRunAskedToEndKillsItsCommandAndDestroysItsSession() throws Exception {
+        String seconds = TestProcesses.uniqueSleepSeconds(temp.toString());
         Process client = cli.start("run", "--session", "r-ended", "--repo", bare.toString(), "--branch", "k", "--", "sh", "-c",
-                "exec sleep " + uniqueSleep());
-        long sleeper = TestProcesses.awaitProcess(List.of(uniqueSleep()));
+                "exec sleep " + seconds);
+        long sleeper = TestProcesses.awaitProcess(List.of(seconds));
         assertThat(state.resolve("sessions/r-ended")).isDirectory();
 
         TestProcesses.endLikeCtrlC(client);
@@ -106,8 +99,9 @@ class FactoryCliIT {
     @Test
     void anExecAskedToEndKillsItsCommandAndKeepsItsSession() throws Exception {
         assertThat(cli.run("open", "kept", "--repo", bare.toString(), "--branch", "b").exitCode()).isZero();
-        Process client = cli.start("exec", "kept", "--", "sh", "-c", "exec sleep " + uniqueSleep());
-        long sleeper = TestProcesses.awaitProcess(List.of(uniqueSleep()));
+        String seconds = TestProcesses.uniqueSleepSeconds(temp.toString());
+        Process client = cli.start("exec", "kept", "--", "sh", "-c", "exec sleep " + seconds);
+        long sleeper = TestProcesses.awaitProcess(List.of(seconds));
 
         TestProcesses.endLikeCtrlC(client);
 

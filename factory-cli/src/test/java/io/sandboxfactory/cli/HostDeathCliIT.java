@@ -70,16 +70,11 @@ class HostDeathCliIT {
 
     /** A command line, unique to this test and {@code name}, that starts a background child and waits for it. */
     private String marked(String name) {
-        return ": " + name + "-" + temp.getFileName() + "; sleep " + sleepSeconds(name) + " & wait";
-    }
-
-    /** A duration no other test's sleep has: 300 seconds and a fraction unique to this test and {@code name}. */
-    private String sleepSeconds(String name) {
-        return "300." + Math.floorMod((name + temp).hashCode(), 1_000_000_000);
+        return ": " + name + "-" + temp.getFileName() + "; sleep " + TestProcesses.uniqueSleepSeconds(name + temp) + " & wait";
     }
 
     private Marked awaitMarkers(String name) {
-        return new Marked(TestProcesses.awaitProcess(List.of("-c", marked(name))), TestProcesses.awaitProcess(List.of(sleepSeconds(name))));
+        return new Marked(TestProcesses.awaitProcess(List.of("-c", marked(name))), TestProcesses.awaitProcess(List.of(TestProcesses.uniqueSleepSeconds(name + temp))));
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.sandboxfactory.cli;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,12 +8,8 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
@@ -31,7 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EnumSource(DaemonMode.class)
 class StoreOutageCliIT {
 
-    private static final int SERVER_PORT = Integer.parseInt(System.getenv().getOrDefault("SF_PG_PORT", "55432"));
     /** What HikariCP's and pgjdbc's own log lines carry. */
     private static final Pattern LIBRARY_LINE = Pattern.compile("(?i)hikari|zaxxer|org\\.postgresql|sandbox-factory-store - |PgConnection");
 
@@ -48,19 +42,12 @@ class StoreOutageCliIT {
 
     @BeforeEach
     void setUp() throws Exception {
-        requireServer();
+        TestPostgresStore.requireServer();
         state = temp.resolve("state");
         shared = Files.createDirectories(temp.resolve("shared"));
-        proxy = new StoreProxy(SERVER_PORT);
-        cli = mode.cli(state).in(temp)
-                .env("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + shared + "]")
-                .env("FACTORY_STORE_TYPE", "postgres")
-                .env("FACTORY_STORE_URL", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/"
-                        + System.getenv().getOrDefault("SF_PG_DATABASE", "sandbox_factory"))
-                .env("FACTORY_STORE_USER", System.getenv().getOrDefault("SF_PG_USER", "sandbox_factory"))
-                .env("FACTORY_STORE_PASSWORD_ENV", "SF_PG_PASSWORD")
-                .env("SF_PG_PASSWORD", System.getenv().getOrDefault("SF_PG_PASSWORD", "sandbox-factory-test"))
-                .env("FACTORY_STORE_SCHEMA", "outage_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12))
+        proxy = new StoreProxy(TestPostgresStore.SERVER_PORT);
+        cli = TestPostgresStore.on(mode.cli(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + shared + "]"),
+                proxy.port(), "outage")
                 .env("FACTORY_STORE_CONNECT_TIMEOUT", "1s");
     }
 
@@ -69,18 +56,6 @@ class StoreOutageCliIT {
         new Daemons(state).stop();
         if (proxy != null) {
             proxy.close();
-        }
-    }
-
-    private static void requireServer() {
-        try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), SERVER_PORT)) {
-            return;
-        } catch (IOException e) {
-            String why = "No PostgreSQL server listens on 127.0.0.1:" + SERVER_PORT + "; start one with scripts/postgres-up.sh";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(why + ". CI=true: the PostgreSQL tests must not be skipped.", e);
-            }
-            Assumptions.abort(why);
         }
     }
 

@@ -3,18 +3,13 @@ package io.sandboxfactory.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,7 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StoreUnderLoadCliIT {
 
-    private static final int SERVER_PORT = Integer.parseInt(System.getenv().getOrDefault("SF_PG_PORT", "55432"));
     private static final int COMMANDS = 16;
 
     @TempDir
@@ -41,33 +35,14 @@ class StoreUnderLoadCliIT {
 
     @BeforeEach
     void setUp() {
-        requireServer();
+        TestPostgresStore.requireServer();
         state = temp.resolve("state");
-        cli = new CliProcess(state).withDaemon().in(temp)
-                .env("FACTORY_STORE_TYPE", "postgres")
-                .env("FACTORY_STORE_URL", "jdbc:postgresql://127.0.0.1:" + SERVER_PORT + "/"
-                        + System.getenv().getOrDefault("SF_PG_DATABASE", "sandbox_factory"))
-                .env("FACTORY_STORE_USER", System.getenv().getOrDefault("SF_PG_USER", "sandbox_factory"))
-                .env("FACTORY_STORE_PASSWORD_ENV", "SF_PG_PASSWORD")
-                .env("SF_PG_PASSWORD", System.getenv().getOrDefault("SF_PG_PASSWORD", "sandbox-factory-test"))
-                .env("FACTORY_STORE_SCHEMA", "load_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+        cli = TestPostgresStore.on(new CliProcess(state).withDaemon().in(temp), TestPostgresStore.SERVER_PORT, "load");
     }
 
     @AfterEach
     void tearDown() throws Exception {
         new Daemons(state).stop();
-    }
-
-    private static void requireServer() {
-        try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), SERVER_PORT)) {
-            return;
-        } catch (IOException e) {
-            String why = "No PostgreSQL server listens on 127.0.0.1:" + SERVER_PORT + "; start one with scripts/postgres-up.sh";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(why + ". CI=true: the PostgreSQL tests must not be skipped.", e);
-            }
-            Assumptions.abort(why);
-        }
     }
 
     @Test

@@ -44,6 +44,14 @@ final class TestProcesses {
         return process.info().arguments().map(List::of).filter(arguments::equals).isPresent();
     }
 
+    /**
+     * A {@code sleep} duration no other test's command has (300 s and a fraction from {@code tag},
+     * say the test's directory and a name), so {@link #awaitProcess} finds that command by it.
+     */
+    static String uniqueSleepSeconds(String tag) {
+        return "300." + Math.floorMod(tag.hashCode(), 1_000_000_000);
+    }
+
     /** Whether process {@code pid} has ended. */
     static boolean ended(long pid) {
         return ProcessHandle.of(pid).map(process -> !process.isAlive()).orElse(true);

@@ -2,6 +2,7 @@ package io.sandboxfactory.cli.command;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.FactoryLauncher;
@@ -91,7 +92,7 @@ public final class ShellCommand implements Callable<Integer> {
         if (handle.sandbox() instanceof LocalSandbox local) {
             // Started in the boundary's directory; the shell itself changes to the checkout.
             List<String> inCheckout = List.of("/bin/sh", "-c", "cd -- \"$0\" && exec \"$1\"", checkout, shell.get(0));
-            shell = local.interactiveCommand(terminal ? List.of("script", "-qec", shellWords(inCheckout), "/dev/null") : inCheckout);
+            shell = local.interactiveCommand(terminal ? List.of("script", "-qec", String.join(" ", inCheckout.stream().map(Sandboxes::quote).toList()), "/dev/null") : inCheckout);
         }
         ProcessBuilder builder = new ProcessBuilder(shell).directory(Path.of(checkout).toFile());
         builder.environment().clear();
@@ -124,11 +125,6 @@ public final class ShellCommand implements Callable<Integer> {
         factory.config().providerConfig("docker", DockerProviderConfig.class).filter(c -> !Boolean.TRUE.equals(c.useEnvironment()) && c.host() != null)
                 .ifPresent(c -> builder.environment().put("DOCKER_HOST", c.host()));
         return builder;
-    }
-
-    /** {@code words} as one {@code sh -c} line that gives them back unchanged. */
-    private static String shellWords(List<String> words) {
-        return String.join(" ", words.stream().map(word -> "'" + word.replace("'", "'\\''") + "'").toList());
     }
 
     /** What {@code env} prints inside the session: its base environment and its own variables. */

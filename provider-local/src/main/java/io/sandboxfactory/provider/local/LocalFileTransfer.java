@@ -51,7 +51,7 @@ final class LocalFileTransfer {
 
     private static final int BUFFER = 64 * 1024;
     private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
-    private static final Set<PosixFilePermission> DIRECTORY_MODE = PosixFilePermissions.fromString("rwxr-xr-x");
+    private static final Set<PosixFilePermission> DIRECTORY_MODE = Set.copyOf(PosixFilePermissions.fromString("rwxr-xr-x"));
 
     private final Path sessionDirectory;
     private final FileStaging staging;
