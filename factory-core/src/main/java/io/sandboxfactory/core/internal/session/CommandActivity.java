@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Keeps the session store's last-used and busy times true while this factory runs commands
@@ -36,7 +35,6 @@ public final class CommandActivity implements AutoCloseable {
 
     private final SessionStore store;
     private final Clock clock;
-    private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     /** This factory's running commands, by command id; a command leaves it (under its own lock) before its end is written. */
     private final Map<String, Running> commands = new ConcurrentHashMap<>();
     private final ScheduledExecutorService renewal;
@@ -60,12 +58,10 @@ public final class CommandActivity implements AutoCloseable {
 
     /** Marks {@code sessionId} used, busy and running for as long as the returned command stays open. */
     public Command begin(String sessionId) {
-        running.computeIfAbsent(sessionId, id -> new AtomicInteger()).incrementAndGet();
         Running command = new Running(sessionId, UUID.randomUUID().toString());
         commands.put(command.id, command);
         command.mark(Optional.of(clock.instant().plus(BUSY_FOR)));
         return () -> {
-            running.computeIfPresent(sessionId, (id, count) -> count.decrementAndGet() <= 0 ? null : count);
             commands.remove(command.id);
             command.end();
         };
@@ -78,7 +74,7 @@ public final class CommandActivity implements AutoCloseable {
 
     /** Whether a command of {@code sessionId} runs in this factory now. */
     public boolean running(String sessionId) {
-        return running.containsKey(sessionId);
+        return commands.values().stream().anyMatch(command -> command.sessionId.equals(sessionId));
     }
 
     private void record(String sessionId, Optional<Instant> busyUntil) {
