@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs commands in one container through the Engine API: exec-create, exec-start with the
  * demultiplexed output streamed to the caller, and the exit code from exec-inspect. Three requests
- * per command on the shared connection pool, nothing else.
+ * per command on the shared connection pool, nothing else. The exec is attached with a stdin this
+ * process holds open until the command ended, so the command dies with this process (see {@link
+ * CommandScripts#WATCHED_RUN_SCRIPT}).
  *
  * <p>A timeout (or an interrupt of the calling thread) kills the command inside the container with
  * a second exec (see {@link CommandScripts}), then reports exit code 124 and {@code timedOut}. Failures
@@ -62,43 +64,46 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
             throw new SandboxExecTransportException("Cannot run a command in sandbox '" + sessionId() + "': "
                     + closed.getMessage(), false, closed);
         }
-        String execId = createExec(client, containerId, CommandScripts.runCommand(token, cwd, request.commandLine()), env);
+        String execId = createExec(client, containerId, CommandScripts.runWatchedCommand(token, cwd, request.commandLine()), env);
         OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
         OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
         ExecStream stream = new ExecStream(stdout, stderr, CommandScripts.missingDirectorySignal(token));
-        try {
-            client.execStartCmd(execId).withDetach(false).withTty(false).exec(stream);
-        } catch (RuntimeException e) {
-            throw startFailure(e);
-        }
-
-        boolean timedOut;
-        try {
-            LivenessWait.Outcome outcome = LivenessWait.await(client, containerId, request.timeout(), stream::await);
-            if (outcome == LivenessWait.Outcome.CONTAINER_STOPPED) {
-                stream.close();
-                throw gone(new IOException("The container stopped while the command ran."));
+        // Held open until the command ended: if this process dies, the engine closes the exec's
+        // stdin and the wrapper's watchdog kills the command.
+        try (RequestFeed lifeline = new RequestFeed()) {
+            try {
+                client.execStartCmd(execId).withDetach(false).withTty(false).withStdIn(lifeline).exec(stream);
+            } catch (RuntimeException e) {
+                throw startFailure(e);
             }
-            timedOut = outcome == LivenessWait.Outcome.TIMED_OUT;
-        } catch (InterruptedException e) {
-            stopCommand(client, containerId, token, stream);
-            Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
-                    + "' was interrupted; it was killed inside the container.", e);
+            boolean timedOut;
+            try {
+                LivenessWait.Outcome outcome = LivenessWait.await(client, containerId, request.timeout(), stream::await);
+                if (outcome == LivenessWait.Outcome.CONTAINER_STOPPED) {
+                    stream.close();
+                    throw gone(new IOException("The container stopped while the command ran."));
+                }
+                timedOut = outcome == LivenessWait.Outcome.TIMED_OUT;
+            } catch (InterruptedException e) {
+                stopCommand(client, containerId, token, stream);
+                Thread.currentThread().interrupt();
+                throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
+                        + "' was interrupted; it was killed inside the container.", e);
+            }
+            if (timedOut) {
+                stopCommand(client, containerId, token, stream);
+            } else if (stream.failure().isPresent()) {
+                throw startFailure(stream.failure().get());
+            }
+            if (stream.missingDirectory()) {
+                throw CommandRequest.cwdMissing(cwd, sessionId());
+            }
+            stdout.finish();
+            stderr.finish();
+            int exitCode = timedOut ? CommandResult.TIMEOUT_EXIT_CODE : exitCode(client, execId);
+            return new CommandResult(exitCode, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
+                    timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
         }
-        if (timedOut) {
-            stopCommand(client, containerId, token, stream);
-        } else if (stream.failure().isPresent()) {
-            throw startFailure(stream.failure().get());
-        }
-        if (stream.missingDirectory()) {
-            throw CommandRequest.cwdMissing(cwd, sessionId());
-        }
-        stdout.finish();
-        stderr.finish();
-        int exitCode = timedOut ? CommandResult.TIMEOUT_EXIT_CODE : exitCode(client, execId);
-        return new CommandResult(exitCode, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started),
-                timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
     }
 
     /** The variables of command {@code token} as {@code NAME=VALUE}, as the engine takes them (see {@link CommandDefaults#environment}). */
@@ -112,7 +117,7 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
             return client.execCreateCmd(containerId)
                     .withCmd(argv.toArray(String[]::new))
                     .withEnv(env)
-                    .withAttachStdin(false)
+                    .withAttachStdin(true)
                     .withAttachStdout(true)
                     .withAttachStderr(true)
                     .withTty(false)

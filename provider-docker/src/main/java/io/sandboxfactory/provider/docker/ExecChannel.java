@@ -10,9 +10,7 @@ import com.github.dockerjava.api.model.StreamType;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -263,76 +261,6 @@ final class ExecChannel implements AutoCloseable {
             } catch (IOException | RuntimeException ignored) {
                 // Dropping the connection on purpose; a failure to close it changes nothing.
             }
-        }
-    }
-
-    /**
-     * The server's stdin: requests queued by {@link #submit}, read by the engine connection's
-     * writer thread. Counts what was offered and what was taken so a failure can tell whether a
-     * request left this process. Ends (returns -1) when closed.
-     */
-    private static final class RequestFeed extends InputStream {
-        private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
-        private byte[] head;
-        private int headOffset;
-        private long offered;
-        private long taken;
-        private boolean closed;
-
-        synchronized void offer(byte[] bytes) {
-            queue.add(bytes);
-            offered += bytes.length;
-            notifyAll();
-        }
-
-        synchronized long offered() {
-            return offered;
-        }
-
-        synchronized long taken() {
-            return taken;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
-            if (length == 0) {
-                return 0;
-            }
-            while (!closed && head == null && queue.isEmpty()) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("Interrupted while waiting for a request.", e);
-                }
-            }
-            if (closed) {
-                return -1;
-            }
-            if (head == null) {
-                head = queue.poll();
-                headOffset = 0;
-            }
-            int n = Math.min(length, head.length - headOffset);
-            System.arraycopy(head, headOffset, buffer, offset, n);
-            headOffset += n;
-            taken += n;
-            if (headOffset == head.length) {
-                head = null;
-            }
-            return n;
-        }
-
-        @Override
-        public synchronized void close() {
-            closed = true;
-            notifyAll();
         }
     }
 

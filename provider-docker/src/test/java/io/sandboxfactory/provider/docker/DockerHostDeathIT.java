@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Commands die with their host: a JVM running a command through the exec channel is killed with
- * SIGKILL mid-command, and the command's processes in the container must end (the channel's
- * watcher sees its stdin end and kills them), without any later call of the provider.
+ * Commands die with their host: a JVM running a command is killed with SIGKILL mid-command, and
+ * the command's processes in the container must end without any later call of the provider, on
+ * both paths: through the exec channel (its watcher sees its stdin end) and as an exec of its own
+ * (the wrapper's watchdog sees the exec's stdin end).
  */
 @ExtendWith(RequiresDockerEngine.class)
 class DockerHostDeathIT {
@@ -40,15 +41,25 @@ class DockerHostDeathIT {
     }
 
     @Test
-    void aCommandEndsWhenTheJvmThatRanItIsKilled() throws Exception {
+    void aCommandThroughTheChannelEndsWhenTheJvmThatRanItIsKilled() throws Exception {
+        assertCommandDiesWithItsHost(true);
+    }
+
+    @Test
+    void aCommandInAnExecOfItsOwnEndsWhenTheJvmThatRanItIsKilled() throws Exception {
+        assertCommandDiesWithItsHost(false);
+    }
+
+    private void assertCommandDiesWithItsHost(boolean execChannel) throws Exception {
         String session = fixture.sessionId("host-death");
-        // A distinctive command line, and a child of it, both to be gone after the kill.
-        String command = "sleep 317 & sleep 318; wait";
+        // A distinctive command line, a child of it and one in a session of its own, all to be gone after the kill.
+        String command = "sleep 317 & setsid sleep 319 & sleep 318; wait";
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         String runtime = DockerFixture.runtime();
         ProcessBuilder builder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                ChannelCommandProbe.class.getName(), fixture.owner(), System.getProperty("java.io.tmpdir"), session,
-                fixture.runLabels().get(DockerFixture.RUN_LABEL), runtime == null ? "-" : runtime, command);
+                HostCommandProbe.class.getName(), fixture.owner(), System.getProperty("java.io.tmpdir"), session,
+                fixture.runLabels().get(DockerFixture.RUN_LABEL), runtime == null ? "-" : runtime, command,
+                Boolean.toString(execChannel));
         builder.redirectErrorStream(true);
         Process child = builder.start();
         try {
@@ -61,9 +72,9 @@ class DockerHostDeathIT {
 
             DockerSandbox observer = fixture.sandbox(fixture.factory(fixture.owner(), b -> b.execChannel(false)), session);
             observer.start();
-            String count = "ps -o args | grep -c '^sleep 31[78]' || true";
+            String count = "ps -o args | grep -c '^sleep 31[789]' || true";
             assertThat(Polling.until(PATIENCE, Duration.ofMillis(50),
-                    () -> observer.executeCommand(count).stdout().trim().equals("2"))).as("the command runs").isTrue();
+                    () -> observer.executeCommand(count).stdout().trim().equals("3"))).as("the command runs").isTrue();
 
             child.destroyForcibly(); // SIGKILL
             assertThat(child.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();

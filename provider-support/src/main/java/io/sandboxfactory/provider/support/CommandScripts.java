@@ -54,6 +54,36 @@ public final class CommandScripts {
             "rm -f \"$1\"",
             "exit $status");
 
+    /**
+     * The wrapper for an exec whose stdin the host holds open while the command runs (a Docker exec
+     * attached with stdin): as {@link #RUN_SCRIPT}, plus a watchdog that reads that stdin and, when
+     * it ends before the command did (the engine closes a dead client's stdin), kills every process
+     * of the command: those marked with its token (but itself) and the wrapper's group (itself
+     * last). The command's own stdin is {@code /dev/null}; once it exits the wrapper ends the
+     * watchdog with SIGTERM, so what the command left running in the background stays, as it does
+     * on the other paths; a watchdog already killing ignores SIGTERM, since the command's end it
+     * sees may be its own doing. fd 9 carries stdin into the watchdog: an asynchronous list's own
+     * stdin is {@code /dev/null}; {@code read} is a builtin, so the watchdog is one process.
+     */
+    public static final String WATCHED_RUN_SCRIPT = String.join("\n",
+            "cd -- \"$2\" 2>/dev/null || { printf '%s' \"$4\" >&2; exit 1; }",
+            "echo $$ >\"$1\" 2>/dev/null",
+            "exec 9<&0 0</dev/null",
+            "{ while IFS= read -r _sf_line; do :; done",
+            "  trap '' TERM",
+            "  read -r _sf_self _sf_rest </proc/self/stat",
+            killMarked(MARKER_VARIABLE, "$" + MARKER_VARIABLE, "$_sf_self $$"),
+            "  rm -f \"$1\"",
+            "  kill -KILL -$$",
+            "} <&9 >/dev/null 2>&1 9<&- &",
+            "_sf_watchdog=$!",
+            "exec 9<&-",
+            "/bin/sh -c \"$3\"",
+            "status=$?",
+            "kill -TERM $_sf_watchdog 2>/dev/null",
+            "rm -f \"$1\"",
+            "exit $status");
+
     private static final String KILL_SCRIPT = String.join("\n",
             "if [ -s \"$1\" ]; then kill -KILL -\"$(cat \"$1\")\" 2>/dev/null; rm -f \"$1\"; fi",
             killMarked(MARKER_VARIABLE, "$2"),
@@ -68,11 +98,20 @@ public final class CommandScripts {
      * forked while the first one ran is caught by the second.
      */
     public static String killMarked(String variable, String value) {
+        return killMarked(variable, value, "");
+    }
+
+    /**
+     * {@link #killMarked(String, String)} sparing the processes in {@code spared}, shell text that
+     * expands to pids separated by spaces (such as {@code "$self $$"}); their groups are not killed either.
+     */
+    static String killMarked(String variable, String value, String spared) {
         return String.join("\n",
                 "for sweep in 1 2; do",
                 "  for e in /proc/[0-9]*/environ; do",
+                "    p=${e#/proc/}; p=${p%/environ}",
+                "    case \" " + spared + " \" in *\" $p \"*) continue;; esac",
                 "    if grep -qsxzF \"" + variable + "=" + value + "\" \"$e\"; then",
-                "      p=${e#/proc/}; p=${p%/environ}",
                 "      kill -KILL -\"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null",
                 "    fi",
                 "  done",
@@ -122,6 +161,15 @@ public final class CommandScripts {
         env.forEach((name, value) -> argv.add(name + "=" + value));
         argv.addAll(runCommand(token, cwd, commandLine));
         return argv;
+    }
+
+    /**
+     * {@link #runCommand(String, String, String)} under {@link #WATCHED_RUN_SCRIPT}, for an exec
+     * whose stdin the host holds open until the command ends, so the command dies with the host.
+     */
+    public static List<String> runWatchedCommand(String token, String cwd, String commandLine) {
+        return List.of("/bin/sh", "-c", WATCHED_RUN_SCRIPT, "sandbox-factory-exec", pidFile(token), cwd, commandLine,
+                missingDirectorySignal(token));
     }
 
     /** The exec argv that kills every process of command {@code token}. */

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Polling;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,6 +11,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,30 +75,75 @@ class CommandScriptsTest {
         // scrubbed its environment (found through the group), one in its own session (found by marker).
         Process process = start(token, dir.toString(),
                 "sleep 600 & echo $!; env -i sleep 600 & echo $!; setsid sleep 600 & echo $!; sleep 600");
-        List<Long> children = new ArrayList<>();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        for (int i = 0; i < 3; i++) {
-            children.add(Long.parseLong(out.readLine().trim()));
-        }
+        List<Long> children = children(process, 3);
         assertThat(children).allMatch(CommandScriptsTest::running);
 
         Process kill = new ProcessBuilder(CommandScripts.killCommand(token)).redirectErrorStream(true).start();
         assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).isZero();
 
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).isEqualTo(137);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (children.stream().anyMatch(CommandScriptsTest::running) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
+        assertKilled(process, children, token);
+    }
+
+    @Test
+    void theWatchedWrapperKillsTheCommandWhenItsStdinEnds(@TempDir Path dir) throws Exception {
+        String token = CommandScripts.newToken();
+        // The host's stdin stays open (this JVM holds the pipe) until it is closed below, as the
+        // engine closes an exec's stdin when its client dies.
+        Process process = start(CommandScripts.runWatchedCommand(token, dir.toString(),
+                "sleep 600 & echo $!; env -i sleep 600 & echo $!; setsid sleep 600 & echo $!; sleep 600"), token);
+        List<Long> children = children(process, 3);
+        assertThat(children).allMatch(CommandScriptsTest::running);
+
+        process.getOutputStream().close();
+
+        assertKilled(process, children, token);
+    }
+
+    @Test
+    void theWatchedWrapperLeavesWhatACommandThatEndedStartedAndGivesTheCommandNoStdin(@TempDir Path dir) throws Exception {
+        String token = CommandScripts.newToken();
+        Process process = start(CommandScripts.runWatchedCommand(token, dir.toString(),
+                "setsid sleep 600 >/dev/null 2>&1 & echo $!; cat; exit 5"), token);
+        List<Long> children = children(process, 1);
+        try {
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("cat read /dev/null, not the open stdin").isTrue();
+            assertThat(process.exitValue()).isEqualTo(5);
+            process.getOutputStream().close();
+            // The watchdog is gone with the wrapper, so the end of stdin kills nothing now.
+            assertThat(children).allMatch(CommandScriptsTest::running);
+            assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> ProcessHandle.allProcesses()
+                    .noneMatch(p -> p.info().commandLine().orElse("").contains(token)))).as("no watchdog left").isTrue();
+        } finally {
+            children.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         }
-        assertThat(children).noneMatch(CommandScriptsTest::running);
+    }
+
+    private static List<Long> children(Process process, int count) throws IOException {
+        List<Long> children = new ArrayList<>();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        for (int i = 0; i < count; i++) {
+            children.add(Long.parseLong(out.readLine().trim()));
+        }
+        return children;
+    }
+
+    /** The wrapper died by SIGKILL, every child of the command ends, and the pid file is gone. */
+    private static void assertKilled(Process wrapper, List<Long> children, String token) throws InterruptedException {
+        assertThat(wrapper.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(wrapper.exitValue()).isEqualTo(137);
+        assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                () -> children.stream().noneMatch(CommandScriptsTest::running))).as("children ended: %s", children).isTrue();
         assertThat(Path.of(CommandScripts.pidFile(token))).doesNotExist();
     }
 
     private static Process start(String token, String cwd, String commandLine) throws IOException {
+        return start(CommandScripts.runCommand(token, cwd, commandLine), token);
+    }
+
+    private static Process start(List<String> wrapper, String token) throws IOException {
         List<String> argv = new ArrayList<>(List.of("setsid"));
-        argv.addAll(CommandScripts.runCommand(token, cwd, commandLine));
+        argv.addAll(wrapper);
         ProcessBuilder builder = new ProcessBuilder(argv);
         builder.environment().put(CommandScripts.MARKER_VARIABLE, token);
         return builder.start();
