@@ -65,21 +65,6 @@ public record FactoryConfig(
         providers = copy(Objects.requireNonNullElse(providers, Map.of()));
     }
 
-    /** Without a {@code git:} section. */
-    public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
-                         Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
-                         Map<String, Map<String, Object>> providers, StoreConfig store, TemplatesConfig templates, CacheConfig cache,
-                         JournalConfig journal) {
-        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, templates, cache, journal, null);
-    }
-
-    /** Without a {@code templates:} section. */
-    public FactoryConfig(Optional<String> provider, Optional<Path> stateDir, Optional<String> owner, RepositoryDefaults repository,
-                         Timeouts timeouts, Lifecycle lifecycle, Map<String, EnvironmentConfig> environments,
-                         Map<String, Map<String, Object>> providers, StoreConfig store) {
-        this(provider, stateDir, owner, repository, timeouts, lifecycle, environments, providers, store, null, null, null, null);
-    }
-
     private static Map<String, Map<String, Object>> copy(Map<String, ? extends Map<String, ?>> sections) {
         Map<String, Map<String, Object>> copy = new TreeMap<>();
         sections.forEach((name, section) -> copy.put(Objects.requireNonNull(name, "provider section name"),

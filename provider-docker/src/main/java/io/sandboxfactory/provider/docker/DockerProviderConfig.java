@@ -177,30 +177,6 @@ public record DockerProviderConfig(
         volumes = volumes == null ? List.of() : List.copyOf(volumes);
     }
 
-    /** The config as it was before {@code volumes}: no mounts. */
-    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
-                                Map<String, String> labels, String workingDirectory, String apiVersion,
-                                Boolean useEnvironment, Map<String, String> env, Boolean init) {
-        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init, null);
-    }
-
-    /** The config as it was before {@code execChannel}: the channel at its default. */
-    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
-                                Map<String, String> labels, String workingDirectory, String apiVersion,
-                                Boolean useEnvironment, Map<String, String> env, Boolean init, List<String> volumes) {
-        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init,
-                volumes, null);
-    }
-
-    /** The config as it was before the hardening keys: each at its default. */
-    public DockerProviderConfig(String host, String image, Double cpus, String memory, String networkMode,
-                                Map<String, String> labels, String workingDirectory, String apiVersion,
-                                Boolean useEnvironment, Map<String, String> env, Boolean init, List<String> volumes,
-                                Boolean execChannel) {
-        this(host, image, cpus, memory, networkMode, labels, workingDirectory, apiVersion, useEnvironment, env, init,
-                volumes, execChannel, null, null, null, null, null);
-    }
-
     /** Every field at its default. */
     public static DockerProviderConfig defaults() {
         return builder().build();

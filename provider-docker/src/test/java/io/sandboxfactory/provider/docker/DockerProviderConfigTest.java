@@ -16,7 +16,7 @@ class DockerProviderConfigTest {
 
     @Test
     void absentFieldsTakeTheirDefaults() {
-        DockerProviderConfig config = new DockerProviderConfig(null, null, null, null, null, null, null, null, null, null, null);
+        DockerProviderConfig config = DockerProviderConfig.builder().build();
         assertThat(config.host()).isEqualTo("unix:///var/run/docker.sock");
         assertThat(config.image()).isEqualTo("sandbox-factory/test-base:latest");
         assertThat(config.cpus()).isNull();

@@ -22,7 +22,7 @@ class DockerVolumesConfigTest {
     @Test
     void noVolumesByDefault() {
         assertThat(DockerProviderConfig.defaults().volumes()).isEmpty();
-        assertThat(new DockerProviderConfig(null, null, null, null, null, null, null, null, null, null, null))
+        assertThat(DockerProviderConfig.builder().build())
                 .isEqualTo(DockerProviderConfig.defaults());
     }
 

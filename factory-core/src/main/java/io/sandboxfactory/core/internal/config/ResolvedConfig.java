@@ -76,28 +76,6 @@ public record ResolvedConfig(
         }
     }
 
-    /** Without the origins of provider keys: each reads as coming from {@code origin}. */
-    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
-                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
-                          String origin, StoreConfig store, TemplatesConfig templates, CacheConfig cache, JournalConfig journal) {
-        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, templates,
-                cache, journal, null, null);
-    }
-
-    /** Without template settings. */
-    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
-                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
-                          String origin, StoreConfig store) {
-        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, store, null, null, null);
-    }
-
-    /** With the embedded default store. */
-    public ResolvedConfig(String provider, Path stateDirectory, String owner, RepositoryDefaults repository, Timeouts timeouts,
-                          Lifecycle lifecycle, Map<String, EnvironmentConfig> environments, Map<String, Object> providerConfigs,
-                          String origin) {
-        this(provider, stateDirectory, owner, repository, timeouts, lifecycle, environments, providerConfigs, origin, StoreConfig.defaults());
-    }
-
     /**
      * Shows provider config names only: a bound provider config may hold secrets (a provider's
      * {@code env}), and third-party config records render every field.
