@@ -6,28 +6,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.InvalidConfigValueException;
-import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import io.sandboxfactory.core.config.CacheConfig;
-import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.internal.git.HostGitIdentity;
@@ -183,14 +172,15 @@ public final class ConfigResolver {
 
         Path stateDirectory = problems.check(() -> stateDirectory(config, env, overrides), () -> home.resolve(DEFAULT_STATE_DIR));
         String owner = problems.check(() -> owner(config, env, overrides, inOrigin), this::defaultOwner);
-        RepositoryDefaults repository = commands(repository(config.repository(), env, problems), env, problems);
-        Timeouts timeouts = timeouts(config.timeouts(), env, problems);
-        Lifecycle lifecycle = lifecycle(config.lifecycle(), env, problems);
-        StoreConfig store = store(config.store(), env, problems);
-        TemplatesConfig templates = templates(config.templates(), env, problems);
-        CacheConfig cache = cache(config.cache(), env, problems);
-        JournalConfig journal = journal(config.journal(), env, problems);
-        GitConfig git = git(config.git(), env, problems);
+        SectionOverrides sectionOverrides = new SectionOverrides(env, problems, this::scalar);
+        RepositoryDefaults repository = sectionOverrides.repository(config.repository());
+        Timeouts timeouts = sectionOverrides.timeouts(config.timeouts());
+        Lifecycle lifecycle = sectionOverrides.lifecycle(config.lifecycle());
+        StoreConfig store = sectionOverrides.store(config.store());
+        TemplatesConfig templates = sectionOverrides.templates(config.templates());
+        CacheConfig cache = sectionOverrides.cache(config.cache());
+        JournalConfig journal = sectionOverrides.journal(config.journal());
+        GitConfig git = git(config.git(), sectionOverrides.gitUser(config.git().user()));
         // Checked last: the variables the config names to read (store.passwordEnv, a provider's passEnv) are not typos.
         Set<String> named = new TreeSet<>(UnknownVariables.namedIn(json.valueToTree(sections)));
         store.passwordEnv().ifPresent(named::add);
@@ -233,162 +223,11 @@ public final class ConfigResolver {
         return sanitized.isEmpty() ? "sandbox-factory" : sanitized;
     }
 
-    private static RepositoryDefaults repository(RepositoryDefaults fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        RepositoryDefaults result = fromFile;
-        Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
-        if (template.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.CLONE_URL_TEMPLATE, "repository", () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()), fromFile);
-        }
-        Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
-        if (base.isPresent()) {
-            RepositoryDefaults current = result;
-            result = fromEnv(problems, EnvironmentOverrides.DEFAULT_BASE_BRANCH, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()), current);
-        }
-        Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
-        if (roots.isPresent()) {
-            RepositoryDefaults current = result;
-            List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
-            result = fromEnv(problems, EnvironmentOverrides.ALLOWED_FILE_ROOTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()), current);
-        }
-        Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
-        if (inputs.isPresent()) {
-            RepositoryDefaults current = result;
-            List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
-            result = fromEnv(problems, EnvironmentOverrides.TEMPLATE_INPUTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list), current);
-        }
-        return result;
-    }
-
-    /** {@code FACTORY_REPOSITORY_SETUP} and {@code _TEARDOWN}: one command, or several as a YAML flow list {@code [npm ci, make]}. */
-    private RepositoryDefaults commands(RepositoryDefaults fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        RepositoryDefaults result = fromFile;
-        Optional<String> setup = env.get(EnvironmentOverrides.SETUP);
-        if (setup.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.SETUP, "repository", () -> new RepositoryDefaults(fromFile.cloneUrlTemplate(),
-                    fromFile.defaultBaseBranch(), commandList(setup.get()), fromFile.teardown(), fromFile.allowedFileRoots(),
-                    fromFile.templateInputs()), fromFile);
-        }
-        Optional<String> teardown = env.get(EnvironmentOverrides.TEARDOWN);
-        if (teardown.isPresent()) {
-            RepositoryDefaults current = result;
-            result = fromEnv(problems, EnvironmentOverrides.TEARDOWN, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), commandList(teardown.get()), current.allowedFileRoots(),
-                    current.templateInputs()), current);
-        }
-        return result;
-    }
-
-    private List<String> commandList(String text) {
-        JsonNode node = scalar(text);
-        if (!node.isArray()) {
-            return List.of(text);
-        }
-        List<String> commands = new java.util.ArrayList<>();
-        node.forEach(element -> commands.add(element.asText()));
-        return commands;
-    }
-
-    private static TemplatesConfig templates(TemplatesConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        Optional<String> autoBuild = env.get(EnvironmentOverrides.TEMPLATES_AUTO_BUILD);
-        return autoBuild.isEmpty() ? fromFile
-                : fromEnv(problems, EnvironmentOverrides.TEMPLATES_AUTO_BUILD, "templates", () -> new TemplatesConfig(flag(autoBuild.get())), fromFile);
-    }
-
-    private static CacheConfig cache(CacheConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        CacheConfig result = fromFile;
-        Optional<String> enabled = env.get(EnvironmentOverrides.CACHE_ENABLED);
-        if (enabled.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.CACHE_ENABLED, "cache", () -> new CacheConfig(flag(enabled.get()), fromFile.maxIdle()),
-                    fromFile);
-        }
-        Optional<String> maxIdle = env.get(EnvironmentOverrides.CACHE_MAX_IDLE);
-        if (maxIdle.isPresent()) {
-            CacheConfig current = result;
-            result = fromEnv(problems, EnvironmentOverrides.CACHE_MAX_IDLE, "cache",
-                    () -> new CacheConfig(current.enabled(), DurationFormat.parse(maxIdle.get())), current);
-        }
-        return result;
-    }
-
-    /** Only the words YAML and JSON write for a boolean: a typo must not silently turn a feature off. */
-    private static boolean flag(String text) {
-        return switch (text.strip()) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("'" + text + "' is neither true nor false.");
-        };
-    }
-
-    /** Each {@code FACTORY_TIMEOUTS_*} variable and how it changes the {@code timeouts} section. */
-    private static final Map<String, BiFunction<Timeouts, Duration, Timeouts>> TIMEOUT_VARIABLES = Map.of(
-            EnvironmentOverrides.SETUP_TIMEOUT, Timeouts::withSetup, EnvironmentOverrides.COMMAND_TIMEOUT, Timeouts::withCommand,
-            EnvironmentOverrides.PROBE_TIMEOUT, Timeouts::withProbe, EnvironmentOverrides.NETWORK_TIMEOUT, Timeouts::withNetwork,
-            EnvironmentOverrides.CHECKOUT_TIMEOUT, Timeouts::withCheckout, EnvironmentOverrides.TEARDOWN_TIMEOUT, Timeouts::withTeardown);
-
-    private static Timeouts timeouts(Timeouts fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        Timeouts result = fromFile;
-        for (Map.Entry<String, BiFunction<Timeouts, Duration, Timeouts>> variable : new TreeMap<>(TIMEOUT_VARIABLES).entrySet()) {
-            Optional<String> value = env.get(variable.getKey());
-            if (value.isPresent()) {
-                Timeouts current = result;
-                result = fromEnv(problems, variable.getKey(), "timeouts", () -> variable.getValue().apply(current, DurationFormat.parse(value.get())),
-                        current);
-            }
-        }
-        return result;
-    }
-
-    private static Lifecycle lifecycle(Lifecycle fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        Lifecycle result = fromFile;
-        Optional<String> stop = env.get(EnvironmentOverrides.STOP_AFTER_IDLE);
-        if (stop.isPresent()) {
-            result = fromEnv(problems, EnvironmentOverrides.STOP_AFTER_IDLE, "lifecycle", () -> new Lifecycle(Optional.of(DurationFormat.parse(stop.get())),
-                    fromFile.deleteAfterIdle()), fromFile);
-        }
-        Optional<String> delete = env.get(EnvironmentOverrides.DELETE_AFTER_IDLE);
-        if (delete.isPresent()) {
-            Lifecycle current = result;
-            result = fromEnv(problems, EnvironmentOverrides.DELETE_AFTER_IDLE, "lifecycle", () -> new Lifecycle(current.stopAfterIdle(),
-                    Optional.of(DurationFormat.parse(delete.get()))), current);
-        }
-        return result;
-    }
-
-    private static JournalConfig journal(JournalConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        Optional<String> size = env.get(EnvironmentOverrides.JOURNAL_MAX_ENTRIES);
-        if (size.isEmpty()) {
-            return fromFile;
-        }
-        return fromEnv(problems, EnvironmentOverrides.JOURNAL_MAX_ENTRIES, "journal", () -> {
-            try {
-                return new JournalConfig(Integer.valueOf(size.get().strip()));
-            } catch (NumberFormatException e) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
-            }
-        }, fromFile);
-    }
-
     /**
      * The identity of commits in sessions, each part from the environment, else the file, else the
      * host's global git config (read only when a part is missing), else the built-in default.
      */
-    private GitConfig git(GitConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        GitConfig.User file = fromFile.user();
-        Optional<String> name = env.get(EnvironmentOverrides.GIT_USER_NAME);
-        Optional<String> email = env.get(EnvironmentOverrides.GIT_USER_EMAIL);
-        GitConfig.User configured = file;
-        if (name.isPresent()) {
-            configured = fromEnv(problems, EnvironmentOverrides.GIT_USER_NAME, "git.user", () -> new GitConfig.User(name.get(), file.email()), file);
-        }
-        if (email.isPresent()) {
-            GitConfig.User current = configured;
-            configured = fromEnv(problems, EnvironmentOverrides.GIT_USER_EMAIL, "git.user", () -> new GitConfig.User(current.name(), email.get()),
-                    current);
-        }
+    private GitConfig git(GitConfig fromFile, GitConfig.User configured) {
         GitConfig.User host = configured.name() != null && configured.email() != null ? configured : new HostGitIdentity(home).read();
         return GitConfig.of(first(configured.name(), host.name(), GitConfig.DEFAULT_NAME),
                 first(configured.email(), host.email(), GitConfig.DEFAULT_EMAIL));
@@ -396,37 +235,6 @@ public final class ConfigResolver {
 
     private static String first(String configured, String host, String fallback) {
         return configured != null ? configured : host != null ? host : fallback;
-    }
-
-    /** Each {@code FACTORY_STORE_<KEY>} variable replaces that key of the {@code store:} section. */
-    private static StoreConfig store(StoreConfig fromFile, EnvironmentOverrides env, ConfigProblems problems) {
-        StoreConfig result = fromFile;
-        for (String key : StoreConfig.KEYS) {
-            String variable = EnvironmentOverrides.storeVariable(key);
-            Optional<String> value = env.get(variable);
-            if (value.isPresent()) {
-                StoreConfig current = result;
-                result = fromEnv(problems, variable, "store", () -> current.with(key, value.get()), current);
-            }
-        }
-        return result;
-    }
-
-    /**
-     * {@code build}'s value, or {@code unchanged} after recording why the variable's value is invalid;
-     * a value a record rejects is named by its key under {@code section}.
-     */
-    private static <T> T fromEnv(ConfigProblems problems, String variable, String section, Supplier<T> build, T unchanged) {
-        return problems.check(() -> {
-            try {
-                return build.get();
-            } catch (InvalidConfigValueException e) {
-                throw new InvalidConfigException(e.problems().stream().map(p -> ConfigErrors.rejected(ConfigErrors.join(section, p.key()),
-                        p, key -> "from environment variable " + variable)).toList(), e);
-            } catch (IllegalArgumentException e) {
-                throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
-            }
-        }, () -> unchanged);
     }
 
     /** A YAML scalar ({@code 8}, {@code true}, {@code 15m}); flow collections only when written as {@code [..]} or {@code {..}}. */
