@@ -5,7 +5,6 @@ import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.FileOperationsSandbox;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.core.session.SessionHandle;
 
 import java.io.ByteArrayInputStream;
@@ -16,7 +15,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -59,6 +57,7 @@ public final class SandboxFilesystem implements FilesystemView {
     private final FileOperations operations;
     private final ContentTransfer transfer;
     private final boolean fast;
+    private final HostCopies copies;
 
     SandboxFilesystem(ExecutableSandbox sandbox, Optional<FileTransferSandbox> fastPath, String root, int chunkBytes, Duration timeout) {
         this.root = new SandboxRoot(root);
@@ -67,12 +66,13 @@ public final class SandboxFilesystem implements FilesystemView {
             ProviderFiles files = new ProviderFiles(provider, this.root, sandbox.id());
             this.operations = files;
             this.transfer = files;
-            return;
+        } else {
+            FileCommands commands = new FileCommands(new SandboxShell(sandbox, this.root, timeout));
+            GenericTransfer generic = new GenericTransfer(commands, chunkBytes);
+            this.operations = generic;
+            this.transfer = fastPath.<ContentTransfer>map(f -> new FastTransfer(commands, f)).orElse(generic);
         }
-        FileCommands commands = new FileCommands(new SandboxShell(sandbox, this.root, timeout));
-        GenericTransfer generic = new GenericTransfer(commands, chunkBytes);
-        this.operations = generic;
-        this.transfer = fastPath.<ContentTransfer>map(f -> new FastTransfer(commands, f)).orElse(generic);
+        this.copies = new HostCopies(this.root, operations, transfer);
     }
 
     /** The filesystem of {@code sandbox} under {@code root} (absolute, inside the sandbox), fast path when offered. */
@@ -80,8 +80,8 @@ public final class SandboxFilesystem implements FilesystemView {
         return builder(sandbox, root).build();
     }
 
-    public static Builder builder(ExecutableSandbox sandbox, String root) {
-        return new Builder(sandbox, root);
+    public static SandboxFilesystemBuilder builder(ExecutableSandbox sandbox, String root) {
+        return new SandboxFilesystemBuilder(sandbox, root);
     }
 
     /**
@@ -241,37 +241,7 @@ public final class SandboxFilesystem implements FilesystemView {
      * replaces a file. Files are replaced in place on the fast path, atomically on the generic one.
      */
     public TransferSummary copyIn(Path hostSource, String target, TransferProgress progress) {
-        Objects.requireNonNull(progress, "progress");
-        Path source = hostSource.toAbsolutePath().normalize();
-        if (!Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " does not exist.");
-        }
-        if (source.getFileName() == null) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " is the file system root; copy a directory below it.");
-        }
-        String destination = root.normalize(target);
-        Resolved resolved = transfer.resolve(destination);
-        Resolved directory;
-        String directoryPath;
-        String name;
-        if (resolved.directory()) {
-            directory = resolved;
-            directoryPath = destination;
-            name = source.getFileName().toString();
-        } else {
-            if (!resolved.missing() && Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS)) {
-                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, FileCommands.display(destination),
-                        "Cannot copy directory " + hostSource + " onto '" + FileCommands.display(destination) + "': it is not a directory.");
-            }
-            directoryPath = SandboxRoot.parent(destination);
-            Resolved parent = transfer.resolve(directoryPath);
-            directory = parent.directory() ? parent : operations.mkdirs(directoryPath);
-            name = SandboxRoot.name(destination);
-        }
-        HostTree tree = HostTree.scan(source, name);
-        CountingSource counted = new CountingSource(tree, tree.totalBytes(), progress);
-        transfer.copyIn(directory, directoryPath, counted);
-        return counted.summary();
+        return copies.copyIn(hostSource, target, progress);
     }
 
     /** {@link #copyOut(String, Path, TransferProgress)} without progress. */
@@ -286,94 +256,11 @@ public final class SandboxFilesystem implements FilesystemView {
      * ever written outside the destination, even through links the copy itself wrote.
      */
     public TransferSummary copyOut(String source, Path hostTarget, TransferProgress progress) {
-        Objects.requireNonNull(progress, "progress");
-        String path = root.normalize(source);
-        Resolved resolved = transfer.resolve(path);
-        String shown = FileCommands.display(path);
-        if (resolved.missing()) {
-            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, "Cannot copy '" + shown
-                    + "': it does not exist under the root " + root + ".");
-        }
-        if (!resolved.directory() && !resolved.regularFile()) {
-            throw new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, "Cannot copy '" + shown
-                    + "': it is neither a regular file nor a directory.");
-        }
-        Path target = hostTarget.toAbsolutePath().normalize();
-        try {
-            Path directory;
-            String name;
-            if (Files.isDirectory(target)) {
-                directory = target;
-                name = path.isEmpty() ? resolved.name() : SandboxRoot.name(path);
-            } else {
-                if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && resolved.directory()) {
-                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Cannot copy directory '" + shown + "' onto host file " + hostTarget
-                            + ": it is not a directory.");
-                }
-                if (target.getParent() == null) {
-                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostTarget + " is the file system root.");
-                }
-                directory = Files.createDirectories(target.getParent());
-                name = target.getFileName().toString();
-            }
-            HostTreeWriter writer = new HostTreeWriter(directory.toRealPath(), progress);
-            transfer.copyOut(resolved, path, name, writer);
-            return writer.summary();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not write under " + hostTarget + ": " + e.getMessage(), e);
-        }
+        return copies.copyOut(source, hostTarget, progress);
     }
 
     @Override
     public String toString() {
         return "SandboxFilesystem[root=" + root + ", " + (fast ? "fast path" : "generic path") + "]";
-    }
-
-    /** Options of a {@link SandboxFilesystem}. Not thread-safe. */
-    public static final class Builder {
-        private final ExecutableSandbox sandbox;
-        private final String root;
-        private TransferMode mode = TransferMode.AUTO;
-        private int chunkBytes = ChunkEncoder.DEFAULT_CHUNK_BYTES;
-        private Duration timeout = DEFAULT_TIMEOUT;
-
-        private Builder(ExecutableSandbox sandbox, String root) {
-            this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
-            this.root = Objects.requireNonNull(root, "root");
-        }
-
-        /** {@link TransferMode#GENERIC} forces content through plain commands (for tests and the TCK). */
-        public Builder transferMode(TransferMode mode) {
-            this.mode = Objects.requireNonNull(mode, "mode");
-            return this;
-        }
-
-        /**
-         * Content bytes per command on the generic write path; between 1 and the default (about 720
-         * KiB, what the environment of one command holds safely).
-         */
-        public Builder chunkBytes(int chunkBytes) {
-            if (chunkBytes < 1 || chunkBytes > ChunkEncoder.DEFAULT_CHUNK_BYTES) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Chunk size " + chunkBytes + " is invalid; it must be between 1 and "
-                        + ChunkEncoder.DEFAULT_CHUNK_BYTES + " bytes.");
-            }
-            this.chunkBytes = chunkBytes;
-            return this;
-        }
-
-        /** The limit of each command a file operation runs; must be positive. */
-        public Builder timeout(Duration timeout) {
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "File operation timeout " + timeout + " is invalid; it must be positive.");
-            }
-            this.timeout = timeout;
-            return this;
-        }
-
-        public SandboxFilesystem build() {
-            Optional<FileTransferSandbox> fastPath = mode == TransferMode.AUTO && sandbox instanceof FileTransferSandbox f
-                    ? Optional.of(f) : Optional.empty();
-            return new SandboxFilesystem(sandbox, fastPath, root, chunkBytes, timeout);
-        }
     }
 }

@@ -50,7 +50,7 @@ abstract class SandboxFilesystemContract {
         return files(b -> b);
     }
 
-    SandboxFilesystem files(Function<SandboxFilesystem.Builder, SandboxFilesystem.Builder> customize) {
+    SandboxFilesystem files(Function<SandboxFilesystemBuilder, SandboxFilesystemBuilder> customize) {
         return customize.apply(SandboxFilesystem.builder(sandbox(), root()).transferMode(mode())).build();
     }
 
