@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
@@ -7,20 +8,92 @@ import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One line per element of the binary surface a provider links against: each visible type with its
  * kind, modifiers and supertypes, and each public or protected constructor, method and field with
  * its generic signature. A line changes exactly when a provider compiled against the old surface
- * could break.
+ * could break. Shared through factory-api's test-jar by every SPI module that records its surface
+ * ({@code factory-store-api} too).
  */
-final class ApiSignatures {
+public final class ApiSignatures {
 
     private ApiSignatures() {
+    }
+
+    /**
+     * Fails when the public surface of the module's {@code target/classes} under {@code packageDir}
+     * differs from the record {@code src/test/resources/<record>}: a removed or changed line breaks
+     * the module's implementors, an added one must be recorded so the record stays exact. With
+     * {@code -Dapi.signatures.write=true} the record is rewritten first.
+     */
+    public static void assertMatchesRecord(String module, String packageDir, String record) throws IOException {
+        Path recordFile = Path.of("src/test/resources", record);
+        List<String> current = of(publicTypes(packageDir));
+        if (Boolean.getBoolean("api.signatures.write")) {
+            Files.write(recordFile, current, StandardCharsets.UTF_8);
+        }
+        Set<String> recorded = new LinkedHashSet<>(Files.readAllLines(recordFile, StandardCharsets.UTF_8));
+        List<String> removed = recorded.stream().filter(line -> !current.contains(line)).toList();
+        List<String> added = current.stream().filter(line -> !recorded.contains(line)).toList();
+        String regenerate = "./mvnw -B -o verify -pl " + module + " -Dtest=" + StackWalker.getInstance(
+                StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass().getSimpleName() + " -Dapi.signatures.write=true";
+
+        assertThat(removed).as("signatures of " + module + " that were removed or changed, which breaks implementations built"
+                + " against the recorded API; keep them (deprecate instead), or, for a deliberate break before a release,"
+                + " regenerate the record with: " + regenerate).isEmpty();
+        assertThat(added).as("signatures added to " + module + " (compatible); record them with: " + regenerate).isEmpty();
+    }
+
+    /** The top-level public types under {@code packageDir} whose source's Javadoc carries no {@code @since}. */
+    public static List<String> typesWithoutSince(String packageDir) throws IOException {
+        List<String> missing = new ArrayList<>();
+        for (Class<?> type : publicTypes(packageDir)) {
+            if (type.getEnclosingClass() != null) {
+                continue;
+            }
+            Path source = Path.of("src/main/java").resolve(type.getName().replace('.', '/') + ".java");
+            if (!Files.readString(source).contains("@since ")) {
+                missing.add(type.getName());
+            }
+        }
+        return missing;
+    }
+
+    /** Every public type compiled from the module's sources under {@code packageDir}, nested ones included. */
+    public static List<Class<?>> publicTypes(String packageDir) throws IOException {
+        Path classes = Path.of("target/classes");
+        List<Class<?>> types = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(classes.resolve(packageDir))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
+                String name = classes.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+                Class<?> type = load(name);
+                if (isVisible(type)) {
+                    types.add(type);
+                }
+            }
+        }
+        return types;
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name, false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Whether {@code type} is reachable from outside the module: public, and nested only in such types. */

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.util.UUID;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The shared PostgreSQL test server (scripts/postgres-up.sh; SF_PG_* override its port, database,
@@ -33,12 +35,20 @@ final class TestPostgresStore {
 
     /** {@code cli} on the server reached at {@code port} (the server's own, or a relay's), in a new schema named {@code prefix_…}. */
     static CliProcess on(CliProcess cli, int port, String prefix) {
-        return cli.env("FACTORY_STORE_TYPE", "postgres")
-                .env("FACTORY_STORE_URL", "jdbc:postgresql://127.0.0.1:" + port + "/"
-                        + System.getenv().getOrDefault("SF_PG_DATABASE", "sandbox_factory"))
-                .env("FACTORY_STORE_USER", System.getenv().getOrDefault("SF_PG_USER", "sandbox_factory"))
-                .env("FACTORY_STORE_PASSWORD_ENV", "SF_PG_PASSWORD")
-                .env("SF_PG_PASSWORD", System.getenv().getOrDefault("SF_PG_PASSWORD", "sandbox-factory-test"))
-                .env("FACTORY_STORE_SCHEMA", prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+        variables(port, prefix).forEach(cli::env);
+        return cli;
+    }
+
+    /** The variables that select the store on the server at {@code port}, in a new schema named {@code prefix_…}, with its password. */
+    static Map<String, String> variables(int port, String prefix) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("FACTORY_STORE_TYPE", "postgres");
+        env.put("FACTORY_STORE_URL", "jdbc:postgresql://127.0.0.1:" + port + "/"
+                + System.getenv().getOrDefault("SF_PG_DATABASE", "sandbox_factory"));
+        env.put("FACTORY_STORE_USER", System.getenv().getOrDefault("SF_PG_USER", "sandbox_factory"));
+        env.put("FACTORY_STORE_PASSWORD_ENV", "SF_PG_PASSWORD");
+        env.put("SF_PG_PASSWORD", System.getenv().getOrDefault("SF_PG_PASSWORD", "sandbox-factory-test"));
+        env.put("FACTORY_STORE_SCHEMA", prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+        return env;
     }
 }

@@ -16,10 +16,10 @@ import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.FencedOutException;
-import io.sandboxfactory.core.store.SessionRecord;
-import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.store.api.FencedOutException;
+import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.api.SessionStore;
 import jakarta.inject.Inject;
 
 import java.time.Duration;

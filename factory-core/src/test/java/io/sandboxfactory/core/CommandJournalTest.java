@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.JournalEntry;
+import io.sandboxfactory.store.api.JournalEntry;
 import io.sandboxfactory.core.testing.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

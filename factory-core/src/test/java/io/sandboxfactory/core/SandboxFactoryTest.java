@@ -17,7 +17,7 @@ import io.sandboxfactory.core.internal.session.SessionOpener;
 import io.sandboxfactory.core.internal.session.SessionTimeouts;
 import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.internal.template.AutoBuilds;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 import io.sandboxfactory.core.testing.MemorySandbox;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;

@@ -23,6 +23,7 @@ public final class HeapProbe {
             new Owner("io.sandboxfactory.core.internal.session.", "memo"),
             new Owner("io.sandboxfactory.core.store.", "store"),
             new Owner("io.sandboxfactory.core.internal.store.", "store"),
+            new Owner("io.sandboxfactory.store.", "store"),
             new Owner("org.sqlite.", "store"),
             new Owner("io.sandboxfactory.provider.local.", "local sandboxes"),
             new Owner("io.sandboxfactory.", "other factory objects"));

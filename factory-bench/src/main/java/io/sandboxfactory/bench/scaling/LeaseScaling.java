@@ -5,10 +5,10 @@ import io.sandboxfactory.bench.report.BenchReport;
 import io.sandboxfactory.bench.report.Curve;
 import io.sandboxfactory.bench.stats.Samples;
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionStore;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

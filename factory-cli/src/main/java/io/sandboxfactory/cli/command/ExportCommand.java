@@ -15,7 +15,7 @@ import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

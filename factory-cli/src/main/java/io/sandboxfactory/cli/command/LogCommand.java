@@ -10,7 +10,7 @@ import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.session.SessionJournal;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
-import io.sandboxfactory.core.store.JournalEntry;
+import io.sandboxfactory.store.api.JournalEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -19,7 +19,7 @@ import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.session.SessionListener;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

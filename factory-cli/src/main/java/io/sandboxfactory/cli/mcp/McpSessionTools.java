@@ -18,7 +18,7 @@ import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.StartMode;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import static io.sandboxfactory.cli.session.StoredSessions.Audience.MCP;
 

@@ -89,14 +89,14 @@ public final class PluginLoader {
 
     /**
      * What every plugin's loader delegates to: the JDK, plus from the host only the packages a
-     * plugin is written against — the provider SPI, the session-store SPI (with its config record)
-     * and the SLF4J API, so a plugin's logs go where the host's go. Nothing else of the host, and
-     * no host resource, is visible.
+     * plugin is written against — the provider SPI ({@code factory-api}), the session-store SPI
+     * ({@code factory-store-api}) and the SLF4J API, so a plugin's logs go where the host's go.
+     * Nothing else of the host, and no host resource, is visible: a store's JDBC driver, pool and
+     * {@code store-jdbc-support} are the plugin's own.
      */
     static final class SpiClassLoader extends ClassLoader {
 
-        private static final List<String> SHARED = List.of("io.sandboxfactory.api.", "io.sandboxfactory.core.store.",
-                "io.sandboxfactory.core.config.StoreConfig", "org.slf4j.");
+        private static final List<String> SHARED = List.of("io.sandboxfactory.api.", "io.sandboxfactory.store.api.", "org.slf4j.");
 
         static {
             registerAsParallelCapable();

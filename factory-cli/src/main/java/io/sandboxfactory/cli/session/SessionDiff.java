@@ -2,8 +2,8 @@ package io.sandboxfactory.cli.session;
 
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
-import io.sandboxfactory.core.store.EnvironmentDefinition;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.EnvironmentDefinition;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

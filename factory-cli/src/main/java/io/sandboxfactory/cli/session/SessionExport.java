@@ -5,7 +5,7 @@ import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

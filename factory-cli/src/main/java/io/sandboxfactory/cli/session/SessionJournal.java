@@ -1,7 +1,7 @@
 package io.sandboxfactory.cli.session;
 
 import io.sandboxfactory.core.SandboxFactory;
-import io.sandboxfactory.core.store.JournalEntry;
+import io.sandboxfactory.store.api.JournalEntry;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.session.SessionHandle;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.sandboxfactory.cli.session;
 
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import java.util.Locale;
 import java.util.Optional;

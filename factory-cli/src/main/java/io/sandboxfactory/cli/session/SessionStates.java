@@ -5,7 +5,7 @@ import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,7 +4,7 @@ import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 /**
  * Reopens a session another process opened, from its record in the session store: each CLI

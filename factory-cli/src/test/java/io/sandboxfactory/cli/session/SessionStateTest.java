@@ -2,8 +2,8 @@ package io.sandboxfactory.cli.session;
 
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.core.store.SessionDefinition;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionDefinition;
+import io.sandboxfactory.store.api.SessionRecord;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

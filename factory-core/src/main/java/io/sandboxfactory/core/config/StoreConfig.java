@@ -3,6 +3,7 @@ package io.sandboxfactory.core.config;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.store.api.StoreSettings;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
  * {@code sqlite} (the default) is a file in the state directory; any other type is a {@code
  * SessionStoreProvider} found on the class path ({@code postgres} in the {@code store-postgres} jar,
  * which the {@code factory} command includes). The password is never a value here: {@code
- * passwordEnv} names the environment variable that holds it.
+ * passwordEnv} names the environment variable that holds it. A store reads it as the SPI's
+ * {@link StoreSettings}, the rules below already checked.
  *
  * @param type the store type ({@code sqlite}, {@code postgres}, a plugin's)
  * @param url the JDBC URL of a server store, without credentials
@@ -29,7 +31,8 @@ import java.util.regex.Pattern;
  *     PostgreSQL store whose connections are all in use waits six times it before it reports itself busy
  */
 public record StoreConfig(String type, Optional<String> url, Optional<String> user, Optional<String> passwordEnv,
-                          Optional<String> schema, Optional<Integer> poolSize, Duration leaseTtl, Duration connectTimeout) {
+                          Optional<String> schema, Optional<Integer> poolSize, Duration leaseTtl, Duration connectTimeout)
+        implements StoreSettings {
 
     public static final String SQLITE = "sqlite";
     /** The keys of the section, in the order environment overrides apply. */

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.session.SessionLabels;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -11,8 +11,8 @@ import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
-import io.sandboxfactory.core.store.EnvironmentDefinition;
-import io.sandboxfactory.core.store.SessionDefinition;
+import io.sandboxfactory.store.api.EnvironmentDefinition;
+import io.sandboxfactory.store.api.SessionDefinition;
 
 import java.time.Duration;
 import java.util.Arrays;

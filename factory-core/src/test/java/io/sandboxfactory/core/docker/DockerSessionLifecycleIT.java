@@ -18,7 +18,7 @@ import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.RecordingListener;
 import org.junit.jupiter.api.AfterEach;

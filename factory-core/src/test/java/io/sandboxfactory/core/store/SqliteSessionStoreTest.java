@@ -2,12 +2,12 @@ package io.sandboxfactory.core.store;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +19,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import io.sandboxfactory.store.api.EnvironmentDefinition;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionDefinition;
+import io.sandboxfactory.store.api.SessionRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,11 +14,11 @@ import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.LeaseOwner;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 import io.sandboxfactory.provider.local.LocalFactorySandbox;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
+import io.sandboxfactory.store.api.LeaseOwner;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.tck.store;
 
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,12 +1,14 @@
 package io.sandboxfactory.tck.store;
 
+import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionStoreException;
+import io.sandboxfactory.store.api.SessionStoreException;
+import io.sandboxfactory.store.api.StoreConfigurationException;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -131,7 +133,8 @@ class PostgresStoreFactoryTest {
     void aPasswordVariableThatIsNotSetAndAnUnknownStoreTypeAreConfigErrors() throws IOException {
         Map<String, String> env = storeEnvironment(TestPostgres.freshSchema("nopw"));
         env.remove(TestPostgres.PASSWORD_VARIABLE);
-        assertThatThrownBy(() -> host("nopw", env)).isInstanceOf(FactoryConfigurationException.class)
+        assertThatThrownBy(() -> host("nopw", env)).isInstanceOf(StoreConfigurationException.class)
+                .satisfies(e -> assertThat(((StoreConfigurationException) e).errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG))
                 .hasMessage("store.passwordEnv names SF_PG_PASSWORD, which is not set (or blank) in the environment.");
         Map<String, String> unknown = storeEnvironment("x");
         unknown.put("FACTORY_STORE_TYPE", "cassandra");

@@ -1,8 +1,8 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.core.store.SessionRows;
-import io.sandboxfactory.core.store.SessionStoreException;
+import io.sandboxfactory.store.api.SessionStoreException;
+import io.sandboxfactory.store.jdbc.CommandRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +50,7 @@ final class PostgresMigrations {
             // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
             List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"),
             // The commands running now, one row each, so status in any process can say "running".
-            List.of(SessionRows.CREATE_RUNNING_COMMANDS));
+            List.of(CommandRows.CREATE_RUNNING_COMMANDS));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;
@@ -66,7 +66,7 @@ final class PostgresMigrations {
         }
         try (Statement s = c.createStatement()) {
             if (schema.isPresent()) {
-                // Validated as a plain identifier by StoreConfig, so it can stand in the statement.
+                // Validated as a plain identifier by the factory (StoreSettings), so it can stand in the statement.
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + schema.get());
             }
             s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");

@@ -1,14 +1,14 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.JdbcSessionStore;
-import io.sandboxfactory.core.store.FencedOutException;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionDefinition;
-import io.sandboxfactory.core.store.SessionRecord;
-import io.sandboxfactory.core.store.SessionRows;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.jdbc.JdbcSessionStore;
+import io.sandboxfactory.store.api.FencedOutException;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionDefinition;
+import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.jdbc.SessionRows;
+import io.sandboxfactory.store.api.SessionStore;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

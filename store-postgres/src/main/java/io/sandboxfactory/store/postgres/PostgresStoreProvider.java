@@ -1,12 +1,11 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.SessionStoreProvider;
-import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.SessionStoreProvider;
+import io.sandboxfactory.store.api.StoreConfigurationException;
+import io.sandboxfactory.store.api.StoreContext;
+import io.sandboxfactory.store.api.StoreSettings;
 
 import java.time.Duration;
 
@@ -42,7 +41,7 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
     }
 
     @Override
-    public SessionStore open(StoreConfig config, StoreContext context) {
+    public SessionStore open(StoreSettings config, StoreContext context) {
         String url = config.url().orElseThrow(() -> invalid("store.url is missing; store type postgres needs a JDBC URL like"
                 + " jdbc:postgresql://host:5432/database."));
         if (!url.startsWith("jdbc:postgresql:")) {
@@ -59,12 +58,12 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
     }
 
     /** How long an operation waits for one of the pool's connections to come free. */
-    static Duration poolWait(StoreConfig config) {
+    static Duration poolWait(StoreSettings config) {
         return config.connectTimeout().multipliedBy(POOL_WAIT_TIMES_CONNECT_TIMEOUT);
     }
 
     /** The pool of a store at {@code url}: every connection it makes is configured here. */
-    static HikariConfig poolConfig(String url, StoreConfig config, StoreContext context) {
+    static HikariConfig poolConfig(String url, StoreSettings config, StoreContext context) {
         HikariConfig pool = new HikariConfig();
         pool.setPoolName("sandbox-factory-store");
         pool.setJdbcUrl(url);
@@ -88,7 +87,7 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
         return pool;
     }
 
-    private static FactoryConfigurationException invalid(String message) {
-        return new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, message);
+    private static StoreConfigurationException invalid(String message) {
+        return new StoreConfigurationException(message);
     }
 }

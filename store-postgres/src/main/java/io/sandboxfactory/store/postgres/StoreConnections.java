@@ -33,7 +33,27 @@ final class StoreConnections implements AutoCloseable {
     StoreConnections(HikariConfig config, Duration poolWait) {
         this.config = config;
         this.poolWait = poolWait;
+        registerDriver();
         this.pool = new HikariDataSource(config);
+    }
+
+    /**
+     * HikariCP looks the URL's driver up in {@link java.sql.DriverManager}, which hands a caller only
+     * drivers of the caller's own class loader, and which found at its start the drivers of the host's
+     * class path only. Loaded as a plugin, this store's driver is in neither until its class
+     * initializes and registers itself: this makes sure it did (and registers it again after a
+     * {@code deregister}).
+     */
+    private static void registerDriver() {
+        synchronized (org.postgresql.Driver.class) {
+            try {
+                if (!org.postgresql.Driver.isRegistered()) {
+                    org.postgresql.Driver.register();
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("The PostgreSQL driver could not be registered: " + e.getMessage(), e);
+            }
+        }
     }
 
     Connection get() throws SQLException {

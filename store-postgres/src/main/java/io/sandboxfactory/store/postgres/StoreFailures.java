@@ -1,8 +1,8 @@
 package io.sandboxfactory.store.postgres;
 
 import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.core.config.DurationFormat;
-import io.sandboxfactory.core.store.SessionStoreException;
+import io.sandboxfactory.api.support.DurationText;
+import io.sandboxfactory.store.api.SessionStoreException;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -17,7 +17,7 @@ final class StoreFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof StoreConnections.PoolBusyException busy) {
                 return new SessionStoreException(ErrorCode.STORE_BUSY, "Session store " + store + " is busy: all " + busy.poolSize()
-                        + " connections of this process were in use for " + DurationFormat.format(busy.waited())
+                        + " connections of this process were in use for " + DurationText.of(busy.waited())
                         + "; raise store.poolSize or store.connectTimeout (an operation waits " + PostgresStoreProvider.POOL_WAIT_TIMES_CONNECT_TIMEOUT
                         + " times it), or run fewer commands at once.", e);
             }

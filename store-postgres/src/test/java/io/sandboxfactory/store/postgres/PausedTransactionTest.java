@@ -2,10 +2,10 @@ package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.StoreContext;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -5,12 +5,12 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
-import io.sandboxfactory.core.store.StoreContext;
 import io.sandboxfactory.core.testing.Git;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.StoreContext;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 
 import java.nio.file.Files;

@@ -6,10 +6,10 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
 import io.sandboxfactory.core.internal.session.SessionMemo;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionRecord;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

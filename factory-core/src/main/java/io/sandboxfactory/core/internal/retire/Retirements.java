@@ -15,8 +15,8 @@ import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionRecord;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

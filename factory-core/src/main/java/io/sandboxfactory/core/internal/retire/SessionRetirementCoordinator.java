@@ -14,8 +14,8 @@ import io.sandboxfactory.core.internal.setup.TeardownRunner;
 import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.api.SessionRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,8 +5,8 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.core.store.JournalEntry;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.JournalEntry;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -22,7 +22,7 @@ import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.session.StartMode;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.core.template.TemplateRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

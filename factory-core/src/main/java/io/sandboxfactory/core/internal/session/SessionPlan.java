@@ -6,8 +6,8 @@ import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.EnvironmentDefinition;
-import io.sandboxfactory.core.store.SessionDefinition;
+import io.sandboxfactory.store.api.EnvironmentDefinition;
+import io.sandboxfactory.store.api.SessionDefinition;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionPhase;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionStore;
 
 import org.slf4j.LoggerFactory;
 

@@ -31,7 +31,7 @@ import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.setup.SetupCommandException;
-import io.sandboxfactory.core.store.Fence;
+import io.sandboxfactory.store.api.Fence;
 import io.sandboxfactory.core.template.TemplateRejectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

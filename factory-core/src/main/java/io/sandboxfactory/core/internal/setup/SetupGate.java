@@ -4,8 +4,8 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.core.setup.SetupCommandException;
-import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

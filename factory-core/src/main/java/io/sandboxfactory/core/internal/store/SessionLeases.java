@@ -4,11 +4,11 @@ import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.core.store.Fence;
-import io.sandboxfactory.core.store.FencedOutException;
-import io.sandboxfactory.core.store.LeaseAttempt;
-import io.sandboxfactory.core.store.LeaseOwner;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.api.FencedOutException;
+import io.sandboxfactory.store.api.LeaseAttempt;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,10 +3,11 @@ package io.sandboxfactory.core.internal.store;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.SessionStoreProvider;
 import io.sandboxfactory.core.store.SqliteSessionStore;
-import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.SessionStoreProvider;
+import io.sandboxfactory.store.api.StoreContext;
+import io.sandboxfactory.store.api.StoreSettings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class SessionStores {
         }
 
         @Override
-        public SessionStore open(StoreConfig config, StoreContext context) {
+        public SessionStore open(StoreSettings settings, StoreContext context) {
             return SqliteSessionStore.openIn(context.stateDirectory());
         }
     }

@@ -14,7 +14,7 @@ import io.sandboxfactory.core.internal.session.SessionPlan;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.store.SessionStore;
+import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

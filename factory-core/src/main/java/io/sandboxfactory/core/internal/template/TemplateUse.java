@@ -2,8 +2,8 @@ package io.sandboxfactory.core.internal.template;
 
 import io.sandboxfactory.api.SandboxTemplate;
 import io.sandboxfactory.core.session.SessionRetiredException;
-import io.sandboxfactory.core.store.FencedOutException;
 import io.sandboxfactory.core.template.TemplateRejectedException;
+import io.sandboxfactory.store.api.FencedOutException;
 
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package io.sandboxfactory.store.postgres.fleet;
 
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionPhase;
-import io.sandboxfactory.core.store.SessionStoreException;
+import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.core.testing.RecordingListener;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;

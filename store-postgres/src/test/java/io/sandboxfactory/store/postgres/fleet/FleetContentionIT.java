@@ -5,7 +5,7 @@ import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.hardening.ChildProcess;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionPhase;
-import io.sandboxfactory.core.store.SessionRecord;
+import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.core.testing.RecordingListener;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;
 import org.junit.jupiter.api.AfterEach;

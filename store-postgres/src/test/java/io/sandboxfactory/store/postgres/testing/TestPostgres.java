@@ -1,8 +1,8 @@
 package io.sandboxfactory.store.postgres.testing;
 
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.StoreContext;
 import io.sandboxfactory.store.postgres.PostgresStoreProvider;
 import org.junit.jupiter.api.Assumptions;
 

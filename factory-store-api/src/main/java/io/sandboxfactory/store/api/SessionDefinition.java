@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.support.HostProcess;
 
@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param ephemeralOwner for the ephemeral session of a {@code run}: the process that destroys it once
  *     its command ended, so {@code sweep} may remove it when that process is provably gone; empty for
  *     every other session (an open without an owner clears it: the session is then someone's to keep)
+ *
+ * @since 0.1.0
  */
 public record SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
                                 List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,

@@ -1,4 +1,10 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.jdbc;
+
+import io.sandboxfactory.store.api.Fence;
+import io.sandboxfactory.store.api.FencedOutException;
+import io.sandboxfactory.store.api.JournalEntry;
+import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.api.SessionStore;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -66,14 +72,14 @@ public abstract class JdbcSessionStore implements SessionStore {
     public void recordCommand(String sessionId, String commandId, Instant at, Optional<Instant> runningUntil) {
         write(c -> {
             markUse(c, sessionId, at, runningUntil);
-            SessionRows.recordCommand(c, sessionId, commandId, at, runningUntil);
+            CommandRows.recordCommand(c, sessionId, commandId, at, runningUntil);
             return null;
         });
     }
 
     @Override
     public Set<String> sessionsRunningCommands(Instant now) {
-        return read(c -> SessionRows.sessionsRunningCommands(c, now));
+        return read(c -> CommandRows.sessionsRunningCommands(c, now));
     }
 
     @Override
@@ -135,14 +141,14 @@ public abstract class JdbcSessionStore implements SessionStore {
     @Override
     public void appendJournal(JournalEntry entry, int keep) {
         write(c -> {
-            SessionRows.appendJournal(c, entry, keep);
+            CommandRows.appendJournal(c, entry, keep);
             return null;
         });
     }
 
     @Override
     public List<JournalEntry> journal(String sessionId, int limit) {
-        return read(c -> SessionRows.journal(c, sessionId, limit));
+        return read(c -> CommandRows.journal(c, sessionId, limit));
     }
 
     @Override
@@ -157,14 +163,14 @@ public abstract class JdbcSessionStore implements SessionStore {
 
     @Override
     public Set<String> failedSetupCommands(String sessionId) {
-        return read(c -> SessionRows.failedSetupCommands(c, sessionId));
+        return read(c -> CommandRows.failedSetupCommands(c, sessionId));
     }
 
     @Override
     public void recordFailedSetupCommand(String sessionId, String command, Fence fence) {
         write(c -> {
             checkFence(c, sessionId, fence, "recording a failed setup command");
-            SessionRows.recordFailedSetupCommand(c, sessionId, command);
+            CommandRows.recordFailedSetupCommand(c, sessionId, command);
             return null;
         });
     }
@@ -172,7 +178,7 @@ public abstract class JdbcSessionStore implements SessionStore {
     @Override
     public void clearFailedSetupCommands(String sessionId) {
         write(c -> {
-            SessionRows.clearFailedSetupCommands(c, sessionId);
+            CommandRows.clearFailedSetupCommands(c, sessionId);
             return null;
         });
     }

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.ErrorCode;
 
@@ -7,6 +7,8 @@ import io.sandboxfactory.api.ErrorCode;
  * A fenced write was refused: the session's lease was acquired again, with a newer token, after the
  * writer got its own. The writer lost the lease (it was paused or cut off past the lease's expiry,
  * and another owner took over); what the new owner wrote stands.
+ *
+ * @since 0.1.0
  */
 public class FencedOutException extends SessionStoreException {
     private static final long serialVersionUID = 1L;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param stoppedAt when a retirement stopped its sandbox, unless a start came since
  * @param setupStates for an environment: each repository's setup state ({@code done}, {@code failed},
  *     {@code pending}) by checkout directory, in position order; empty otherwise
+ *
+ * @since 0.1.0
  */
 public record SessionRecord(SessionDefinition definition, Optional<String> sandboxId, Optional<String> workdir,
                             Optional<Instant> materializedAt, long generation, Instant createdAt, Instant lastUsedAt,

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
@@ -12,6 +12,8 @@ import io.sandboxfactory.api.InvalidInputException;
  * acquisition of the session's lease, by any owner, for as long as the store lives.
  *
  * @param token the token; {@code 0} ({@link #NONE}) is a write outside any lease, never refused
+ *
+ * @since 0.1.0
  */
 public record Fence(long token) {
 

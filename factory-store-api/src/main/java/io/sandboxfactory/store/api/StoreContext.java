@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -11,6 +11,8 @@ import java.util.Optional;
  * @param stateDirectory the factory's state directory (exists)
  * @param environment the host environment the factory was built with; {@code store.passwordEnv}
  *     names a variable here
+ *
+ * @since 0.1.0
  */
 public record StoreContext(Path stateDirectory, Map<String, String> environment) {
 

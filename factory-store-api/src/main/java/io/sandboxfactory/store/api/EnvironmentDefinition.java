@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param repositories in position order; the first is the primary
  * @param workspaceSetup run in the session root after every repository's setup
  * @param workspaceTeardown run in the session root after every repository's teardown
+ *
+ * @since 0.1.0
  */
 public record EnvironmentDefinition(List<RepositoryDefinition> repositories, List<String> workspaceSetup, List<String> workspaceTeardown) {
 

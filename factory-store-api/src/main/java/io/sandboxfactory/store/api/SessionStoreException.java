@@ -1,9 +1,13 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
-/** The session store could not be read or written. */
+/**
+ * The session store could not be read or written.
+ *
+ * @since 0.1.0
+ */
 public class SessionStoreException extends SandboxException {
     private static final long serialVersionUID = 1L;
 

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.support.HostProcess;
 
@@ -17,6 +17,8 @@ import java.util.UUID;
  * @param processStart when the owner process started, when known (guards against pid reuse)
  * @param processStartStamp the owner process's {@link HostProcess#startStamp()}, empty when unknown
  *        (decides over {@code processStart}, which a step of the wall clock can move)
+ *
+ * @since 0.1.0
  */
 public record LeaseOwner(String id, String host, long pid, Optional<Instant> processStart, String processStartStamp) {
 

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -14,6 +14,8 @@ import java.util.Optional;
  *     process is provably gone: that owner. Its work on the session was cut short by a crash.
  * @param fencingToken the token of the current holder's acquisition: when acquired, the caller's
  *     new token, larger than every token handed out for the session before
+ *
+ * @since 0.1.0
  */
 public record LeaseAttempt(boolean acquired, LeaseOwner holder, Instant expiresAt, Optional<LeaseOwner> replaced,
                            long fencingToken) {

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +22,8 @@ import java.util.Set;
  * writer holds, and the store refuses them with {@link FencedOutException} when a newer token
  * exists, atomically with the write. The overloads without a fence write unfenced ({@link
  * Fence#NONE}). {@code factory-tck}'s {@code SessionStoreContract} checks all of this for any store.
+ *
+ * @since 0.1.0
  */
 public interface SessionStore extends AutoCloseable {
 

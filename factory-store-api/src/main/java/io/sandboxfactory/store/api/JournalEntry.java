@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.store;
+package io.sandboxfactory.store.api;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param command the command line as given (for setup and teardown: the commands, one a line)
  * @param stdoutTail the last {@value #TAIL_BYTES} bytes (or fewer) of stdout
  * @param stderrTail the last {@value #TAIL_BYTES} bytes (or fewer) of stderr
+ *
+ * @since 0.1.0
  */
 public record JournalEntry(String sessionId, Instant startedAt, Duration duration, String origin, String command, int exitCode,
                            boolean timedOut, String stdoutTail, String stderrTail) {
