@@ -32,5 +32,10 @@ public enum SandboxCapability {
      * read-only at the same paths (the local provider sees the whole host; the docker provider
      * bind-mounts them when its engine is on this host). The host's git object cache relies on it.
      */
-    HOST_DIRECTORIES
+    HOST_DIRECTORIES,
+    /**
+     * Sandboxes implement {@link AttachableSandbox}: they describe the host process that gives a
+     * person an interactive shell in them ({@code factory shell}).
+     */
+    ATTACH
 }

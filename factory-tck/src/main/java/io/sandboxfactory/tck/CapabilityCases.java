@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck;
 
+import io.sandboxfactory.api.AttachableSandbox;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.MastraSandbox;
@@ -12,13 +13,17 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
+import static io.sandboxfactory.api.SandboxCapability.ATTACH;
 import static io.sandboxfactory.api.SandboxCapability.INVENTORY;
+import static io.sandboxfactory.tck.ContractRule.ATTACH_NO_SECRET;
+import static io.sandboxfactory.tck.ContractRule.CAPABILITY_ATTACH;
 import static io.sandboxfactory.tck.ContractRule.CAPABILITY_INVENTORY;
 import static io.sandboxfactory.tck.ContractRule.INVENTORY_LISTING;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Declared capabilities match behaviour: INVENTORY (and its listing). */
+/** Declared capabilities match behaviour: INVENTORY (and its listing), ATTACH (and its command line). */
 abstract class CapabilityCases {
 
     abstract ContractBench bench();
@@ -59,5 +64,36 @@ abstract class CapabilityCases {
         INVENTORY_LISTING.perform("starting a new instance of the removed session '" + session + "'", fresh::start);
         INVENTORY_LISTING.requireEquals(StartOutcome.CREATED, fresh.lastStartOutcome().orElse(null),
                 "the outcome of starting session '" + session + "' after removeSandbox()");
+    }
+
+    @Test
+    @DisplayName("ATTACH is declared exactly when the sandboxes implement AttachableSandbox")
+    void attachMatchesDeclaration() {
+        MastraSandbox<?> sandbox = bench().create(bench().newSessionId("attach-declared"));
+        boolean declared = bench().declares(ATTACH);
+        boolean implemented = sandbox instanceof AttachableSandbox;
+        CAPABILITY_ATTACH.require(declared == implemented, () -> "the provider " + (declared ? "declares" : "does not declare")
+                + " ATTACH, but its sandbox (" + sandbox.getClass().getName() + ") " + (implemented ? "implements" : "does not implement")
+                + " AttachableSandbox");
+    }
+
+    @Test
+    @DisplayName("an attach puts the value of no session variable on its command line")
+    void attachKeepsValuesOffTheCommandLine() {
+        assumeTrue(bench().declares(ATTACH), () -> "Provider '" + bench().providerName() + "' has no ATTACH: no attach is checked.");
+        String session = bench().newSessionId("attach");
+        MastraSandbox<?> sandbox = bench().create(session);
+        String secret = "tck-secret-" + session;
+        sandbox.setEnv(env -> {
+            env.put("TCK_ATTACH_SECRET", secret);
+            return env;
+        });
+        ATTACH_NO_SECRET.perform("starting session '" + session + "'", sandbox::start);
+        String directory = sandbox.workingDirectory().orElseGet(() -> ContractBench.probe(ATTACH_NO_SECRET, sandbox, "pwd").strip());
+
+        AttachableSandbox.Attach attach = ATTACH_NO_SECRET.attempt("attach(" + directory + ") of session '" + session + "'",
+                () -> ((AttachableSandbox) sandbox).attach(new AttachableSandbox.Request(directory, true, Map.of("PATH", "/usr/bin:/bin"))));
+        ATTACH_NO_SECRET.require(attach.command().stream().noneMatch(argument -> argument.contains(secret)), () -> "the attach of session '"
+                + session + "' has the value of its variable TCK_ATTACH_SECRET on its command line " + attach.command());
     }
 }

@@ -39,7 +39,8 @@ class CallbackProviderTckTest extends ProviderContractTest<CallbackConfig> {
                         new KitProviderContext(workDirectory.resolve("host-state"), "host", Map.of()));
                 SandboxCallback callback = hostSandboxes::create;
                 return Map.of(SandboxCallback.class, callback, CallbackCapabilities.class,
-                        CallbackCapabilities.of(SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES));
+                        CallbackCapabilities.of(SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
+                                SandboxCapability.ATTACH));
             }
         };
     }

@@ -70,6 +70,12 @@ class KitCatchesBrokenProvidersTest {
         }
     }
 
+    static class SecretInAttachRun extends BrokenRun {
+        SecretInAttachRun() {
+            super(new DirectoryProvider.SecretInAttach());
+        }
+    }
+
     @Test
     void aProviderThatCreatesANewSandboxOnEveryStartBreaksIdKeyedGetOrCreate() {
         KitOutcome outcome = KitOutcome.run(NewSandboxEveryStartRun.class);
@@ -128,6 +134,16 @@ class KitCatchesBrokenProvidersTest {
     @Test
     void anInventoryThatListsADestroyedSessionBreaksTheInventoryRule() {
         assertBrokenOnly(KitOutcome.run(StaleInventoryRun.class), ContractRule.INVENTORY_LISTING, "StopAndDestroy.destroyIsIdempotentAndFinal");
+    }
+
+    @Test
+    void anAttachWithAVariablesValueOnItsCommandLineBreaksTheAttachRule() {
+        KitOutcome outcome = KitOutcome.run(SecretInAttachRun.class);
+
+        assertBrokenOnly(outcome, ContractRule.ATTACH_NO_SECRET, "Capabilities.attachKeepsValuesOffTheCommandLine");
+        assertThat(outcome.failed()).containsOnlyKeys("Capabilities.attachKeepsValuesOffTheCommandLine");
+        assertThat(outcome.failed().get("Capabilities.attachKeepsValuesOffTheCommandLine"))
+                .contains("has the value of its variable TCK_ATTACH_SECRET on its command line [env, TCK_ATTACH_SECRET=tck-secret-tck-attach-");
     }
 
     /**

@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The connection of one provider instance to its Docker engine: one HTTP transport (a pooled
@@ -86,6 +87,15 @@ final class DockerConnection implements AutoCloseable {
     /** The engine endpoint, for messages. */
     URI host() {
         return endpoint.host();
+    }
+
+    /**
+     * The engine a docker client of this host must be pointed at ({@code DOCKER_HOST}) to reach the
+     * one this connection does; empty with {@code useEnvironment}, where the client reads the same
+     * settings from the environment.
+     */
+    Optional<String> clientHost() {
+        return config.useEnvironment() ? Optional.empty() : Optional.of(config.host());
     }
 
     /** Whether the engine is reached over TLS. */

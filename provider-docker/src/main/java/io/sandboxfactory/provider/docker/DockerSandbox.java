@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
+import io.sandboxfactory.api.AttachableSandbox;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -46,7 +47,7 @@ import java.util.Optional;
  * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
  * stopped container or creates a fresh one.
  */
-public final class DockerSandbox extends RemoteSandbox<String> {
+public final class DockerSandbox extends RemoteSandbox<String> implements AttachableSandbox {
 
     /** Keeps the container alive doing nothing; {@code docker stop} ends it at once. */
     static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
@@ -83,6 +84,12 @@ public final class DockerSandbox extends RemoteSandbox<String> {
     /** The container name this session maps to. */
     public String containerName() {
         return spec.name();
+    }
+
+    /** {@code docker exec} into the container, as {@link DockerShell} describes. */
+    @Override
+    public Attach attach(Request request) {
+        return DockerShell.attach(runningHandle(), request, getEnv(), connection.clientHost());
     }
 
     @Override

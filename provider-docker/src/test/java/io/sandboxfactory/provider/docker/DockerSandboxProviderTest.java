@@ -51,7 +51,8 @@ class DockerSandboxProviderTest {
             assertThat(isolated.capabilities()).containsExactlyInAnyOrder(
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
                     SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
-                    SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES);
+                    SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES,
+                    SandboxCapability.ATTACH);
             assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
         }
     }

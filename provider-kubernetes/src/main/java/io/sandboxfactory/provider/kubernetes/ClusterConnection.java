@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -120,6 +122,30 @@ final class ClusterConnection implements AutoCloseable {
                     }
                 })
                 .build();
+    }
+
+    /**
+     * kubectl's options that reach the cluster and namespace this connection does: the kubeconfig
+     * file and context it reads; none in a pod, where kubectl uses the pod's service account as the
+     * provider does; the context alone with {@code useEnvironment}, where kubectl reads {@code
+     * KUBECONFIG} as fabric8 does. Never a credential. A host's own client is not described: kubectl
+     * then reaches what the config names.
+     */
+    List<String> kubectlOptions() {
+        List<String> options = new ArrayList<>();
+        if (!config.useEnvironment() && !config.inCluster()) {
+            options.addAll(List.of("--kubeconfig", kubeconfigPath().toString()));
+        }
+        if (config.context() != null && (config.useEnvironment() || !config.inCluster())) {
+            options.addAll(List.of("--context", config.context()));
+        }
+        options.addAll(List.of("--namespace", config.namespace()));
+        return options;
+    }
+
+    /** Whether kubectl must not see {@code KUBECONFIG}: the provider ignores it unless it honours the environment. */
+    boolean ignoresKubeconfigVariable() {
+        return !config.useEnvironment();
     }
 
     Path kubeconfigPath() {

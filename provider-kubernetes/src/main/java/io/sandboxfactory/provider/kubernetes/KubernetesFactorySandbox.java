@@ -89,7 +89,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     public Set<SandboxCapability> capabilities() {
         Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
-                SandboxCapability.FILE_TRANSFER);
+                SandboxCapability.FILE_TRANSFER, SandboxCapability.ATTACH);
         if (config.denyAllNetwork()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
         }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.sandboxfactory.api.AttachableSandbox;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
  * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
  */
-public final class KubernetesSandbox extends RemoteSandbox<String> {
+public final class KubernetesSandbox extends RemoteSandbox<String> implements AttachableSandbox {
 
     /** How long stop and destroy wait for deleted objects to disappear. */
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
@@ -48,6 +49,12 @@ public final class KubernetesSandbox extends RemoteSandbox<String> {
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
+    }
+
+    /** {@code kubectl exec} into the pod, as {@link KubernetesShell} describes. */
+    @Override
+    public Attach attach(Request request) {
+        return KubernetesShell.attach(runningHandle(), request, connection.kubectlOptions(), connection.ignoresKubeconfigVariable());
     }
 
     @Override

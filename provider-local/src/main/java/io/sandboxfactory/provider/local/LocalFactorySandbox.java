@@ -121,7 +121,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.
         env.put("HOME", own.home().toString());
         // A session of its own like every command: the caller's terminal is never the boundary's
-        // controlling terminal (no input pushed into it); a shell on a terminal gets one inside (ShellCommand).
+        // controlling terminal (no input pushed into it); a shell on a terminal gets one inside (LocalShell).
         UnaryOperator<List<String>> interactive = command -> {
             own.prepare(b.user());
             return b.bubblewrap().command(session, List.of(), command);
@@ -166,7 +166,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     public Set<SandboxCapability> capabilities() {
         return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
-                SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES);
+                SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES, SandboxCapability.ATTACH);
     }
 
     /** Every session directory is up: commands run in it without a start (a stop only ends its commands). */

@@ -1,6 +1,8 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.support.EnvironmentVariables;
+import io.sandboxfactory.api.AttachableSandbox;
+import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
@@ -16,6 +18,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +36,7 @@ import java.util.stream.Stream;
  * operation runs in java.nio on the host ({@link LocalFileTransfer}), walking from the root through
  * open directories so that no link, even one swapped in meanwhile, leads it out of the root.
  */
-public final class LocalSandbox extends MastraSandbox<Path> implements FileOperationsSandbox {
+public final class LocalSandbox extends MastraSandbox<Path> implements FileOperationsSandbox, AttachableSandbox {
 
     /** Marks a directory as a session directory this provider made, so sweeps never touch others. */
     static final String OWNER_MARKER = ".sandbox-factory-session";
@@ -44,7 +47,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     private final ProcessGroupRunner runner;
     /** The session's private /tmp, HOME and user files when it is isolated; removed with it. */
     private final Optional<SessionPrivate> own;
-    private final UnaryOperator<List<String>> interactive;
+    private final LocalShell shell;
     private final LocalFileTransfer files;
     /** Fills a new session directory from a template; absent for an empty start. */
     private final Optional<TemplateCopy> template;
@@ -69,7 +72,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
         this.running = running;
         this.runner = runner;
         this.own = own;
-        this.interactive = interactive;
+        this.shell = new LocalShell(interactive);
         this.files = new LocalFileTransfer(directory);
         this.template = template;
     }
@@ -80,12 +83,14 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     }
 
     /**
-     * The command line that runs {@code command} (an interactive shell, say) where this session's
-     * commands run: inside its boundary when it is isolated, keeping the caller's terminal; else
-     * {@code command} itself, on the host. The caller sets its working directory and environment.
+     * The caller's shell where this session's commands run, with the environment they get (read
+     * with {@code env} in the session, so the boundary's own variables are in it); see {@link LocalShell}.
      */
-    public List<String> interactiveCommand(List<String> command) {
-        return interactive.apply(List.copyOf(command));
+    @Override
+    public Attach attach(Request request) {
+        CommandResult env = executeCommand("env", List.of("-0"), CommandOptions.builder().cwd(request.directory())
+                .timeout(Duration.ofMinutes(1)).build());
+        return new Attach(shell.command(request), LocalShell.environment(env, id()), Optional.of(directory.resolve(request.directory())));
     }
 
     @Override
