@@ -14,8 +14,9 @@ import java.util.Optional;
  * stderr inherited, so the terminal, its size and its signals reach the shell without a relay.
  *
  * <p>A secret (a repository token, a provider's variable) never goes on the command line, which
- * every user of the host can read: it goes into {@link Attach#environment()}, by name where the
- * host program passes variables on ({@code docker exec -e NAME}), or not at all where it cannot.
+ * every user of the host can read: it goes into {@link Attach#environment()}, named where the host
+ * program passes variables on ({@code docker exec -e NAME}), or into the sandbox itself where it
+ * cannot (the kubernetes provider writes a file the shell reads and removes).
  *
  * @since 0.1.0
  */

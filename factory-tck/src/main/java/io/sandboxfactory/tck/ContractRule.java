@@ -69,7 +69,7 @@ enum ContractRule {
     CAPABILITY_ATTACH("ATTACH is declared exactly when the sandboxes attach",
             "Declare SandboxCapability.ATTACH exactly when your sandboxes implement AttachableSandbox."),
     ATTACH_NO_SECRET("an attach puts no variable's value on a command line",
-            "Give the session's variables to the attach's host process through Attach.environment() (by name on its command line, as docker exec -e NAME does) or not at all; never a value in Attach.command(), which every user of the host can read."),
+            "Give the session's variables to the attach's host process through Attach.environment() (named on its command line, as docker exec -e NAME does) or through the sandbox (a file the shell reads); never a value in Attach.command(), which every user of the host can read."),
     INVENTORY_LISTING("inventory lists and removes what the provider made",
             "List every physical sandbox this provider instance made in listSandboxes(), with its session id and the same sandboxId the sandbox reports, and make removeSandbox() delete it (idempotently)."),
     FILE_CONFINEMENT("file tools never reach outside their root, even while a command swaps a directory for a link",

@@ -11,8 +11,15 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.TransferEntry;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -40,6 +47,8 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
     private final String owner;
     private final boolean denyAll;
     private final Duration readyTimeout;
+    /** The provider's variables, under the session's own in every command and in an attach's shell. */
+    private final Map<String, String> baseEnv;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
                       PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
@@ -49,12 +58,35 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
         this.owner = owner;
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
+        this.baseEnv = runner.defaults().baseEnv();
     }
 
-    /** {@code kubectl exec} into the pod, as {@link KubernetesShell} describes. */
+    /**
+     * {@code kubectl exec} into the pod, as {@link KubernetesShell} describes, after writing the
+     * variables the session's commands get (the provider's, then the session's own) to the file its
+     * shell reads. Should kubectl never start, the file stays in the pod's {@code /tmp}, where
+     * every command of the session has those values anyway.
+     */
     @Override
     public Attach attach(Request request) {
-        return KubernetesShell.attach(runningHandle(), request, connection.kubectlOptions(), connection.ignoresKubeconfigVariable());
+        String pod = runningHandle();
+        Map<String, String> variables = new LinkedHashMap<>(baseEnv);
+        variables.putAll(getEnv());
+        byte[] exports = KubernetesShell.exports(variables).getBytes(StandardCharsets.UTF_8);
+        TransferEntry file = TransferEntry.file(KubernetesShell.newFileName(), exports.length, 0600);
+        copyIn(KubernetesShell.FILE_DIRECTORY, KubernetesShell.FILE_DIRECTORY, new Source() {
+            @Override
+            public List<TransferEntry> entries() {
+                return List.of(file);
+            }
+
+            @Override
+            public InputStream open(TransferEntry entry) {
+                return new ByteArrayInputStream(exports);
+            }
+        });
+        return KubernetesShell.attach(pod, request, KubernetesShell.FILE_DIRECTORY + "/" + file.path(), connection.kubectlOptions(),
+                connection.ignoresKubeconfigVariable());
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.AttachableSandbox;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
@@ -20,6 +21,7 @@ import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.api.TransferEntry;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.Polling;
+import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.testing.DeadHosts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -139,6 +141,29 @@ class KubernetesSandboxMockTest {
         assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
         assertThat(policy.getSpec().getIngress()).isNullOrEmpty();
         assertThat(policy.getSpec().getEgress()).isNullOrEmpty();
+    }
+
+    @Test
+    void anAttachIsKubectlExecIntoThePodWithTheSessionsVariablesInAFileOnlyTheSandboxsUserReads() {
+        KubernetesSandbox sandbox = open(config().env(Map.of("FROM_CONFIG", "config-value")).build(), "me")
+                .create(FactorySandboxContext.of("attach"));
+        sandbox.setEnv(env -> {
+            env.put("GIT_TOKEN", "s3cret 'value'");
+            return env;
+        });
+        sandbox.start();
+
+        AttachableSandbox.Attach attach = sandbox.attach(new AttachableSandbox.Request("/workspace/app", true, Map.of("PATH", "/usr/bin")));
+
+        List<String> command = attach.command();
+        assertThat(command).containsSequence("exec", "-i", "-t", names("me").forSession("attach"), "-c", "sandbox", "--",
+                "sh", "-c", KubernetesShell.SCRIPT, "sh", "/workspace/app");
+        assertThat(command).noneMatch(argument -> argument.contains("s3cret"));
+        String file = command.get(command.size() - 1);
+        assertThat(file).startsWith("/tmp/.factory-shell-");
+        CommandResult read = sandbox.executeCommand("stat -c %a " + Sandboxes.quote(file) + " && env -i sh -c '. \"$0\" && printf"
+                + " \"%s|%s\\n\" \"$GIT_TOKEN\" \"$FROM_CONFIG\"' " + Sandboxes.quote(file) + "; rm -f " + Sandboxes.quote(file));
+        assertThat(read.stdout()).as(read.stderr()).isEqualTo("600\ns3cret 'value'|config-value\n");
     }
 
     @Test

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The kubernetes provider's interactive attach, by the {@code kubectl exec} it describes (no
  * cluster): the namespace, pod, container, kubeconfig and context the provider uses, and no
- * credential on the command line.
+ * credential on the command line; the session's variables as the shell text of the file the shell reads.
  */
 class KubernetesShellTest {
 
@@ -28,7 +28,7 @@ class KubernetesShellTest {
 
     private static AttachableSandbox.Attach attach(ClusterConnection connection, boolean terminal) {
         return KubernetesShell.attach("sf-s1-abc", new AttachableSandbox.Request("/workspace/app", terminal, CALLER),
-                connection.kubectlOptions(), connection.ignoresKubeconfigVariable());
+                "/tmp/.factory-shell-1", connection.kubectlOptions(), connection.ignoresKubeconfigVariable());
     }
 
     @Test
@@ -40,7 +40,7 @@ class KubernetesShellTest {
 
         assertThat(attach.command()).containsExactly("kubectl", "--kubeconfig", "/etc/factory/kubeconfig", "--context", "prod",
                 "--namespace", "sandboxes", "exec", "-i", "-t", "sf-s1-abc", "-c", "sandbox", "--",
-                "sh", "-c", "cd -- \"$1\" && exec sh", "sh", "/workspace/app");
+                "sh", "-c", ". \"$2\" && rm -f -- \"$2\" && cd -- \"$1\" && exec sh", "sh", "/workspace/app", "/tmp/.factory-shell-1");
         assertThat(attach.environment()).containsEntry("PATH", "/usr/bin").containsEntry("HOME", "/home/me")
                 .doesNotContainKey("KUBECONFIG");
         assertThat(attach.hostDirectory()).isEmpty();
@@ -52,7 +52,7 @@ class KubernetesShellTest {
 
         assertThat(attach.command()).containsExactly("kubectl", "--kubeconfig", home.resolve(".kube/config").toString(),
                 "--namespace", KubernetesProviderConfig.DEFAULT_NAMESPACE, "exec", "-i", "sf-s1-abc", "-c", "sandbox", "--",
-                "sh", "-c", "cd -- \"$1\" && exec sh", "sh", "/workspace/app");
+                "sh", "-c", ". \"$2\" && rm -f -- \"$2\" && cd -- \"$1\" && exec sh", "sh", "/workspace/app", "/tmp/.factory-shell-1");
     }
 
     @Test
@@ -72,5 +72,16 @@ class KubernetesShellTest {
         assertThat(attach.command()).startsWith("kubectl", "--namespace", "default", "exec");
         assertThat(attach.command()).noneMatch(arg -> arg.startsWith("--token") || arg.startsWith("--kubeconfig") || arg.equals("ignored"));
         assertThat(attach.environment()).doesNotContainKey("KUBECONFIG");
+    }
+
+    @Test
+    void theVariablesFileSetsEachVariableQuotedAndLeavesOutWhatTheShellCannotSet() {
+        Map<String, String> variables = new java.util.LinkedHashMap<>();
+        variables.put("GIT_TOKEN", "s3cret");
+        variables.put("QUOTED", "it's $HOME `x`\nline two");
+        variables.put("not-a-name", "dropped");
+
+        assertThat(KubernetesShell.exports(variables)).isEqualTo("export GIT_TOKEN=s3cret\n"
+                + "export QUOTED='it'\\''s $HOME `x`\nline two'\n");
     }
 }
