@@ -65,6 +65,11 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
         this.enabled = enabled;
     }
 
+    /** The provider's variables, under a command's own. */
+    Map<String, String> baseEnv() {
+        return execPath.defaults().baseEnv();
+    }
+
     @Override
     public CommandResult run(String containerId, CommandRequest request) {
         if (!enabled || !ChannelProtocol.sendable(request.commandLine()) || !idle.tryAcquire()) {

@@ -15,6 +15,7 @@ import io.sandboxfactory.api.SandboxException;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,10 +87,12 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
         return spec.name();
     }
 
-    /** {@code docker exec} into the container, as {@link DockerShell} describes. */
+    /** {@code docker exec} into the container, as {@link DockerShell} describes, with the provider's variables and then the session's own. */
     @Override
     public Attach attach(Request request) {
-        return DockerShell.attach(runningHandle(), request, getEnv(), connection.clientHost());
+        Map<String, String> variables = new LinkedHashMap<>(runner.baseEnv());
+        variables.putAll(getEnv());
+        return DockerShell.attach(runningHandle(), request, variables, connection.clientHost());
     }
 
     @Override

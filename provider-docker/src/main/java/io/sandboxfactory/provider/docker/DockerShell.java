@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * A person's shell in a session's container ({@link DockerSandbox#attach}): {@code docker exec} of
- * {@code sh} in the directory, with a TTY when the caller has a terminal. The session's own
- * variables (the repository token among them) reach it by name ({@code -e NAME}, the value taken
+ * {@code sh} in the directory, with a TTY when the caller has a terminal. The variables of the
+ * session's commands (the repository token among them) reach it by name ({@code -e NAME}, the value taken
  * from the docker client's environment), never on the command line. The client reaches the engine
  * this provider does: {@code DOCKER_HOST} is the configured host unless the provider honours the
  * environment's settings, as the client then does too.
@@ -23,22 +23,22 @@ final class DockerShell {
 
     /**
      * @param container the container's id
-     * @param overlay the session's own variables
+     * @param variables the variables of the session's commands
      * @param engine the engine the client must use; empty: whatever the caller's environment says
      */
-    static AttachableSandbox.Attach attach(String container, AttachableSandbox.Request request, Map<String, String> overlay,
+    static AttachableSandbox.Attach attach(String container, AttachableSandbox.Request request, Map<String, String> variables,
                                            Optional<String> engine) {
         List<String> command = new ArrayList<>(List.of("docker", "exec", "-i"));
         if (request.terminal()) {
             command.add("-t");
         }
         command.addAll(List.of("-w", request.directory()));
-        for (String name : overlay.keySet()) {
+        for (String name : variables.keySet()) {
             command.addAll(List.of("-e", name));
         }
         command.addAll(List.of(container, "sh"));
         Map<String, String> environment = new HashMap<>(request.callerEnvironment());
-        environment.putAll(overlay);
+        environment.putAll(variables);
         engine.ifPresent(host -> environment.put("DOCKER_HOST", host));
         return new AttachableSandbox.Attach(command, environment, Optional.empty());
     }
