@@ -173,7 +173,7 @@ class KubernetesSandboxMockTest {
         factory.create(FactorySandboxContext.of("open-net")).start();
         assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).list().getItems()).isEmpty();
         assertThat(open(config().build(), "me").capabilities()).contains(SandboxCapability.NETWORK_ISOLATION,
-                SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY, SandboxCapability.FILES_SURVIVE_STOP);
+                SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY, SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.ATTACH);
     }
 
     @Test
