@@ -55,20 +55,6 @@ public record FactorySandboxContext(
         }
     }
 
-    /** A context without host directories (the shape before the object cache reached providers). */
-    public FactorySandboxContext(String sessionId, Optional<String> sandboxId, String repoFullName, Optional<String> setupCommand,
-                                 Optional<RepositoryAccessSource> repositoryAccess, SandboxResources resources,
-                                 Optional<String> workingDirectory, Optional<SandboxTemplate> template) {
-        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, template, List.of());
-    }
-
-    /** A context without a template (the shape before templates existed). */
-    public FactorySandboxContext(String sessionId, Optional<String> sandboxId, String repoFullName, Optional<String> setupCommand,
-                                 Optional<RepositoryAccessSource> repositoryAccess, SandboxResources resources,
-                                 Optional<String> workingDirectory) {
-        this(sessionId, sandboxId, repoFullName, setupCommand, repositoryAccess, resources, workingDirectory, Optional.empty(), List.of());
-    }
-
     /** A context for {@code sessionId} with everything else empty; refine with {@link #builder(String)}. */
     public static FactorySandboxContext of(String sessionId) {
         return builder(sessionId).build();

@@ -43,7 +43,8 @@ abstract class CapabilityCases {
     @DisplayName("the inventory lists a started sandbox with its ids, and removeSandbox removes it, idempotently")
     void inventoryListsAndRemoves() {
         assumeTrue(bench().declares(INVENTORY) && bench().factory() instanceof SandboxInventory, () -> "Provider '"
-                + bench().providerName() + "' has no inventory: listing is not checked.");
+                + bench().providerName() + "' does not declare INVENTORY (with a FactorySandbox that is a SandboxInventory):"
+                + " listing is not checked.");
         SandboxInventory inventory = (SandboxInventory) bench().factory();
         String session = bench().newSessionId("inventory");
         MastraSandbox<?> sandbox = bench().create(session);

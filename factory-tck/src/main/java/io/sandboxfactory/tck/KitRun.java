@@ -23,8 +23,11 @@ final class KitRun {
     private final Map<ContractRule, Root> rootOfRule = new EnumMap<>(ContractRule.class);
     private final Map<Root, List<String>> consequences = new LinkedHashMap<>();
     private final List<String> unattributed = new ArrayList<>();
+    /** Cases an assumption skipped, by the assumption's message (which names the capability missing). */
+    private final Map<String, List<String>> skippedByReason = new LinkedHashMap<>();
     private int finished;
     private int failed;
+    private int skipped;
 
     /**
      * Records a failed case and returns what to report: the failure itself when it is a root
@@ -72,30 +75,46 @@ final class KitRun {
         }
     }
 
-    synchronized int finishedCases() {
-        return finished;
+    /** A case an assumption skipped, saying {@code reason}. */
+    synchronized void skipped(String caseName, String reason) {
+        skipped++;
+        skippedByReason.computeIfAbsent(reason, r -> new ArrayList<>()).add(caseName);
     }
 
-    /** The one-screen summary: rules broken, in the order the kit found their root causes. */
+    /** Cases that ran to an end: passed, failed or skipped. */
+    synchronized int finishedCases() {
+        return finished + skipped;
+    }
+
+    /**
+     * The one-screen summary: how many cases ran, failed and were skipped; the rules broken, in the
+     * order the kit found their root causes; then why cases were skipped.
+     */
     synchronized String summary(String kitRun) {
         StringBuilder text = new StringBuilder("Conformance kit run '" + kitRun + "': " + finished + " cases run, " + failed
-                + " failed");
+                + " failed, " + skipped + " skipped");
         if (consequences.isEmpty() && unattributed.isEmpty()) {
-            return text.append("; every rule holds.").toString();
-        }
-        text.append("; rules broken, root causes first:");
-        int n = 0;
-        for (Map.Entry<Root, List<String>> entry : consequences.entrySet()) {
-            Root root = entry.getKey();
-            text.append("\n").append(++n).append(". ").append(root.rule().title()).append(" — case '").append(root.caseName())
-                    .append("'");
-            if (!entry.getValue().isEmpty()) {
-                text.append("; ").append(entry.getValue().size()).append(" later failure(s) follow from it");
+            text.append("; every rule holds.");
+        } else {
+            text.append("; rules broken, root causes first:");
+            int n = 0;
+            for (Map.Entry<Root, List<String>> entry : consequences.entrySet()) {
+                Root root = entry.getKey();
+                text.append("\n").append(++n).append(". ").append(root.rule().title()).append(" — case '").append(root.caseName())
+                        .append("'");
+                if (!entry.getValue().isEmpty()) {
+                    text.append("; ").append(entry.getValue().size()).append(" later failure(s) follow from it");
+                }
+                text.append("\n   fix: ").append(root.rule().fix());
             }
-            text.append("\n   fix: ").append(root.rule().fix());
+            for (String other : unattributed) {
+                text.append("\n").append(++n).append(". not attributed to a rule — ").append(other);
+            }
         }
-        for (String other : unattributed) {
-            text.append("\n").append(++n).append(". not attributed to a rule — ").append(other);
+        if (!skippedByReason.isEmpty()) {
+            text.append("\nSkipped, and why:");
+            skippedByReason.forEach((reason, cases) -> text.append("\n- ").append(reason).append(" (").append(cases.size())
+                    .append(cases.size() == 1 ? " case: " : " cases: ").append(String.join(", ", cases)).append(")"));
         }
         return text.toString();
     }

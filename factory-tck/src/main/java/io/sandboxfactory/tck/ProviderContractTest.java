@@ -11,20 +11,26 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sandboxfactory.api.SandboxProvider;
+
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The provider conformance kit. Extend it in your provider's tests and say what to test:
  *
  * <pre>{@code
  * class TmpdirProviderContractTest extends ProviderContractTest<TmpdirConfig> {
- *     @Override
- *     protected ProviderUnderTest<TmpdirConfig> providerUnderTest() {
- *         return ProviderUnderTest.of(new TmpdirSandboxProvider(), dir -> new TmpdirConfig(dir.toString(), null));
+ *     TmpdirProviderContractTest() {
+ *         super(new TmpdirSandboxProvider(), dir -> new TmpdirConfig(dir.toString(), null));
  *     }
  * }
  * }</pre>
+ *
+ * <p>A provider that needs host objects, or a clone URL of its own, hands the kit a {@link
+ * ProviderUnderTest} instead.
  *
  * <p>Every test opens the provider afresh with its own temporary directory and unique session ids,
  * and destroys every sandbox it made when it ends. The cases are grouped by rule; each failure
@@ -54,15 +60,26 @@ public abstract class ProviderContractTest<C> {
     @TempDir
     Path tempDirectory;
 
+    private final ProviderUnderTest<C> providerUnderTest;
     private ContractBench bench;
     private SessionBench sessions;
 
-    /** The provider under test and its configuration. */
-    protected abstract ProviderUnderTest<C> providerUnderTest();
+    /**
+     * The common case: {@code provider}, configured for each test by {@code config} from a
+     * directory of the test's own ({@link ProviderUnderTest#config}).
+     */
+    protected ProviderContractTest(SandboxProvider<C> provider, Function<Path, C> config) {
+        this(ProviderUnderTest.of(provider, config));
+    }
+
+    /** The provider under test, its configuration and what else it needs from a host. */
+    protected ProviderContractTest(ProviderUnderTest<C> providerUnderTest) {
+        this.providerUnderTest = Objects.requireNonNull(providerUnderTest, "providerUnderTest");
+    }
 
     @BeforeEach
     void openBench() {
-        bench = new ContractBench(providerUnderTest(), tempDirectory);
+        bench = new ContractBench(providerUnderTest, tempDirectory);
         sessions = new SessionBench(bench);
     }
 

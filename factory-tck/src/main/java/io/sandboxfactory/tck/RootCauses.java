@@ -9,8 +9,8 @@ import org.opentest4j.TestAbortedException;
 import java.util.Optional;
 
 /**
- * Attributes each failed case to its root cause and, after the last case, prints the kit's
- * summary. Registered on {@link ProviderContractTest}, so every {@code @Nested} group inherits it;
+ * Attributes each failed case to its root cause, keeps why cases were skipped and, after the last
+ * case, prints the kit's summary. Registered on {@link ProviderContractTest}, so every {@code @Nested} group inherits it;
  * the state of one kit run lives in the store of the kit's outermost class.
  */
 final class RootCauses implements TestExecutionExceptionHandler, TestWatcher, AfterAllCallback {
@@ -34,7 +34,10 @@ final class RootCauses implements TestExecutionExceptionHandler, TestWatcher, Af
 
     @Override
     public void testAborted(ExtensionContext context, Throwable cause) {
-        run(context).finished(true, caseName(context), Optional.empty());
+        // JUnit prefixes an assumption's own message; the summary shows the message alone.
+        String reason = Optional.ofNullable(cause).map(Throwable::getMessage).orElse("no reason given")
+                .replaceFirst("^Assumption failed: ", "");
+        run(context).skipped(caseName(context), reason);
     }
 
     @Override

@@ -19,8 +19,11 @@ import java.util.Map;
  */
 class CallbackProviderTckTest extends ProviderContractTest<CallbackConfig> {
 
-    @Override
-    protected ProviderUnderTest<CallbackConfig> providerUnderTest() {
+    CallbackProviderTckTest() {
+        super(underTest());
+    }
+
+    private static ProviderUnderTest<CallbackConfig> underTest() {
         return new ProviderUnderTest<>() {
             @Override
             public SandboxProvider<CallbackConfig> provider() {

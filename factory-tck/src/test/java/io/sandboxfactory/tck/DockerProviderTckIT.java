@@ -33,9 +33,8 @@ class DockerProviderTckIT extends ProviderContractTest<DockerProviderConfig> {
     private static final String RUN_LABEL = "sandbox-factory.test-run";
     private static final String RUN_ID = UUID.randomUUID().toString();
 
-    @Override
-    protected ProviderUnderTest<DockerProviderConfig> providerUnderTest() {
-        return ProviderUnderTest.of(new DockerSandboxProvider(), dir -> {
+    DockerProviderTckIT() {
+        super(new DockerSandboxProvider(), dir -> {
             // dir is <test temp>/provider; the fixture repository is under <test temp> as well. The
             // container's user is not root: it traverses the mounted test directory (made 0700) only
             // when others may.

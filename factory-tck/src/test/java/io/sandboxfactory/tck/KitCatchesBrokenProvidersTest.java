@@ -16,15 +16,8 @@ class KitCatchesBrokenProvidersTest {
 
     /** The kit on one broken fixture provider, each session a directory under the test's own one. */
     abstract static class BrokenRun extends ProviderContractTest<DirectoryConfig> {
-        private final DirectoryProvider provider;
-
         BrokenRun(DirectoryProvider provider) {
-            this.provider = provider;
-        }
-
-        @Override
-        protected ProviderUnderTest<DirectoryConfig> providerUnderTest() {
-            return ProviderUnderTest.of(provider, dir -> new DirectoryConfig(dir.toString()));
+            super(provider, dir -> new DirectoryConfig(dir.toString()));
         }
     }
 

@@ -26,18 +26,22 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 class KubernetesClusterTckIT extends ProviderContractTest<KubernetesProviderConfig> {
 
-    private final Map<Path, Process> gitDaemons = new ConcurrentHashMap<>();
-
     @BeforeAll
     static void requireCluster() {
         Assumptions.assumeTrue(System.getenv("SF_K8S_KUBECONFIG") != null,
                 "SF_K8S_KUBECONFIG is not set; scripts/kind-test.sh runs the kit against a real cluster.");
     }
 
-    @Override
-    protected ProviderUnderTest<KubernetesProviderConfig> providerUnderTest() {
+    KubernetesClusterTckIT() {
+        super(underTest());
+    }
+
+    private static ProviderUnderTest<KubernetesProviderConfig> underTest() {
         String gitHost = System.getenv("SF_K8S_GIT_HOST");
         return new ProviderUnderTest<>() {
+            /** The git daemons serving this test's fixture repositories. */
+            private final Map<Path, Process> gitDaemons = new ConcurrentHashMap<>();
+
             @Override
             public SandboxProvider<KubernetesProviderConfig> provider() {
                 return new KubernetesSandboxProvider();

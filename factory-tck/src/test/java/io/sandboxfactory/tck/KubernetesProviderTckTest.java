@@ -50,8 +50,11 @@ class KubernetesProviderTckTest extends ProviderContractTest<KubernetesProviderC
         Assumptions.assumeTrue(FakeKubelet.usable(), "The fake kubelet needs mount namespaces (root); this host has none.");
     }
 
-    @Override
-    protected ProviderUnderTest<KubernetesProviderConfig> providerUnderTest() {
+    KubernetesProviderTckTest() {
+        super(underTest());
+    }
+
+    private static ProviderUnderTest<KubernetesProviderConfig> underTest() {
         return new ProviderUnderTest<>() {
             @Override
             public SandboxProvider<KubernetesProviderConfig> provider() {

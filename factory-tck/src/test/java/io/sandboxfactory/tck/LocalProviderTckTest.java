@@ -6,8 +6,7 @@ import io.sandboxfactory.provider.local.LocalSandboxProvider;
 /** The local provider passes the kit: sessions as real directories, real /bin/sh commands. */
 class LocalProviderTckTest extends ProviderContractTest<LocalProviderConfig> {
 
-    @Override
-    protected ProviderUnderTest<LocalProviderConfig> providerUnderTest() {
-        return ProviderUnderTest.of(new LocalSandboxProvider(), dir -> LocalProviderConfig.withRoot(dir.resolve("sessions").toString()));
+    LocalProviderTckTest() {
+        super(new LocalSandboxProvider(), dir -> LocalProviderConfig.withRoot(dir.resolve("sessions").toString()));
     }
 }

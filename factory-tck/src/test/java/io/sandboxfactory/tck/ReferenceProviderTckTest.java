@@ -6,8 +6,7 @@ import io.sandboxfactory.tck.fixtures.DirectoryProvider;
 /** The correct fixture provider passes the kit: the broken ones differ from it in one flaw each. */
 class ReferenceProviderTckTest extends ProviderContractTest<DirectoryConfig> {
 
-    @Override
-    protected ProviderUnderTest<DirectoryConfig> providerUnderTest() {
-        return ProviderUnderTest.of(new DirectoryProvider(), dir -> new DirectoryConfig(dir.toString()));
+    ReferenceProviderTckTest() {
+        super(new DirectoryProvider(), dir -> new DirectoryConfig(dir.toString()));
     }
 }

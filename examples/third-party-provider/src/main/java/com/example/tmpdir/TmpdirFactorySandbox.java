@@ -4,7 +4,6 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.support.SessionIds;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -12,9 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The opened provider. {@link #create} is cheap and side-effect free: it checks the session id and
- * computes a path; the directory appears only when the sandbox starts. The same session id always
- * maps to the same directory, which makes get-or-create id-keyed, across processes too.
+ * The opened provider. {@link #create} is cheap and side-effect free: it computes a path; the
+ * directory appears only when the sandbox starts. The same session id always maps to the same
+ * directory, which makes get-or-create id-keyed, across processes too.
  */
 final class TmpdirFactorySandbox implements FactorySandbox {
 
@@ -28,10 +27,7 @@ final class TmpdirFactorySandbox implements FactorySandbox {
 
     @Override
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
-        // The framework's own rule: an id it accepts is one file name (no '/', no leading '.'), so it resolves under root.
-        SessionIds.problem(ctx.sessionId()).ifPresent(problem -> {
-            throw new IllegalArgumentException("Session id '" + ctx.sessionId() + "' is invalid: " + problem + ".");
-        });
+        // The framework checked the id before (SessionIds): one file name, no '/', no leading '.', so it resolves under root.
         return new TmpdirSandbox(ctx.sessionId(), root.resolve(ctx.sessionId()), baseEnv);
     }
 

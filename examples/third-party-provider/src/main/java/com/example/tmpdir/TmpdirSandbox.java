@@ -2,25 +2,16 @@ package com.example.tmpdir;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.support.OutputCollector;
-import io.sandboxfactory.api.SandboxDestroyedException;
-import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxExecTransportException;
+import io.sandboxfactory.api.support.HostCommandRunner;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -31,13 +22,18 @@ import java.util.stream.Stream;
 final class TmpdirSandbox extends MastraSandbox<Path> {
 
     private final Path directory;
-    private final Map<String, String> baseEnv;
-    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+    /** The base environment of every command; the request's variables go on top. */
+    private final Map<String, String> environment;
+    private final HostCommandRunner commands;
 
     TmpdirSandbox(String sessionId, Path directory, Map<String, String> baseEnv) {
         super(sessionId, "tmpdir-" + sessionId);
         this.directory = directory;
-        this.baseEnv = baseEnv;
+        Map<String, String> environment = new HashMap<>(baseEnv);
+        // HOME is the session directory, so tools writing dotfiles keep them inside the session, not in the host user's home.
+        environment.put("HOME", directory.toString());
+        this.environment = Map.copyOf(environment);
+        this.commands = new HostCommandRunner(id());
     }
 
     @Override
@@ -66,7 +62,7 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
 
     @Override
     protected void doStop(Path handle) {
-        running.forEach(TmpdirSandbox::killTree);
+        commands.killAll();
     }
 
     @Override
@@ -83,85 +79,12 @@ final class TmpdirSandbox extends MastraSandbox<Path> {
 
     // ---- commands ----
 
+    /**
+     * sh -c in the directory, a vanished directory or cwd refused, timeout and tree kill, streamed
+     * and capped output: the framework's host runner does it all.
+     */
     @Override
     protected CommandResult doExecute(CommandRequest request) {
-        if (!Files.isDirectory(directory)) {
-            throw new SandboxDestroyedException("The directory of sandbox '" + id() + "' (" + directory + ") no longer exists.");
-        }
-        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", request.commandLine())
-                .directory(request.cwd().map(directory::resolve).orElse(directory).toFile());
-        builder.environment().clear();
-        builder.environment().putAll(baseEnv);
-        // HOME is the session directory, so tools writing dotfiles keep them inside the session, not in the host user's home.
-        builder.environment().put("HOME", directory.toString());
-        builder.environment().putAll(request.env()); // already holds the overlay, per-call values winning
-
-        OutputCollector stdout = new OutputCollector(request.maxRetainedBytes(), request.onStdout());
-        OutputCollector stderr = new OutputCollector(request.maxRetainedBytes(), request.onStderr());
-        long started = System.nanoTime();
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new SandboxExecTransportException("Could not start /bin/sh in sandbox '" + id() + "': " + e.getMessage(), false, e);
-        }
-        running.add(process);
-        try {
-            process.getOutputStream().close(); // commands get no input
-            Thread out = pump(process.getInputStream(), stdout);
-            Thread err = pump(process.getErrorStream(), stderr);
-            boolean finished = waitFor(process, request.timeout());
-            if (!finished) {
-                killTree(process);
-            }
-            out.join(5_000);
-            err.join(5_000);
-            stdout.finish();
-            stderr.finish();
-            return new CommandResult(finished ? process.exitValue() : CommandResult.TIMEOUT_EXIT_CODE, stdout.text(), stderr.text(),
-                    Duration.ofNanos(System.nanoTime() - started), !finished, stdout.truncated(), stderr.truncated(),
-                    request.commandLine());
-        } catch (IOException e) {
-            killTree(process);
-            throw new SandboxExecTransportException("Lost the command in sandbox '" + id() + "': " + e.getMessage(), true, e);
-        } catch (InterruptedException e) {
-            killTree(process);
-            Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "The command in sandbox '" + id() + "' was interrupted and killed.", e);
-        } finally {
-            running.remove(process);
-        }
-    }
-
-    private static boolean waitFor(Process process, Optional<Duration> timeout) throws InterruptedException {
-        if (timeout.isEmpty()) {
-            process.waitFor();
-            return true;
-        }
-        return process.waitFor(timeout.get().toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** Kills the shell and everything it started (collect the children first: they are re-parented once the shell dies). */
-    private static void killTree(Process process) {
-        List<ProcessHandle> children = process.descendants().toList();
-        process.destroyForcibly();
-        children.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    /** Copies one output stream into its collector, which forwards chunks to the caller's callback as they arrive. */
-    private static Thread pump(InputStream in, OutputCollector sink) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[8192];
-            try (in) {
-                for (int n; (n = in.read(buffer)) >= 0; ) {
-                    sink.accept(buffer, 0, n);
-                }
-            } catch (IOException ignored) {
-                // The process was killed and its pipe closed; what was read is kept.
-            }
-        }, "tmpdir-output");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+        return commands.run(request, directory, environment);
     }
 }

@@ -1,15 +1,13 @@
 package com.example.tmpdir;
 
 import io.sandboxfactory.tck.ProviderContractTest;
-import io.sandboxfactory.tck.ProviderUnderTest;
 
 import java.util.Map;
 
 /** Runs the Sandbox Factory conformance kit against the tmpdir provider, each test under its own temporary root. */
 class TmpdirProviderContractTest extends ProviderContractTest<TmpdirConfig> {
 
-    @Override
-    protected ProviderUnderTest<TmpdirConfig> providerUnderTest() {
-        return ProviderUnderTest.of(new TmpdirSandboxProvider(), dir -> new TmpdirConfig(dir.toString(), Map.of("GREETING", "hello")));
+    TmpdirProviderContractTest() {
+        super(new TmpdirSandboxProvider(), dir -> new TmpdirConfig(dir.toString(), Map.of("GREETING", "hello")));
     }
 }

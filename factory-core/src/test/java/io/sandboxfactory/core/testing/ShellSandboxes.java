@@ -6,16 +6,14 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.support.HostCommandRunner;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A provider like a remote one that has no configured working directory: its sandboxes run real
@@ -42,10 +40,12 @@ public final class ShellSandboxes implements FactorySandbox {
 
     static final class ShellSandbox extends MastraSandbox<Path> {
         private final Path home;
+        private final HostCommandRunner commands;
 
         ShellSandbox(String id, Path home) {
             super(id, "shell-" + id);
             this.home = home;
+            this.commands = new HostCommandRunner(id());
         }
 
         @Override
@@ -78,32 +78,10 @@ public final class ShellSandboxes implements FactorySandbox {
             }
         }
 
+        /** On top of this JVM's environment, as a remote sandbox has one of its own. */
         @Override
         protected CommandResult doExecute(CommandRequest request) {
-            ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", request.commandLine())
-                    .directory(request.cwd().map(home::resolve).orElse(home).toFile());
-            builder.environment().putAll(request.env());
-            try {
-                Process process = builder.start();
-                process.getOutputStream().close();
-                var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-                String out = read(process.getInputStream());
-                process.waitFor(120, TimeUnit.SECONDS);
-                return new CommandResult(process.exitValue(), out, err.join(), Duration.ZERO, false, false, false, request.commandLine());
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-
-        private static String read(java.io.InputStream in) {
-            try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            return commands.run(request, home, System.getenv());
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.support.OutputCollector;
+import io.sandboxfactory.api.support.OutputPump;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

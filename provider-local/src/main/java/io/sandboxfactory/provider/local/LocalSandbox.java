@@ -7,6 +7,7 @@ import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileOperationsSandbox;
+import io.sandboxfactory.api.support.HostCommandRunner;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -165,10 +166,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     @Override
     protected CommandResult doExecute(CommandRequest request) {
         requireDirectory();
-        Path cwd = request.cwd().map(directory::resolve).orElse(directory);
-        if (!Files.isDirectory(cwd)) {
-            throw CommandRequest.cwdMissing(cwd.toString(), id());
-        }
+        Path cwd = HostCommandRunner.workingDirectory(request, directory, id());
         EnvironmentVariables.requireValid(request.env(), "Command environment");
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(request.env());

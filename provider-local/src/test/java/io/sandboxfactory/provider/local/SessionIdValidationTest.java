@@ -15,7 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-/** Session ids that would escape the sessions root, or cannot be a file name, are refused before the disk is touched. */
+/**
+ * Session ids that would escape the sessions root, or cannot be a file name, are refused by the
+ * framework's one grammar ({@code SessionIds}) before the disk is touched.
+ */
 class SessionIdValidationTest {
 
     @TempDir
@@ -23,22 +26,24 @@ class SessionIdValidationTest {
 
     static Stream<Arguments> invalidIds() {
         return Stream.of(
-                arguments("..", "'..'", "'.' and '..' are not session ids"),
-                arguments(".", "'.'", "'.' and '..' are not session ids"),
-                arguments("a/b", "'a/b'", "path separator"),
-                arguments("../x", "'../x'", "path separator"),
-                arguments("/etc", "'/etc'", "path separator"),
-                arguments("a\\b", "'a\\b'", "path separator"),
-                arguments("x\0y", "'x\\u0000y'", "NUL"),
-                arguments("", "''", "must not be empty"),
+                arguments("..", "'..'", "must not start with '.'"),
+                arguments(".", "'.'", "must not start with '.'"),
+                arguments("a/b", "'a/b'", "must not contain '/' or '\\'"),
+                arguments("../x", "'../x'", "must not contain '/' or '\\'"),
+                arguments("/etc", "'/etc'", "must not contain '/' or '\\'"),
+                arguments("a\\b", "'a\\b'", "must not contain '/' or '\\'"),
+                arguments("x\0y", "'x\\u0000y'", "control or invisible formatting characters"),
+                arguments("", "''", "must not be blank"),
                 arguments("a".repeat(300), "'" + "a".repeat(80) + "…'", "at most 200 characters"),
-                arguments("\n", "'\\u000a'", "control characters"),
-                arguments("tab\there", "'tab\\u0009here'", "control characters"),
-                arguments("bell\u0007", "'bell\\u0007'", "control characters"),
-                arguments("del\u007f", "'del\\u007f'", "control characters"),
+                arguments("\n", "'\\u000a'", "must not be blank"),
+                arguments("tab\there", "'tab\\u0009here'", "control or invisible formatting characters"),
+                arguments("bell\u0007", "'bell\\u0007'", "control or invisible formatting characters"),
+                arguments("del\u007f", "'del\\u007f'", "control or invisible formatting characters"),
                 arguments(".hidden", "'.hidden'", "must not start with '.'"),
+                arguments("-flag", "'-flag'", "must not start with '-'"),
+                arguments(" padded", "' padded'", "must not start or end with whitespace"),
                 arguments("half\uD800", "'half\uD800'", "unpaired surrogate"),
-                arguments("é".repeat(130), "'" + "é".repeat(80) + "…'", "at most 255 bytes in UTF-8"));
+                arguments("é".repeat(130), "'" + "é".repeat(80) + "…'", "at most 255 bytes long in UTF-8"));
     }
 
     @ParameterizedTest(name = "[{index}] {1}")
@@ -49,7 +54,7 @@ class SessionIdValidationTest {
 
         assertThatThrownBy(() -> bed.factory().create(FactorySandboxContext.of(id)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Session id " + shownAs + " is invalid for the local provider")
+                .hasMessageStartingWith("Session id " + shownAs + " is invalid: ")
                 .hasMessageContaining(rule);
         assertThat(root).doesNotExist();
         try (Stream<Path> entries = Files.list(temp)) {

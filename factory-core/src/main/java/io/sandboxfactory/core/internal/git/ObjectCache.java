@@ -1,6 +1,9 @@
 package io.sandboxfactory.core.internal.git;
 
+import io.sandboxfactory.api.CommandRequest;
+import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.support.HostCommandRunner;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.config.DurationFormat;
 import org.slf4j.Logger;
@@ -24,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
@@ -42,10 +44,13 @@ public final class ObjectCache {
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectCache.class);
     private static final String STAMP = "sandbox-factory-fetched";
+    /** Enough of git's output for the end of an error message ({@link GitErrors#tail}). */
+    private static final long OUTPUT_BYTES = 64 * 1024;
 
     private final Path directory;
     private final Duration timeout;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private final HostCommandRunner commands = new HostCommandRunner("host git object cache");
 
     public ObjectCache(Path directory, Duration timeout) {
         this.directory = directory;
@@ -129,29 +134,20 @@ public final class ObjectCache {
         Files.setLastModifiedTime(stamp, FileTime.from(Instant.now()));
     }
 
+    /** Runs {@code script} on the host with only PATH, HOME and git's variables; a timeout kills git with its helpers. */
     private void run(Path cwd, String script, Map<String, String> gitEnv) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", script).directory(cwd.toFile()).redirectErrorStream(true);
         Map<String, String> env = new LinkedHashMap<>();
         for (String name : new String[] {"PATH", "HOME"}) {
             Optional.ofNullable(System.getenv(name)).ifPresent(value -> env.put(name, value));
         }
-        env.putAll(gitEnv);
-        builder.environment().clear();
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IOException("git on the host timed out after " + DurationFormat.format(timeout));
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
+        CommandRequest request = new CommandRequest(script, gitEnv, Optional.empty(), Optional.of(timeout), Optional.empty(),
+                Optional.empty(), OUTPUT_BYTES);
+        CommandResult result = commands.run(request, cwd, env);
+        if (result.timedOut()) {
+            throw new IOException("git on the host timed out after " + DurationFormat.format(timeout));
         }
-        if (process.exitValue() != 0) {
-            throw new IOException("exit " + process.exitValue() + ": " + GitErrors.tail(redact(output, gitEnv)));
+        if (result.exitCode() != 0) {
+            throw new IOException("exit " + result.exitCode() + ": " + GitErrors.tail(redact(result.stdout() + result.stderr(), gitEnv)));
         }
     }
 

@@ -1,6 +1,4 @@
-package io.sandboxfactory.provider.local;
-
-import io.sandboxfactory.api.support.OutputCollector;
+package io.sandboxfactory.api.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,16 +7,19 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Copies one output stream of a command into its collector on a pool thread until the stream ends
- * or the command is over ({@link #detach()}): a background child may hold the pipe open for hours,
- * and its later output must neither reach the caller's callbacks after the command returned nor
- * keep the result waiting. The stream is closed at its next read after the detach, so a later
- * write to it fails or raises SIGPIPE.
+ * Copies one output stream of a command into its collector on a thread of the given executor
+ * until the stream ends or the command is over ({@link #detach()}): a background child may hold
+ * the pipe open for hours, and its later output must neither reach the caller's callbacks after
+ * the command returned nor keep the result waiting. The stream is closed at its next read after
+ * the detach, so a later write to it fails or raises SIGPIPE.
+ *
+ * @since 0.1.0
  */
-final class OutputPump {
+public final class OutputPump {
 
     /** Opens the stream; may block (a FIFO opens when its writer does). */
-    interface Opener {
+    @FunctionalInterface
+    public interface Opener {
         InputStream open() throws IOException;
     }
 
@@ -34,7 +35,8 @@ final class OutputPump {
         this.sink = sink;
     }
 
-    static OutputPump start(Opener stream, OutputCollector sink, Executor pumps) {
+    /** Starts copying {@code stream} into {@code sink} on a thread of {@code pumps}, which may block as long as the stream is open. */
+    public static OutputPump start(Opener stream, OutputCollector sink, Executor pumps) {
         OutputPump pump = new OutputPump(sink);
         pumps.execute(() -> pump.copy(stream));
         return pump;
@@ -59,14 +61,16 @@ final class OutputPump {
         }
     }
 
-    void awaitEnd(long deadlineNanos) throws InterruptedException {
+    /** Waits until the stream ended, or until the deadline ({@link System#nanoTime()}). */
+    public void awaitEnd(long deadlineNanos) throws InterruptedException {
         long remaining = deadlineNanos - System.nanoTime();
         if (remaining > 0) {
             ended.await(remaining, TimeUnit.NANOSECONDS);
         }
     }
 
-    void detach() {
+    /** After this returns the collector receives nothing more from this pump. */
+    public void detach() {
         synchronized (gate) {
             detached = true;
         }
