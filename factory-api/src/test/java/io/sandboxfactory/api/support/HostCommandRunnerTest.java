@@ -82,7 +82,7 @@ class HostCommandRunnerTest {
         // The inner shell is the command's child; its sleep is the command's grandchild.
         String line = "sh -c 'sleep 300 & echo $! > grandchild.pid; wait'";
 
-        CommandResult result = runner.run(request(line, Optional.empty(), Optional.of(Duration.ofMillis(800))), directory, PATH);
+        CommandResult result = runner.run(request(line, Optional.empty(), Optional.of(Duration.ofSeconds(2))), directory, PATH);
 
         assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
         assertThat(result.timedOut()).isTrue();
