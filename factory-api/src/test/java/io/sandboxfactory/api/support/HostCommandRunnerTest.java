@@ -82,8 +82,14 @@ class HostCommandRunnerTest {
         // The inner shell is the command's child; its sleep is the command's grandchild.
         String line = "sh -c 'sleep 300 & echo $! > grandchild.pid; wait'";
 
-        CommandResult result = runner.run(request(line, Optional.empty(), Optional.of(Duration.ofSeconds(2))), directory, PATH);
+        // The timeout must fire after the grandchild exists: a busy host may not have started it in
+        // time, so the run is repeated with twice the timeout until the grandchild wrote its pid.
+        CommandResult result = null;
+        for (Duration timeout = Duration.ofMillis(500); !Files.exists(pid) && timeout.toMinutes() < 2; timeout = timeout.multipliedBy(2)) {
+            result = runner.run(request(line, Optional.empty(), Optional.of(timeout)), directory, PATH);
+        }
 
+        assertThat(pid).exists();
         assertThat(result.exitCode()).isEqualTo(CommandResult.TIMEOUT_EXIT_CODE);
         assertThat(result.timedOut()).isTrue();
         assertGone(Long.parseLong(Files.readString(pid).strip()));
