@@ -141,7 +141,7 @@ public final class CommandOptions {
         /** Kills the command after this long; must be positive. */
         public Builder timeout(Duration timeout) {
             if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Command timeout " + DurationText.of(timeout) + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Command timeout " + DurationText.of(timeout) + " is invalid; it must be positive.");
             }
             this.timeout = timeout;
             return this;
@@ -160,7 +160,7 @@ public final class CommandOptions {
         /** Newest bytes kept per stream; must be at least 0. */
         public Builder maxRetainedBytes(long maxRetainedBytes) {
             if (maxRetainedBytes < 0) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
             }
             this.maxRetainedBytes = maxRetainedBytes;
             return this;

@@ -40,11 +40,11 @@ public record CommandRequest(
 
     /**
      * The failure of a command whose working directory {@code directory} does not exist in the
-     * sandbox {@code sandboxId}: code {@link ErrorCode#CWD_MISSING}, and the one sentence every provider
+     * sandbox {@code sandboxId}: code {@link StandardErrorCode#CWD_MISSING}, and the one sentence every provider
      * reports it with.
      */
     public static SandboxException cwdMissing(String directory, String sandboxId) {
-        return new SandboxException(ErrorCode.CWD_MISSING, "Working directory " + directory + " does not exist in sandbox '" + sandboxId + "'.");
+        return new SandboxException(StandardErrorCode.CWD_MISSING, "Working directory " + directory + " does not exist in sandbox '" + sandboxId + "'.");
     }
 
     /** Shows env keys only: values may hold secrets. */

@@ -12,7 +12,7 @@ public interface ErrorCoded {
     /** The failure's code. */
     ErrorCode errorCode();
 
-    /** The code as it appears in JSON output: {@link ErrorCode#name()} unless a provider gave a code of its own. */
+    /** The code as it appears in JSON output: {@link ErrorCode#name()}. */
     default String code() {
         return errorCode().name();
     }

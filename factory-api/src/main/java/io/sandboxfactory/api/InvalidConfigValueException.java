@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
- * Code {@link ErrorCode#INVALID_CONFIG}, so the CLI exits 2.
+ * Code {@link StandardErrorCode#INVALID_CONFIG}, so the CLI exits 2.
  *
  * @since 0.1.0
  */
@@ -45,7 +45,7 @@ public class InvalidConfigValueException extends InvalidInputException {
 
     /** Several rejected values; at least one. */
     public InvalidConfigValueException(List<Problem> problems) {
-        super(ErrorCode.INVALID_CONFIG, message(problems));
+        super(StandardErrorCode.INVALID_CONFIG, message(problems));
         this.problems = List.copyOf(problems);
     }
 

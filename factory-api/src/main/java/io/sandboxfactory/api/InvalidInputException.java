@@ -13,13 +13,13 @@ public class InvalidInputException extends IllegalArgumentException implements E
 
     private final ErrorCode errorCode;
 
-    public InvalidInputException(ErrorCode errorCode, String message) {
+    public InvalidInputException(ErrorCodeSupplier errorCode, String message) {
         this(errorCode, message, null);
     }
 
-    public InvalidInputException(ErrorCode errorCode, String message, Throwable cause) {
+    public InvalidInputException(ErrorCodeSupplier errorCode, String message, Throwable cause) {
         super(message, cause);
-        this.errorCode = errorCode == null ? ErrorCode.INVALID_ARGUMENT : errorCode;
+        this.errorCode = (errorCode == null ? StandardErrorCode.INVALID_ARGUMENT : errorCode).toErrorCode();
     }
 
     @Override

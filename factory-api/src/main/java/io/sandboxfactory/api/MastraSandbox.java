@@ -105,7 +105,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
 
     private static String requireText(String value, String what) {
         if (value == null || value.isBlank()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Sandbox " + what + " '" + value + "' is invalid; it must not be blank.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Sandbox " + what + " '" + value + "' is invalid; it must not be blank.");
         }
         return value;
     }
@@ -297,7 +297,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         } catch (RuntimeException e) {
             failure = e;
         } catch (Error e) {
-            failure = new SandboxException(ErrorCode.START_FAILED, "Sandbox '" + id + "' failed to start: " + e, e);
+            failure = new SandboxException(StandardErrorCode.START_FAILED, "Sandbox '" + id + "' failed to start: " + e, e);
         }
         finish(transition, failure, SandboxStatus.RUNNING);
     }
@@ -322,9 +322,9 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Sandbox '" + id + "' start was interrupted.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Sandbox '" + id + "' start was interrupted.", e);
         } catch (Exception e) {
-            throw new SandboxException(ErrorCode.START_FAILED, "Sandbox '" + id + "' failed to start: " + e.getMessage(), e);
+            throw new SandboxException(StandardErrorCode.START_FAILED, "Sandbox '" + id + "' failed to start: " + e.getMessage(), e);
         }
     }
 
@@ -404,7 +404,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            failure = new SandboxException(ErrorCode.INTERRUPTED, "Sandbox '" + id + "' " + verb(kind) + " was interrupted.", e);
+            failure = new SandboxException(StandardErrorCode.INTERRUPTED, "Sandbox '" + id + "' " + verb(kind) + " was interrupted.", e);
         } catch (Exception e) {
             failure = new SandboxException(failedCode(kind), "Sandbox '" + id + "' failed to " + verb(kind) + ": " + e.getMessage(), e);
         } catch (Error e) {
@@ -418,8 +418,8 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         finish(transition, failure, success);
     }
 
-    private static ErrorCode failedCode(Kind kind) {
-        return kind == Kind.STOP ? ErrorCode.STOP_FAILED : ErrorCode.DESTROY_FAILED;
+    private static StandardErrorCode failedCode(Kind kind) {
+        return kind == Kind.STOP ? StandardErrorCode.STOP_FAILED : StandardErrorCode.DESTROY_FAILED;
     }
 
     private static String verb(Kind kind) {
@@ -474,12 +474,12 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             other.done().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting for sandbox '" + id + "'.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Interrupted while waiting for sandbox '" + id + "'.", e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException shared) {
                 throw shared;
             }
-            throw new SandboxException(ErrorCode.SANDBOX_ERROR, "Sandbox '" + id + "' failed: " + e.getCause(), e.getCause());
+            throw new SandboxException(StandardErrorCode.SANDBOX_ERROR, "Sandbox '" + id + "' failed: " + e.getCause(), e.getCause());
         }
     }
 
@@ -488,7 +488,7 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
             other.done().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting for sandbox '" + id + "'.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Interrupted while waiting for sandbox '" + id + "'.", e);
         } catch (ExecutionException ignored) {
             // The owner of that transition reports its failure; this caller only needed it to end.
         }

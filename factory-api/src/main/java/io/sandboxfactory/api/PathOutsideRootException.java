@@ -10,7 +10,7 @@ package io.sandboxfactory.api;
 public class PathOutsideRootException extends SandboxFileException {
     private static final long serialVersionUID = 1L;
 
-    public static final String CODE = ErrorCode.PATH_OUTSIDE_ROOT.name();
+    public static final String CODE = StandardErrorCode.PATH_OUTSIDE_ROOT.name();
 
     private final String root;
 
@@ -20,7 +20,7 @@ public class PathOutsideRootException extends SandboxFileException {
      * @param why what makes it leave the root, e.g. {@code "it is absolute"} or {@code "it resolves to /etc/passwd"}
      */
     public PathOutsideRootException(String path, String root, String why) {
-        super(ErrorCode.PATH_OUTSIDE_ROOT, path, "Path '" + path + "' is outside the root " + root + ": " + why
+        super(StandardErrorCode.PATH_OUTSIDE_ROOT, path, "Path '" + path + "' is outside the root " + root + ": " + why
                 + "; paths must be relative to the root and stay inside it.");
         this.root = root;
     }

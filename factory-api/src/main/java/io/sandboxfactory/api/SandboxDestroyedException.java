@@ -11,10 +11,10 @@ public class SandboxDestroyedException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxDestroyedException(String message) {
-        super(ErrorCode.DESTROYED, message);
+        super(StandardErrorCode.DESTROYED, message);
     }
 
     public SandboxDestroyedException(String message, Throwable cause) {
-        super(ErrorCode.DESTROYED, message, cause);
+        super(StandardErrorCode.DESTROYED, message, cause);
     }
 }

@@ -13,7 +13,7 @@ public class SandboxExecTransportException extends SandboxException {
     private final boolean opened;
 
     public SandboxExecTransportException(String message, boolean opened, Throwable cause) {
-        super(ErrorCode.EXEC_TRANSPORT, message, cause);
+        super(StandardErrorCode.EXEC_TRANSPORT, message, cause);
         this.opened = opened;
     }
 

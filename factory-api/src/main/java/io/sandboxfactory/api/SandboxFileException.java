@@ -12,43 +12,30 @@ public class SandboxFileException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     /** Nothing exists at the path. */
-    public static final String NOT_FOUND = ErrorCode.FILE_NOT_FOUND.name();
+    public static final String NOT_FOUND = StandardErrorCode.FILE_NOT_FOUND.name();
     /** A directory was expected but something else is there. */
-    public static final String NOT_A_DIRECTORY = ErrorCode.NOT_A_DIRECTORY.name();
+    public static final String NOT_A_DIRECTORY = StandardErrorCode.NOT_A_DIRECTORY.name();
     /** A file was expected but a directory is there. */
-    public static final String IS_A_DIRECTORY = ErrorCode.IS_A_DIRECTORY.name();
+    public static final String IS_A_DIRECTORY = StandardErrorCode.IS_A_DIRECTORY.name();
     /** A regular file was expected but a device, socket or FIFO is there. */
-    public static final String NOT_A_REGULAR_FILE = ErrorCode.NOT_A_REGULAR_FILE.name();
+    public static final String NOT_A_REGULAR_FILE = StandardErrorCode.NOT_A_REGULAR_FILE.name();
     /** A non-recursive delete met a directory that has entries. */
-    public static final String DIRECTORY_NOT_EMPTY = ErrorCode.DIRECTORY_NOT_EMPTY.name();
+    public static final String DIRECTORY_NOT_EMPTY = StandardErrorCode.DIRECTORY_NOT_EMPTY.name();
     /** The path changed under the operation (for example a parent was replaced while a file was written). */
-    public static final String CHANGED = ErrorCode.FILE_CHANGED.name();
+    public static final String CHANGED = StandardErrorCode.FILE_CHANGED.name();
     /** The operation failed in the sandbox for another reason; the message carries the sandbox's words. */
-    public static final String FAILED = ErrorCode.FILE_OPERATION_FAILED.name();
+    public static final String FAILED = StandardErrorCode.FILE_OPERATION_FAILED.name();
 
     private final String path;
 
     /** @since 0.1.0 */
-    public SandboxFileException(ErrorCode errorCode, String path, String message) {
+    public SandboxFileException(ErrorCodeSupplier errorCode, String path, String message) {
         this(errorCode, path, message, null);
     }
 
     /** @since 0.1.0 */
-    public SandboxFileException(ErrorCode errorCode, String path, String message, Throwable cause) {
+    public SandboxFileException(ErrorCodeSupplier errorCode, String path, String message, Throwable cause) {
         super(errorCode, message, cause);
-        this.path = path;
-    }
-
-    /** @deprecated give an {@link ErrorCode} */
-    @Deprecated
-    public SandboxFileException(String code, String path, String message) {
-        this(code, path, message, null);
-    }
-
-    /** @deprecated give an {@link ErrorCode} */
-    @Deprecated
-    public SandboxFileException(String code, String path, String message, Throwable cause) {
-        super(code, message, cause);
         this.path = path;
     }
 

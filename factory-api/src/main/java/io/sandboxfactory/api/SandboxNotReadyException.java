@@ -9,10 +9,10 @@ public class SandboxNotReadyException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxNotReadyException(String message) {
-        super(ErrorCode.NOT_READY, message);
+        super(StandardErrorCode.NOT_READY, message);
     }
 
     public SandboxNotReadyException(String message, Throwable cause) {
-        super(ErrorCode.NOT_READY, message, cause);
+        super(StandardErrorCode.NOT_READY, message, cause);
     }
 }

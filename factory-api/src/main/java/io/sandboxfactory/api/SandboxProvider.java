@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import java.util.List;
+
 /**
  * The entry point of a provider jar, found with {@link java.util.ServiceLoader}: list the
  * implementing class in {@code META-INF/services/io.sandboxfactory.api.SandboxProvider}. It needs
@@ -40,5 +42,14 @@ public interface SandboxProvider<C> {
     /** One line saying what this provider does, for listings. */
     default String description() {
         return "";
+    }
+
+    /**
+     * The codes this provider raises beyond {@link StandardErrorCode}, usually the values of its own
+     * enum implementing {@link ErrorCodeSupplier}. Discovery fails when a name is one another module
+     * already uses, and {@code docs/errors.md} lists them under the provider.
+     */
+    default List<ErrorCodeSupplier> errorCodes() {
+        return List.of();
     }
 }

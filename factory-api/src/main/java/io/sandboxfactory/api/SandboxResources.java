@@ -20,12 +20,12 @@ public record SandboxResources(Optional<Double> cpus, Optional<Long> memoryBytes
         Objects.requireNonNull(memoryBytes, "memoryBytes");
         cpus.ifPresent(c -> {
             if (!(c > 0)) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "CPU limit " + c + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "CPU limit " + c + " is invalid; it must be positive.");
             }
         });
         memoryBytes.ifPresent(m -> {
             if (m <= 0) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Memory limit " + m + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Memory limit " + m + " is invalid; it must be positive.");
             }
         });
     }

@@ -11,7 +11,7 @@ public class SandboxStartHookException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxStartHookException(String sandboxId, Throwable cause) {
-        super(ErrorCode.START_HOOK_FAILED, "Sandbox '" + sandboxId + "' onStart hook failed: " + describe(cause), cause);
+        super(StandardErrorCode.START_HOOK_FAILED, "Sandbox '" + sandboxId + "' onStart hook failed: " + describe(cause), cause);
     }
 
     private static String describe(Throwable cause) {

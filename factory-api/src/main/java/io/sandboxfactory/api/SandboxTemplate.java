@@ -38,7 +38,7 @@ public record SandboxTemplate(String name, String provider, String subject, Stri
     /** Fails unless {@code name} is 1–80 characters of {@code [a-z0-9-]}, starting with a letter or digit. */
     public static String requireValidName(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template name '" + name
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Template name '" + name
                     + "' is invalid; it must be 1-80 characters of a-z, 0-9 and '-', starting with a letter or digit.");
         }
         return name;

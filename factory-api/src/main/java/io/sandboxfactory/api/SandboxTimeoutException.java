@@ -10,10 +10,10 @@ public class SandboxTimeoutException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SandboxTimeoutException(String message) {
-        super(ErrorCode.TIMEOUT, message);
+        super(StandardErrorCode.TIMEOUT, message);
     }
 
     public SandboxTimeoutException(String message, Throwable cause) {
-        super(ErrorCode.TIMEOUT, message, cause);
+        super(StandardErrorCode.TIMEOUT, message, cause);
     }
 }

@@ -27,19 +27,19 @@ public record TransferEntry(String path, Type type, long size, int mode, String 
         Objects.requireNonNull(type, "type");
         requireRelative(path);
         if (size < 0 || (type != Type.FILE && size != 0)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' has size " + size
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' has size " + size
                     + "; a file's size must be at least 0 and other entries have size 0.");
         }
         if (mode < 0 || mode > 07777) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' has mode " + Integer.toOctalString(mode)
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' has mode " + Integer.toOctalString(mode)
                     + "; it must be permission bits between 0 and 7777 (octal).");
         }
         if ((type == Type.SYMLINK) != (linkTarget != null)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' is a " + type
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Transfer entry '" + path + "' is a " + type
                     + (linkTarget == null ? " without a link target" : " with a link target") + "; only symbolic links have one.");
         }
         if (linkTarget != null && (linkTarget.isEmpty() || linkTarget.indexOf('\0') >= 0)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Symbolic link '" + path + "' has an empty target or one holding NUL.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Symbolic link '" + path + "' has an empty target or one holding NUL.");
         }
     }
 
@@ -68,12 +68,12 @@ public record TransferEntry(String path, Type type, long size, int mode, String 
     private static void requireRelative(String path) {
         Objects.requireNonNull(path, "path");
         if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Transfer entry path '" + path.replace("\0", "\\0")
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Transfer entry path '" + path.replace("\0", "\\0")
                     + "' is invalid; it must be a non-empty relative path without a leading or trailing '/' or NUL.");
         }
         for (String component : path.split("/", -1)) {
             if (component.isEmpty() || component.equals(".") || component.equals("..")) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Transfer entry path '" + path
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Transfer entry path '" + path
                         + "' is invalid; it must not hold empty, '.' or '..' components.");
             }
         }

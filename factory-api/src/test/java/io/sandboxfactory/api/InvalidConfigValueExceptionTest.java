@@ -16,7 +16,7 @@ class InvalidConfigValueExceptionTest {
         InvalidConfigValueException e = new InvalidConfigValueException("root", "tmp", "it must be an absolute path.");
 
         assertThat(e.getMessage()).isEqualTo("root 'tmp' is invalid; it must be an absolute path.");
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode());
         assertThat(e.errorCode().kind()).isEqualTo(ErrorKind.BAD_INPUT);
         assertThat(e.problems()).containsExactly(new InvalidConfigValueException.Problem("root", "tmp", "it must be an absolute path"));
     }

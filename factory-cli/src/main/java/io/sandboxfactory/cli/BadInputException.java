@@ -1,6 +1,7 @@
 package io.sandboxfactory.cli;
 
 import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.ErrorCoded;
 
 
@@ -14,12 +15,12 @@ public final class BadInputException extends RuntimeException implements ErrorCo
     private final ErrorCode errorCode;
 
     public BadInputException(String message) {
-        this(ErrorCode.BAD_INPUT, message, null);
+        this(CliErrorCode.BAD_INPUT, message, null);
     }
 
-    public BadInputException(ErrorCode errorCode, String message, Throwable cause) {
+    public BadInputException(ErrorCodeSupplier errorCode, String message, Throwable cause) {
         super(message, cause);
-        this.errorCode = errorCode;
+        this.errorCode = errorCode.toErrorCode();
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
 
 /**
@@ -14,11 +14,11 @@ import io.sandboxfactory.api.SandboxException;
 public class FactoryConfigurationException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
-    public FactoryConfigurationException(ErrorCode code, String message) {
+    public FactoryConfigurationException(ErrorCodeSupplier code, String message) {
         super(code, message);
     }
 
-    public FactoryConfigurationException(ErrorCode code, String message, Throwable cause) {
+    public FactoryConfigurationException(ErrorCodeSupplier code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

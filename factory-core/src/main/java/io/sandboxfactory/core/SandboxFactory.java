@@ -6,7 +6,7 @@ import com.google.inject.Injector;
 import com.google.inject.Scopes;
 import com.google.inject.Stage;
 import com.google.inject.spi.Message;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,7 +160,7 @@ public final class SandboxFactory implements AutoCloseable {
     private MastraSandbox<?> create(FactorySandboxContext ctx) {
         MastraSandbox<?> sandbox = factorySandbox.create(ctx);
         if (sandbox == null || !ctx.sessionId().equals(sandbox.id())) {
-            throw new SandboxException(ErrorCode.PROVIDER_CONTRACT, "Sandbox provider '" + providerName() + "' returned "
+            throw new SandboxException(StandardErrorCode.PROVIDER_CONTRACT, "Sandbox provider '" + providerName() + "' returned "
                     + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
                     + ctx.sessionId() + "'; it must return one whose id is the session id.");
         }
@@ -349,7 +349,7 @@ public final class SandboxFactory implements AutoCloseable {
         requireOpen();
         SandboxTemplate.requireValidName(name);
         if (!factorySandbox.capabilities().contains(SandboxCapability.TEMPLATES)) {
-            throw new SandboxException(ErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName() + "' does not support templates.");
+            throw new SandboxException(StandardErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName() + "' does not support templates.");
         }
         factorySandbox.removeTemplate(name);
     }
@@ -370,7 +370,7 @@ public final class SandboxFactory implements AutoCloseable {
     public SessionEnvironment environment(String name) {
         EnvironmentConfig configured = config.environments().get(name);
         if (configured == null) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Unknown environment '" + name + "'; configured: "
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Unknown environment '" + name + "'; configured: "
                     + config.environments().keySet().stream().sorted().toList() + ".");
         }
         return configured.toEnvironment();
@@ -440,7 +440,7 @@ public final class SandboxFactory implements AutoCloseable {
          */
         public Builder commandOrigin(String origin) {
             if (origin == null || !origin.matches("[a-z][a-z0-9-]{0,31}")) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Command origin '" + origin + "' is invalid; use a short lower-case word like api or cli.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Command origin '" + origin + "' is invalid; use a short lower-case word like api or cli.");
             }
             this.commandOrigin = origin;
             return this;
@@ -452,7 +452,7 @@ public final class SandboxFactory implements AutoCloseable {
          */
         public Builder journalSize(int entries) {
             if (entries < 0) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Journal size " + entries + " is invalid; give 0 (off) or more entries.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Journal size " + entries + " is invalid; give 0 (off) or more entries.");
             }
             this.journalSize = entries;
             return this;
@@ -634,7 +634,7 @@ public final class SandboxFactory implements AutoCloseable {
             try {
                 Files.createDirectories(directory);
             } catch (IOException e) {
-                throw new FactoryConfigurationException(ErrorCode.STATE_DIRECTORY_FAILED, "State directory " + directory
+                throw new FactoryConfigurationException(StandardErrorCode.STATE_DIRECTORY_FAILED, "State directory " + directory
                         + " could not be created: " + e.getMessage() + ".", e);
             }
         }

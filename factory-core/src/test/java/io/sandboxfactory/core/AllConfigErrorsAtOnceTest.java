@@ -1,7 +1,7 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.config.InvalidConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +64,7 @@ class AllConfigErrorsAtOnceTest {
                 .environment(Map.of("FACTORY_PROVIDERS_DOCKER_IMAGE", "two words"))
                 .build());
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode());
         assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
         assertThat(e.problems()).containsExactlyInAnyOrder(
                 "Unknown configuration key 'colour' " + in + "; known keys there: [cache, environments, git, journal, lifecycle, owner,"

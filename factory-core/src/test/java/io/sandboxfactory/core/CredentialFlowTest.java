@@ -2,8 +2,8 @@ package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.git.MaterializeException;
@@ -102,7 +102,7 @@ class CredentialFlowTest {
              SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host"))
                      .stateDirectory(tmp.resolve("state")).build()) {
             assertThatThrownBy(() -> factory.openSession(SessionSpec.builder("anon").repository(server.url("app.git")).branch("x").build()))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED));
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.CLONE_FAILED.toErrorCode()));
         }
     }
 

@@ -1,8 +1,8 @@
 package io.sandboxfactory.tck;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,7 +14,7 @@ record KitProviderContext(Path stateDirectory, String owner, Map<Class<?>, Objec
     KitProviderContext {
         hostObjects.forEach((type, value) -> {
             if (!type.isInstance(value)) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Host object " + value + " is registered for " + type.getName()
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Host object " + value + " is registered for " + type.getName()
                         + " but is not an instance of it; ProviderUnderTest.hostObjects() must key each object by a type it implements.");
             }
         });

@@ -1,7 +1,7 @@
 package io.sandboxfactory.api.host;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +31,7 @@ public record RepositoryAccess(String cloneUrl, Optional<Authorization> authoriz
         if (scheme.find()) {
             int credentialsEnd = credentialsEnd(cloneUrl, scheme.group(1).toLowerCase(Locale.ROOT), scheme.end());
             if (credentialsEnd >= 0) {
-                throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Clone URL '" + cloneUrl.substring(0, scheme.end()) + "***"
+                throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Clone URL '" + cloneUrl.substring(0, scheme.end()) + "***"
                         + cloneUrl.substring(credentialsEnd)
                         + "' is invalid; it must not contain credentials (pass a token as the authorization instead).");
             }
@@ -82,7 +82,7 @@ public record RepositoryAccess(String cloneUrl, Optional<Authorization> authoriz
         public Authorization {
             Objects.requireNonNull(token, "token");
             if (token.isBlank()) {
-                throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "The repository token is blank; pass a real token or no authorization.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "The repository token is blank; pass a real token or no authorization.");
             }
             username = username == null || username.isBlank() ? "x-access-token" : username;
         }

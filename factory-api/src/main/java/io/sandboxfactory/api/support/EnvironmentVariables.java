@@ -1,8 +1,8 @@
 package io.sandboxfactory.api.support;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +33,7 @@ public final class EnvironmentVariables {
      */
     public static void requireValid(String name, String value, String where) {
         if (!isName(name)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name)
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name)
                     + "' is invalid; " + NAME_RULE + ".");
         }
         requireValue(name, value, where);
@@ -52,7 +52,7 @@ public final class EnvironmentVariables {
      */
     public static void requireIdentifier(String name, String value, String where) {
         if (name == null || !IDENTIFIER.matcher(name).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name) + "' is invalid; "
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, where + " variable name '" + printable(name) + "' is invalid; "
                     + IDENTIFIER_RULE + ".");
         }
         requireValue(name, value, where);
@@ -100,7 +100,7 @@ public final class EnvironmentVariables {
 
     private static void requireValue(String name, String value, String where) {
         if (!isValue(value)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, where + " variable " + name + " has an invalid value; "
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, where + " variable " + name + " has an invalid value; "
                     + VALUE_RULE + ".");
         }
     }

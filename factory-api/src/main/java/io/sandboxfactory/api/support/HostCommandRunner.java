@@ -1,8 +1,8 @@
 package io.sandboxfactory.api.support;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -109,7 +109,7 @@ public final class HostCommandRunner {
         } catch (InterruptedException e) {
             killTree(process.toHandle());
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "The command in sandbox '" + sandboxId + "' was interrupted and killed.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "The command in sandbox '" + sandboxId + "' was interrupted and killed.", e);
         } finally {
             pumps.forEach(OutputPump::detach);
             running.remove(process);

@@ -1,7 +1,7 @@
 package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -48,7 +48,7 @@ public final class OutputCollector {
 
     public OutputCollector(long maxRetainedBytes, Optional<Consumer<String>> listener) {
         if (maxRetainedBytes < 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "maxRetainedBytes " + maxRetainedBytes + " is invalid; it must be at least 0.");
         }
         this.maxRetainedBytes = maxRetainedBytes;
         this.listener = listener.orElse(null);

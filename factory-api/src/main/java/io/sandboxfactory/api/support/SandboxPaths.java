@@ -1,8 +1,8 @@
 package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ public final class SandboxPaths {
     /** Resolves the absolute {@code path} with {@code lstat}. */
     public static FileTransferSandbox.Resolution resolve(String path, Lstat lstat) throws IOException {
         if (!path.startsWith("/") || path.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Path '" + path.replace("\0", "\\0") + "' is invalid; it must be absolute and hold no NUL.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Path '" + path.replace("\0", "\\0") + "' is invalid; it must be absolute and hold no NUL.");
         }
         Deque<String> todo = new ArrayDeque<>(components(path));
         List<String> current = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.cli.BadInputException;
+import io.sandboxfactory.cli.CliErrorCode;
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.GlobalOptions;
 import io.sandboxfactory.core.FactoryConfigurationException;
@@ -51,7 +52,7 @@ public final class ErrorReporter implements CommandLine.IExecutionExceptionHandl
 
     /** The first code on the cause chain: the outermost failure that says what it is. */
     static ErrorCode errorCode(Throwable e) {
-        return coded(e).map(ErrorCoded::errorCode).orElse(ErrorCode.FAILED);
+        return coded(e).map(ErrorCoded::errorCode).orElse(CliErrorCode.FAILED.toErrorCode());
     }
 
     /**
@@ -68,7 +69,7 @@ public final class ErrorReporter implements CommandLine.IExecutionExceptionHandl
     }
 
     private static String code(Throwable e) {
-        return coded(e).map(ErrorCoded::code).orElse(ErrorCode.FAILED.name());
+        return coded(e).map(ErrorCoded::code).orElse(CliErrorCode.FAILED.toErrorCode().name());
     }
 
     private static Optional<ErrorCoded> coded(Throwable e) {

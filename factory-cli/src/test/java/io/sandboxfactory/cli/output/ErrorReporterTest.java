@@ -5,10 +5,13 @@ import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxStartHookException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.cli.BadInputException;
+import io.sandboxfactory.cli.CliErrorCode;
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.GlobalOptions;
 import io.sandboxfactory.core.FactoryConfigurationException;
+import io.sandboxfactory.provider.docker.DockerErrorCode;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -23,34 +26,34 @@ class ErrorReporterTest {
 
     @Test
     void theExitCodeComesFromTheKind() {
-        assertThat(ErrorReporter.exitCode(new InvalidInputException(ErrorCode.INVALID_REF, "bad ref"))).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(ErrorReporter.exitCode(new InvalidInputException(StandardErrorCode.INVALID_REF, "bad ref"))).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(ErrorReporter.exitCode(new BadInputException("bad flag"))).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(ErrorReporter.exitCode(new SandboxDestroyedException("gone"))).isEqualTo(ExitCodes.INFRASTRUCTURE);
-        assertThat(ErrorReporter.exitCode(new SandboxException(ErrorCode.CLONE_FAILED, "clone failed"))).isEqualTo(ExitCodes.INFRASTRUCTURE);
-        assertThat(ErrorReporter.exitCode(new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, "bad key"))).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(ErrorReporter.exitCode(new SandboxException(StandardErrorCode.CLONE_FAILED, "clone failed"))).isEqualTo(ExitCodes.INFRASTRUCTURE);
+        assertThat(ErrorReporter.exitCode(new FactoryConfigurationException(StandardErrorCode.INVALID_CONFIG, "bad key"))).isEqualTo(ExitCodes.BAD_INPUT);
     }
 
     @Test
     void aFactoryConfigurationExceptionIsNotBadInputWhenItsCodeSaysOtherwise() {
-        FactoryConfigurationException engineDown = new FactoryConfigurationException(ErrorCode.DOCKER_UNAVAILABLE, "no engine");
+        FactoryConfigurationException engineDown = new FactoryConfigurationException(DockerErrorCode.DOCKER_UNAVAILABLE, "no engine");
         assertThat(ErrorReporter.exitCode(engineDown)).isEqualTo(ExitCodes.INFRASTRUCTURE);
-        assertThat(ErrorReporter.errorCode(engineDown)).isEqualTo(ErrorCode.DOCKER_UNAVAILABLE);
+        assertThat(ErrorReporter.errorCode(engineDown)).isEqualTo(DockerErrorCode.DOCKER_UNAVAILABLE.toErrorCode());
     }
 
     @Test
     void anUncodedIllegalArgumentExceptionIsAnInternalErrorNotBadInput() {
         IllegalArgumentException bug = new IllegalArgumentException("index -1");
         assertThat(ErrorReporter.exitCode(bug)).isEqualTo(ExitCodes.INFRASTRUCTURE);
-        assertThat(ErrorReporter.errorCode(bug)).isEqualTo(ErrorCode.FAILED);
+        assertThat(ErrorReporter.errorCode(bug)).isEqualTo(CliErrorCode.FAILED.toErrorCode());
         assertThat(ErrorReporter.exitCode(new IllegalStateException("wrapped", bug))).isEqualTo(ExitCodes.INFRASTRUCTURE);
     }
 
     @Test
     void theOutermostCodeOnTheChainWins() {
-        SandboxStartHookException hook = new SandboxStartHookException("s1", new InvalidInputException(ErrorCode.INVALID_REF, "bad base"));
-        assertThat(ErrorReporter.errorCode(hook)).isEqualTo(ErrorCode.START_HOOK_FAILED);
-        assertThat(ErrorReporter.errorCode(new RuntimeException("wrapper", new InvalidInputException(ErrorCode.INVALID_LABEL, "x"))))
-                .isEqualTo(ErrorCode.INVALID_LABEL);
+        SandboxStartHookException hook = new SandboxStartHookException("s1", new InvalidInputException(StandardErrorCode.INVALID_REF, "bad base"));
+        assertThat(ErrorReporter.errorCode(hook)).isEqualTo(StandardErrorCode.START_HOOK_FAILED.toErrorCode());
+        assertThat(ErrorReporter.errorCode(new RuntimeException("wrapper", new InvalidInputException(StandardErrorCode.INVALID_LABEL, "x"))))
+                .isEqualTo(StandardErrorCode.INVALID_LABEL.toErrorCode());
     }
 
     @Test
@@ -62,7 +65,7 @@ class ErrorReporterTest {
         ErrorReporter reporter = new ErrorReporter(new Console(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()), global);
 
-        int exit = reporter.handleExecutionException(new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id 'a b' is invalid."),
+        int exit = reporter.handleExecutionException(new InvalidInputException(StandardErrorCode.INVALID_SESSION_ID, "Session id 'a b' is invalid."),
                 null, null);
 
         assertThat(exit).isEqualTo(ExitCodes.BAD_INPUT);

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 
 import io.sandboxfactory.api.support.DurationText;
@@ -42,7 +42,7 @@ public final class DurationFormat {
         } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
             // fall through to the one error message below
         }
-        throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Duration '" + text + "' is invalid; write it as ISO-8601 (PT15M) or as a"
+        throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Duration '" + text + "' is invalid; write it as ISO-8601 (PT15M) or as a"
                 + " number with a unit (500ms, 30s, 15m, 2h, 1d).");
     }
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.List;
@@ -16,7 +16,7 @@ public final class InvalidConfigException extends FactoryConfigurationException 
 
     /** Made by the framework as it reads and checks a configuration; {@code problems} are whole sentences. */
     public InvalidConfigException(List<String> problems, Throwable cause) {
-        super(ErrorCode.INVALID_CONFIG, message(problems), cause);
+        super(StandardErrorCode.INVALID_CONFIG, message(problems), cause);
         this.problems = List.copyOf(problems);
     }
 

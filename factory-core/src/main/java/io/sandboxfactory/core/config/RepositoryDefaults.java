@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.session.RepositoryLocator;
@@ -79,7 +79,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     private static String requireRoot(String root) {
         if (root == null || !root.startsWith("/") || InputText.containsHidden(root)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Allowed file root '" + InputText.shown(root)
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "Allowed file root '" + InputText.shown(root)
                     + "' is invalid; it must be an absolute path without control characters.");
         }
         return root;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
@@ -18,7 +18,7 @@ public final class StatePaths {
         try {
             return base.resolve(HostPaths.expandHome(text, home)).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw new FactoryConfigurationException(ErrorCode.INVALID_CONFIG, "State directory '" + text + "' is not a valid path: "
+            throw new FactoryConfigurationException(StandardErrorCode.INVALID_CONFIG, "State directory '" + text + "' is not a valid path: "
                     + e.getReason() + ".", e);
         }
     }

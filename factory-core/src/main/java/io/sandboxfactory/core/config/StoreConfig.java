@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.store.api.StoreSettings;
 
 import java.time.Duration;
@@ -91,7 +91,7 @@ public record StoreConfig(String type, Optional<String> url, Optional<String> us
                     connectTimeout);
             case "leaseTtl" -> new StoreConfig(type, url, user, passwordEnv, schema, poolSize, DurationFormat.parse(text), connectTimeout);
             case "connectTimeout" -> new StoreConfig(type, url, user, passwordEnv, schema, poolSize, leaseTtl, DurationFormat.parse(text));
-            default -> throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Unknown store key '" + key + "'; known keys: " + KEYS + ".");
+            default -> throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "Unknown store key '" + key + "'; known keys: " + KEYS + ".");
         };
     }
 

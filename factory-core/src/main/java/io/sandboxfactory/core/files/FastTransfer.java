@@ -1,10 +1,10 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.TransferEntry;
 
 import java.io.IOException;
@@ -42,7 +42,7 @@ final class FastTransfer implements ContentTransfer {
         }
         String shown = FileCommands.display(path);
         if (root.get().kind() != FileTransferSandbox.Kind.DIRECTORY) {
-            throw new SandboxException(ErrorCode.ROOT_MISSING, "Cannot resolve '" + shown + "' in sandbox '" + commands.shell().sandboxId()
+            throw new SandboxException(StandardErrorCode.ROOT_MISSING, "Cannot resolve '" + shown + "' in sandbox '" + commands.shell().sandboxId()
                     + "': the root " + commands.root() + " is not a directory in the sandbox.");
         }
         String canonicalRoot = root.get().path();
@@ -99,7 +99,7 @@ final class FastTransfer implements ContentTransfer {
         Resolved target = resolve(path);
         if (target.directory()) {
             String shown = FileCommands.display(path);
-            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown, "Cannot write '" + shown + "' in sandbox '"
+            throw new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, shown, "Cannot write '" + shown + "' in sandbox '"
                     + commands.shell().sandboxId() + "': it is a directory.");
         }
         String token = Tokens.next();
@@ -179,15 +179,15 @@ final class FastTransfer implements ContentTransfer {
     private static SandboxFileException notAFile(Resolved resolved, String shown, String verb, String sandboxId, SandboxRoot root) {
         String where = "Cannot " + verb + " '" + shown + "' in sandbox '" + sandboxId + "': ";
         return switch (resolved.kind()) {
-            case 'm' -> new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, where + "it does not exist under the root "
+            case 'm' -> new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, shown, where + "it does not exist under the root "
                     + root + ".");
-            case 'd' -> new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown, where + "it is a directory.");
-            default -> new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, where + "it is not a regular file.");
+            case 'd' -> new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, shown, where + "it is a directory.");
+            default -> new SandboxFileException(StandardErrorCode.NOT_A_REGULAR_FILE, shown, where + "it is not a regular file.");
         };
     }
 
     private static SandboxFileException changed(String shown, String sandboxId) {
-        return new SandboxFileException(ErrorCode.FILE_CHANGED, shown, "Cannot read '" + shown + "' in sandbox '"
+        return new SandboxFileException(StandardErrorCode.FILE_CHANGED, shown, "Cannot read '" + shown + "' in sandbox '"
                 + sandboxId + "': it changed while it was read.");
     }
 }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -206,7 +206,7 @@ final class FileCommands {
     }
 
     private SandboxFileException unexpected(String path, String what) {
-        return new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, display(path), "Cannot read the " + what + " for '" + display(path)
+        return new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, display(path), "Cannot read the " + what + " for '" + display(path)
                 + "' in sandbox '" + shell.sandboxId() + "': the sandbox's shell answered in an unexpected form.");
     }
 }

@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.TransferEntry;
 
 import java.io.IOException;
@@ -42,7 +42,7 @@ final class GenericTransfer implements ContentTransfer, FileOperations {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not take the content of '" + FileCommands.display(path) + "': " + e.getMessage(), e);
         } catch (IllegalStateException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, FileCommands.display(path), "Cannot read '"
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, FileCommands.display(path), "Cannot read '"
                     + FileCommands.display(path) + "' in sandbox '" + commands.shell().sandboxId() + "': " + e.getMessage() + ".");
         }
     }

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxFileException;
 
@@ -32,10 +32,10 @@ final class HostCopies {
         Objects.requireNonNull(progress, "progress");
         Path source = hostSource.toAbsolutePath().normalize();
         if (!Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " does not exist.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Host path " + hostSource + " does not exist.");
         }
         if (source.getFileName() == null) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostSource + " is the file system root; copy a directory below it.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Host path " + hostSource + " is the file system root; copy a directory below it.");
         }
         String destination = root.normalize(target);
         Resolved resolved = transfer.resolve(destination);
@@ -48,7 +48,7 @@ final class HostCopies {
             name = source.getFileName().toString();
         } else {
             if (!resolved.missing() && Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS)) {
-                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, FileCommands.display(destination),
+                throw new SandboxFileException(StandardErrorCode.NOT_A_DIRECTORY, FileCommands.display(destination),
                         "Cannot copy directory " + hostSource + " onto '" + FileCommands.display(destination) + "': it is not a directory.");
             }
             directoryPath = SandboxRoot.parent(destination);
@@ -69,11 +69,11 @@ final class HostCopies {
         Resolved resolved = transfer.resolve(path);
         String shown = FileCommands.display(path);
         if (resolved.missing()) {
-            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown, "Cannot copy '" + shown
+            throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, shown, "Cannot copy '" + shown
                     + "': it does not exist under the root " + root + ".");
         }
         if (!resolved.directory() && !resolved.regularFile()) {
-            throw new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown, "Cannot copy '" + shown
+            throw new SandboxFileException(StandardErrorCode.NOT_A_REGULAR_FILE, shown, "Cannot copy '" + shown
                     + "': it is neither a regular file nor a directory.");
         }
         Path target = hostTarget.toAbsolutePath().normalize();
@@ -85,11 +85,11 @@ final class HostCopies {
                 name = path.isEmpty() ? resolved.name() : SandboxRoot.name(path);
             } else {
                 if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && resolved.directory()) {
-                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Cannot copy directory '" + shown + "' onto host file " + hostTarget
+                    throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Cannot copy directory '" + shown + "' onto host file " + hostTarget
                             + ": it is not a directory.");
                 }
                 if (target.getParent() == null) {
-                    throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + hostTarget + " is the file system root.");
+                    throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Host path " + hostTarget + " is the file system root.");
                 }
                 directory = Files.createDirectories(target.getParent());
                 name = target.getFileName().toString();

@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.TransferEntry;
 
 import java.io.IOException;
@@ -72,7 +72,7 @@ final class HostTree implements FileTransferSandbox.Source {
                 }
             });
         } catch (NoSuchFileException e) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Host path " + source + " does not exist.", e);
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Host path " + source + " does not exist.", e);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read host path " + source + ": " + e.getMessage(), e);
         }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 /**
  * A passive view ({@link PeekFilesystem}) was asked to read a session whose sandbox is not running
@@ -12,7 +12,7 @@ public class NotMaterializedException extends SandboxFileException {
     private static final long serialVersionUID = 1L;
 
     public NotMaterializedException(String sessionId, String path) {
-        super(ErrorCode.NOT_MATERIALIZED, path, "Session '" + sessionId + "' is not materialized in this process (its sandbox is not running here),"
+        super(StandardErrorCode.NOT_MATERIALIZED, path, "Session '" + sessionId + "' is not materialized in this process (its sandbox is not running here),"
                 + " so '" + path + "' cannot be read without starting it; open the session first.");
     }
 }

@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.FileOperationsSandbox;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.session.SessionHandle;
 
@@ -222,7 +222,7 @@ public final class SandboxFilesystem implements FilesystemView {
     private String entry(String path, String verb) {
         String normalized = root.normalize(path);
         if (normalized.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Path '" + path + "' is the root " + root + "; cannot " + verb + " the root itself.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Path '" + path + "' is the root " + root + "; cannot " + verb + " the root itself.");
         }
         return normalized;
     }

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
@@ -34,7 +34,7 @@ public final class SandboxFilesystemBuilder {
      */
     public SandboxFilesystemBuilder chunkBytes(int chunkBytes) {
         if (chunkBytes < 1 || chunkBytes > ChunkEncoder.DEFAULT_CHUNK_BYTES) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Chunk size " + chunkBytes + " is invalid; it must be between 1 and "
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Chunk size " + chunkBytes + " is invalid; it must be between 1 and "
                     + ChunkEncoder.DEFAULT_CHUNK_BYTES + " bytes.");
         }
         this.chunkBytes = chunkBytes;
@@ -44,7 +44,7 @@ public final class SandboxFilesystemBuilder {
     /** The limit of each command a file operation runs; must be positive. */
     public SandboxFilesystemBuilder timeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "File operation timeout " + timeout + " is invalid; it must be positive.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "File operation timeout " + timeout + " is invalid; it must be positive.");
         }
         this.timeout = timeout;
         return this;

@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ final class SandboxRoot {
     SandboxRoot(String path) {
         Objects.requireNonNull(path, "root");
         if (!path.startsWith("/") || path.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Root '" + path.replace("\0", "\\0")
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Root '" + path.replace("\0", "\\0")
                     + "' is invalid; it must be an absolute path inside the sandbox without NUL.");
         }
         String trimmed = path;
@@ -48,7 +48,7 @@ final class SandboxRoot {
     static String normalize(String relative, String root) {
         Objects.requireNonNull(relative, "path");
         if (relative.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Path '" + relative.replace("\0", "\\0") + "' is invalid; it must not contain NUL.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Path '" + relative.replace("\0", "\\0") + "' is invalid; it must not contain NUL.");
         }
         if (relative.startsWith("/")) {
             throw new PathOutsideRootException(relative, root, "it is absolute");

@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.files;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
@@ -51,7 +51,7 @@ final class SandboxShell {
     String run(String verb, String path, List<String> args, Map<String, String> data, String... body) {
         CommandResult result = exec(args, data, CommandOptions.builder().maxRetainedBytes(RETAINED_OUTPUT), body);
         if (result.stdoutTruncated()) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " '" + path + "' in sandbox '"
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " '" + path + "' in sandbox '"
                     + sandbox.id() + "': its answer is larger than " + RETAINED_OUTPUT + " bytes.");
         }
         check(result, verb, path);
@@ -93,23 +93,23 @@ final class SandboxShell {
         }
         return switch (result.exitCode()) {
             case FileScripts.OUTSIDE -> outside(result.stderr(), path);
-            case FileScripts.NOT_FOUND -> new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path,
+            case FileScripts.NOT_FOUND -> new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, path,
                     where + "it does not exist under the root " + root + ".");
-            case FileScripts.NOT_A_DIRECTORY -> new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, path,
+            case FileScripts.NOT_A_DIRECTORY -> new SandboxFileException(StandardErrorCode.NOT_A_DIRECTORY, path,
                     where + "it is not a directory.");
-            case FileScripts.IS_A_DIRECTORY -> new SandboxFileException(ErrorCode.IS_A_DIRECTORY, path,
+            case FileScripts.IS_A_DIRECTORY -> new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, path,
                     where + "it is a directory.");
-            case FileScripts.NOT_EMPTY -> new SandboxFileException(ErrorCode.DIRECTORY_NOT_EMPTY, path,
+            case FileScripts.NOT_EMPTY -> new SandboxFileException(StandardErrorCode.DIRECTORY_NOT_EMPTY, path,
                     where + "the directory is not empty; delete it recursively to remove its contents.");
-            case FileScripts.NOT_A_REGULAR_FILE -> new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, path,
+            case FileScripts.NOT_A_REGULAR_FILE -> new SandboxFileException(StandardErrorCode.NOT_A_REGULAR_FILE, path,
                     where + "it is not a regular file.");
-            case FileScripts.CHANGED -> new SandboxFileException(ErrorCode.FILE_CHANGED, path,
+            case FileScripts.CHANGED -> new SandboxFileException(StandardErrorCode.FILE_CHANGED, path,
                     where + "its directory changed during the operation; nothing was replaced.");
-            case FileScripts.ROOT_MISSING -> new SandboxException(ErrorCode.ROOT_MISSING, where + "the root " + root
+            case FileScripts.ROOT_MISSING -> new SandboxException(StandardErrorCode.ROOT_MISSING, where + "the root " + root
                     + " is not a directory in the sandbox.");
-            case FileScripts.LINK_LOOP -> new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path,
+            case FileScripts.LINK_LOOP -> new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path,
                     where + "resolving it goes through more than 40 symbolic links.");
-            default -> new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, where + describe(result) + ".");
+            default -> new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, where + describe(result) + ".");
         };
     }
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.git;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
 
 /**
@@ -14,7 +14,7 @@ import io.sandboxfactory.api.SandboxException;
 public class MaterializeException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
-    public MaterializeException(ErrorCode code, String message) {
+    public MaterializeException(ErrorCodeSupplier code, String message) {
         super(code, message);
     }
 }

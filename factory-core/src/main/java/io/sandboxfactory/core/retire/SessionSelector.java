@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.retire;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.store.api.SessionRecord;
@@ -31,11 +31,11 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         Objects.requireNonNull(idleFor, "idleFor").ifPresent(d -> {
             if (d.isNegative() || d.isZero()) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Idle time " + DurationFormat.format(d) + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Idle time " + DurationFormat.format(d) + " is invalid; it must be positive.");
             }
         });
         if (repository.isEmpty() && labels.isEmpty() && idleFor.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector needs a repository, a label or an idle time;"
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session selector needs a repository, a label or an idle time;"
                     + " there is no selector for every session.");
         }
     }
@@ -58,14 +58,14 @@ public record SessionSelector(Optional<String> repository, Map<String, String> l
     /** This selector and {@code other}: a session must match both. */
     public SessionSelector and(SessionSelector other) {
         if (repository.isPresent() && other.repository.isPresent() && !repository.equals(other.repository)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector names one repository; it was given '" + repository.get()
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session selector names one repository; it was given '" + repository.get()
                     + "' and '" + other.repository.get() + "'.");
         }
         Map<String, String> both = new LinkedHashMap<>(labels);
         other.labels.forEach((key, value) -> {
             String mine = both.putIfAbsent(key, value);
             if (mine != null && !mine.equals(value)) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session selector takes one value per label; it was given " + key + "=" + mine
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session selector takes one value per label; it was given " + key + "=" + mine
                         + " and " + key + "=" + value + ".");
             }
         });

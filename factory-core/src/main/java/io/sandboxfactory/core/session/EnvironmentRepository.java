@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
@@ -60,7 +60,7 @@ public record EnvironmentRepository(String repository, Optional<String> dir, Opt
 
     private static void requireValidDir(String dir, String repository) {
         if (!DIR.matcher(dir).matches()) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Directory '" + InputText.shown(dir) + "' of repository '" + repository
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Directory '" + InputText.shown(dir) + "' of repository '" + repository
                     + "' is invalid; it must be one directory name of 1-100 letters, digits, '.', '_' or '-', not starting with '.' or '-'.");
         }
     }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 
 import java.util.HashMap;
@@ -29,13 +29,13 @@ public record SessionEnvironment(List<EnvironmentRepository> repositories, List<
         workspaceTeardownCommands = SetupCommands.requireRunnable(
                 List.copyOf(Objects.requireNonNull(workspaceTeardownCommands, "workspaceTeardownCommands")), "Workspace teardown command");
         if (repositories.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session environment needs at least one repository; it has none.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session environment needs at least one repository; it has none.");
         }
         Map<String, String> byDir = new HashMap<>();
         for (EnvironmentRepository repository : repositories) {
             String previous = byDir.putIfAbsent(repository.repoDir(), repository.repository());
             if (previous != null) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Repositories '" + previous + "' and '" + repository.repository()
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Repositories '" + previous + "' and '" + repository.repository()
                         + "' would both be checked out in directory '" + repository.repoDir()
                         + "'; each repository of an environment needs its own directory (set 'dir').");
             }

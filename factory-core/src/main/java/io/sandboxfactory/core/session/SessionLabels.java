@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.input.InputText;
 
 import java.util.Collections;
@@ -28,11 +28,11 @@ public final class SessionLabels {
         Map<String, String> copy = new TreeMap<>();
         labels.forEach((key, value) -> {
             if (key == null || !KEY.matcher(key).matches()) {
-                throw new InvalidInputException(ErrorCode.INVALID_LABEL, "Label key '" + InputText.shown(key) + "' is invalid; it must be 1-63 characters"
+                throw new InvalidInputException(StandardErrorCode.INVALID_LABEL, "Label key '" + InputText.shown(key) + "' is invalid; it must be 1-63 characters"
                         + " of letters, digits, '.', '_', '-' or '/', starting with a letter or digit.");
             }
             if (value == null || !VALUE.matcher(value).matches()) {
-                throw new InvalidInputException(ErrorCode.INVALID_LABEL, "Label value '" + InputText.shown(value) + "' of key '" + key + "' is invalid;"
+                throw new InvalidInputException(StandardErrorCode.INVALID_LABEL, "Label value '" + InputText.shown(value) + "' of key '" + key + "' is invalid;"
                         + " it must be at most 63 characters of letters, digits, '.', '_' or '-'.");
             }
             copy.put(key, value);
@@ -44,7 +44,7 @@ public final class SessionLabels {
     public static Map.Entry<String, String> parse(String text) {
         int eq = text == null ? -1 : text.indexOf('=');
         if (eq < 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_LABEL, "Label '" + InputText.shown(text) + "' is invalid; write it as key=value.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_LABEL, "Label '" + InputText.shown(text) + "' is invalid; write it as key=value.");
         }
         String key = text.substring(0, eq);
         String value = text.substring(eq + 1);

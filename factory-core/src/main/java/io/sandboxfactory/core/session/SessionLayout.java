@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.List;
 import java.util.Objects;
@@ -30,7 +30,7 @@ public record SessionLayout(String root, List<Checkout> repositories) {
         Objects.requireNonNull(root, "root");
         repositories = List.copyOf(repositories);
         if (repositories.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A session layout needs at least one repository.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session layout needs at least one repository.");
         }
     }
 

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 /**
  * The session was retired while work that started before the retirement was still running (an
@@ -12,10 +12,10 @@ public class SessionRetiredException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SessionRetiredException(String sessionId) {
-        super(ErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization");
+        super(StandardErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization");
     }
 
     public SessionRetiredException(String sessionId, Throwable cause) {
-        super(ErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization", cause);
+        super(StandardErrorCode.SESSION_RETIRED, "Session '" + sessionId + "' was retired during workspace materialization", cause);
     }
 }

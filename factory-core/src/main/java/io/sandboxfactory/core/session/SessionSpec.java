@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.SessionIds;
@@ -84,33 +84,33 @@ public record SessionSpec(
         Objects.requireNonNull(repositoryAccess, "repositoryAccess");
         Objects.requireNonNull(setupTimeout, "setupTimeout").ifPresent(t -> {
             if (t.isNegative() || t.isZero()) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Setup timeout " + t + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Setup timeout " + t + " is invalid; it must be positive.");
             }
         });
         resources = Objects.requireNonNullElse(resources, SandboxResources.none());
         Objects.requireNonNull(workingDirectory, "workingDirectory").ifPresent(w -> {
             if (!w.startsWith("/")) {
-                throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + InputText.shown(w)
+                throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Working directory '" + InputText.shown(w)
                         + "' is invalid; it must be an absolute path inside the sandbox.");
             }
             if (InputText.containsHidden(w)) {
-                throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + InputText.shown(w)
+                throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Working directory '" + InputText.shown(w)
                         + "' is invalid; it must not contain control or invisible formatting characters.");
             }
         });
         if (repository.isPresent() == environment.isPresent()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' needs exactly one of a repository or an environment"
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' needs exactly one of a repository or an environment"
                     + (repository.isPresent() ? "; it has both." : "; it has neither."));
         }
         repository.ifPresent(RepositoryLocator::requireValid);
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its setup commands belong to"
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
         }
         if (environment.isPresent() && teardownCommands.filter(c -> !c.isEmpty()).isPresent()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its teardown commands belong to"
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its teardown commands belong to"
                     + " each repository of the environment or to the workspace teardown, not to the session.");
         }
     }
@@ -137,7 +137,7 @@ public record SessionSpec(
     public static String requireValidSessionId(String sessionId) {
         // The grammar lives in factory-api (SessionIds) so providers can rely on the very same rule.
         SessionIds.problem(sessionId).ifPresent(problem -> {
-            throw new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id '" + InputText.shown(sessionId) + "' is invalid: " + problem + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_SESSION_ID, "Session id '" + InputText.shown(sessionId) + "' is invalid: " + problem + ".");
         });
         return sessionId;
     }

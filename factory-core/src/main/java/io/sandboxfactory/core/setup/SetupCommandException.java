@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.setup;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.List;
 
@@ -20,7 +20,7 @@ public class SetupCommandException extends SandboxException {
     private final int exitCode;
 
     public SetupCommandException(int exitCode, String stdout, String stderr) {
-        super(ErrorCode.SETUP_FAILED, "Setup command failed (exit " + exitCode + "): " + tail(stdout, stderr)
+        super(StandardErrorCode.SETUP_FAILED, "Setup command failed (exit " + exitCode + "): " + tail(stdout, stderr)
                 + ". The sandbox stays usable: this setup command is skipped for the rest of the session"
                 + " — retry your command, then fix the setup command or run it manually.");
         this.exitCode = exitCode;
@@ -31,7 +31,7 @@ public class SetupCommandException extends SandboxException {
      * first failure said; the other repositories' setup ran.
      */
     public SetupCommandException(List<String> failedRepositories, SetupCommandException first) {
-        super(ErrorCode.SETUP_FAILED, "The setup of " + String.join(", ", failedRepositories.stream().map(d -> "'" + d + "'").toList())
+        super(StandardErrorCode.SETUP_FAILED, "The setup of " + String.join(", ", failedRepositories.stream().map(d -> "'" + d + "'").toList())
                 + " failed (the other repositories' setup ran); " + first.getMessage(), first);
         this.exitCode = first.exitCode;
     }

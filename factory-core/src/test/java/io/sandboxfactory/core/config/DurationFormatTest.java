@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,7 +30,7 @@ class DurationFormatTest {
     @ValueSource(strings = {"15", "m", "15 m", "fifteen", "PTX", ""})
     void rejectsAnythingElseNamingTheValue(String text) {
         assertThatThrownBy(() -> DurationFormat.parse(text))
-                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_ARGUMENT.toErrorCode()))
                 .hasMessageStartingWith("Duration '" + text + "' is invalid;");
     }
 }

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
@@ -31,7 +31,7 @@ class GitMissingTest {
                 ignored -> new LocalSandboxProvider().open(noGit, new TestProviderContext(state, "test")))) {
             assertThatThrownBy(() -> factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("w")
                     .setupCommands("true").build()))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.GIT_MISSING))
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.GIT_MISSING.toErrorCode()))
                     .hasMessageContaining("'git --version' failed");
             assertThat(factory.store.failedSetupCommands("s1")).isEmpty();
             assertThat(factory.listener.commands()).as("nothing after the probe").hasSize(1);

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ class LocalNetworkHintTest {
                     cause = cause.getCause();
                 }
                 assertThat(cause).isInstanceOf(MaterializeException.class);
-                assertThat(((MaterializeException) cause).errorCode()).isEqualTo(ErrorCode.EGRESS_BLOCKED);
+                assertThat(((MaterializeException) cause).errorCode()).isEqualTo(StandardErrorCode.EGRESS_BLOCKED.toErrorCode());
                 assertThat(cause.getMessage()).contains("could not reach the remote")
                         .endsWith("A local session has no network unless providers.local.network is host (or providers.local.isolation is none).");
             });

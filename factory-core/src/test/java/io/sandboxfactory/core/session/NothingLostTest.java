@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.setup.SetupCommandException;
@@ -121,7 +121,7 @@ class NothingLostTest {
             Path away = tmp.resolve("remote-away");
             Files.move(remote, away);
             assertThatThrownBy(() -> factory.open(spec().build()))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.FETCH_FAILED));
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.FETCH_FAILED.toErrorCode()));
             work.assertIntact();
             Files.move(away, remote);
 
@@ -166,7 +166,7 @@ class NothingLostTest {
                 assertThatThrownBy(() -> factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("x").build()))
                         .as(kind)
                         .isInstanceOfSatisfying(MaterializeException.class,
-                                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CHECKOUT_CONFLICT))
+                                e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.CHECKOUT_CONFLICT.toErrorCode()))
                         .hasMessageContaining("left untouched");
                 assertThat(Git.run(checkout, "config", "--get", "remote.origin.url")).as(kind).isEqualTo(other.toString());
                 factory.retire("s1", RetireMode.STOP);

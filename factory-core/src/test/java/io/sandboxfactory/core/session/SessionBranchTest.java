@@ -2,8 +2,8 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.internal.git.SessionBranch;
 import io.sandboxfactory.core.retire.RetireMode;
@@ -113,7 +113,7 @@ class SessionBranchTest {
         try (SessionHarness factory = new SessionHarness(tmp.resolve("state"))) {
             assertThatThrownBy(() -> factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("x")
                     .baseBranch("no-such-base").build()))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.BRANCH_FAILED))
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.BRANCH_FAILED.toErrorCode()))
                     .hasMessage("Base branch 'no-such-base' does not exist on origin of " + factory.sessionDirectory("s1").resolve("lib")
                             + ", so branch 'x' cannot be created from it.");
             assertThat(Git.run(factory.sessionDirectory("s1").resolve("lib"), "branch", "--list", "x")).isEmpty();
@@ -129,7 +129,7 @@ class SessionBranchTest {
             Files.writeString(factory.sessionDirectory("s1").resolve(".sandbox-factory-session"), "s1\n");
             Files.writeString(foreign.resolve("precious.txt"), "keep me\n");
             assertThatThrownBy(() -> factory.open(SessionSpec.builder("s1").repository(remote.toString()).branch("x").build()))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CHECKOUT_CONFLICT))
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.CHECKOUT_CONFLICT.toErrorCode()))
                     .hasMessageContaining("left untouched");
             assertThat(foreign.resolve("precious.txt")).hasContent("keep me");
         }

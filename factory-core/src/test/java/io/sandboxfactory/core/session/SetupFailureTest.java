@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.CapturedLogs;
@@ -116,7 +116,7 @@ class SetupFailureTest {
                 .setupCommands("echo setup-ran >> '" + log + "'").build();
         try (SessionHarness factory = new SessionHarness(state)) {
             assertThatThrownBy(() -> factory.open(spec))
-                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED))
+                    .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.CLONE_FAILED.toErrorCode()))
                     .hasMessageContaining("Cloning " + missing.toUri());
             assertThat(factory.store.failedSetupCommands("s2")).isEmpty();
             assertThat(events()).isEmpty();

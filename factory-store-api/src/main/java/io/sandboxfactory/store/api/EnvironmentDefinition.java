@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.List;
 import java.util.Objects;
@@ -44,7 +44,7 @@ public record EnvironmentDefinition(List<RepositoryDefinition> repositories, Lis
         workspaceSetup = List.copyOf(workspaceSetup);
         workspaceTeardown = List.copyOf(workspaceTeardown);
         if (repositories.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A stored environment needs at least one repository.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A stored environment needs at least one repository.");
         }
     }
 }

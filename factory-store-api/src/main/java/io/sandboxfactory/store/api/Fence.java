@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 
 /**
@@ -22,7 +22,7 @@ public record Fence(long token) {
 
     public Fence {
         if (token < 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Fencing token " + token + " is invalid; it must be 0 (none) or positive.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Fencing token " + token + " is invalid; it must be 0 (none) or positive.");
         }
     }
 

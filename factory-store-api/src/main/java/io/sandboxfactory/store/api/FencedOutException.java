@@ -1,6 +1,6 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 
 
 /**
@@ -18,7 +18,7 @@ public class FencedOutException extends SessionStoreException {
     private final long currentToken;
 
     public FencedOutException(String sessionId, String what, long refusedToken, long currentToken) {
-        super(ErrorCode.LEASE_LOST, "Session '" + sessionId + "': " + what + " under lease token " + refusedToken
+        super(StandardErrorCode.LEASE_LOST, "Session '" + sessionId + "': " + what + " under lease token " + refusedToken
                 + " was refused, because the lease was taken since with token " + currentToken
                 + " (this owner lost it, e.g. paused past its expiry); the newer owner's state stands.", null);
         this.sessionId = sessionId;

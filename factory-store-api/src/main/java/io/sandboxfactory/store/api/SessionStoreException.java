@@ -1,7 +1,8 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 /**
  * The session store could not be read or written.
@@ -12,11 +13,11 @@ public class SessionStoreException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public SessionStoreException(String message, Throwable cause) {
-        this(ErrorCode.SESSION_STORE, message, cause);
+        this(StandardErrorCode.SESSION_STORE, message, cause);
     }
 
-    /** With a more specific code than {@link ErrorCode#SESSION_STORE}, such as {@link ErrorCode#STORE_BUSY}. */
-    public SessionStoreException(ErrorCode code, String message, Throwable cause) {
+    /** With a more specific code than {@link StandardErrorCode#SESSION_STORE}, such as a store's own {@code STORE_BUSY}. */
+    public SessionStoreException(ErrorCodeSupplier code, String message, Throwable cause) {
         super(code, message, cause);
     }
 }

@@ -1,5 +1,9 @@
 package io.sandboxfactory.store.api;
 
+import io.sandboxfactory.api.ErrorCodeSupplier;
+
+import java.util.List;
+
 /**
  * A kind of {@link SessionStore} that config selects by {@code store.type} (design §5.15). Found
  * with {@link java.util.ServiceLoader} on the factory's class loader, like sandbox providers, so
@@ -22,4 +26,14 @@ public interface SessionStoreProvider {
      * SessionStoreException}. Neither may hold the password.
      */
     SessionStore open(StoreSettings settings, StoreContext context);
+
+    /**
+     * The codes this store raises beyond {@link io.sandboxfactory.api.StandardErrorCode} (which has
+     * {@code SESSION_STORE} for any read or write that failed), usually the values of its own enum
+     * implementing {@link ErrorCodeSupplier}. Discovery fails when a name is one another module
+     * already uses.
+     */
+    default List<ErrorCodeSupplier> errorCodes() {
+        return List.of();
+    }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.api;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
@@ -15,6 +16,6 @@ public class StoreConfigurationException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
     public StoreConfigurationException(String message) {
-        super(ErrorCode.INVALID_CONFIG, message);
+        super(StandardErrorCode.INVALID_CONFIG, message);
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.tck.store;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
@@ -521,7 +522,7 @@ public abstract class SessionStoreContract {
         FencedOutException e = assertThrows(FencedOutException.class, write::run,
                 what + " with a stale fencing token must be refused with FencedOutException");
         assertTrue(e.currentToken() > e.refusedToken(), what + ": " + e.getMessage());
-        assertEquals(ErrorCode.LEASE_LOST, e.errorCode());
+        assertEquals(StandardErrorCode.LEASE_LOST.toErrorCode(), e.errorCode());
     }
 
     /** Asks for the lease until it is granted (the current lease expires by the store's clock). */

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.callback;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.util.EnumSet;
 import java.util.Set;
@@ -21,7 +21,7 @@ public record CallbackCapabilities(Set<SandboxCapability> declared) {
     public CallbackCapabilities {
         declared = declared.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(declared));
         if (declared.contains(SandboxCapability.INVENTORY)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Capability INVENTORY cannot be declared for the 'custom' sandbox provider;"
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "Capability INVENTORY cannot be declared for the 'custom' sandbox provider;"
                     + " its factory cannot list or remove the host's sandboxes.");
         }
     }

@@ -1,6 +1,5 @@
 package io.sandboxfactory.provider.callback;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
@@ -30,11 +29,11 @@ final class CallbackFactorySandbox implements FactorySandbox {
     public MastraSandbox<?> create(FactorySandboxContext ctx) {
         MastraSandbox<?> sandbox = callback.apply(ctx);
         if (sandbox == null) {
-            throw new SandboxException(ErrorCode.CALLBACK_INVALID, "The host's sandbox callback returned null for session '"
+            throw new SandboxException(CallbackErrorCode.CALLBACK_INVALID, "The host's sandbox callback returned null for session '"
                     + ctx.sessionId() + "'; it must return a sandbox whose id is the session id.");
         }
         if (!ctx.sessionId().equals(sandbox.id())) {
-            throw new SandboxException(ErrorCode.CALLBACK_INVALID, "The host's sandbox callback returned a sandbox with id '"
+            throw new SandboxException(CallbackErrorCode.CALLBACK_INVALID, "The host's sandbox callback returned a sandbox with id '"
                     + sandbox.id() + "' for session '" + ctx.sessionId() + "'; its id must equal the session id.");
         }
         return sandbox;

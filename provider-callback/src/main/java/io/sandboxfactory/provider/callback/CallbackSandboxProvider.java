@@ -1,11 +1,13 @@
 package io.sandboxfactory.provider.callback;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.host.SandboxCallback;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
+
+import java.util.List;
 
 /**
  * The {@code custom} provider: sessions run on sandboxes the host builds itself, through a {@link
@@ -27,9 +29,14 @@ public final class CallbackSandboxProvider extends AbstractSandboxProvider<Callb
     @Override
     public FactorySandbox open(CallbackConfig config, ProviderContext context) {
         SandboxCallback callback = context.lookup(SandboxCallback.class).orElseThrow(() -> new SandboxException(
-                ErrorCode.CALLBACK_MISSING, "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
+                CallbackErrorCode.CALLBACK_MISSING, "Sandbox provider 'custom' needs a host function that builds sandboxes, but none is"
                         + " registered; register one with SandboxFactory.builder().callback(ctx -> ...)."));
         CallbackCapabilities declared = context.lookup(CallbackCapabilities.class).orElse(CallbackCapabilities.of());
         return new CallbackFactorySandbox(callback, declared.declared());
+    }
+
+    @Override
+    public List<ErrorCodeSupplier> errorCodes() {
+        return List.of(CallbackErrorCode.values());
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -9,7 +10,6 @@ import io.sandboxfactory.provider.support.RemoteCommands;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -130,7 +130,7 @@ final class ChannelCommandRunner implements RemoteCommands<String> {
                 // command, that is until the processes holding its output are gone (else drop the channel).
                 stopCommand(client, containerId, token, ch, reply);
                 Thread.currentThread().interrupt();
-                throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
+                throw new SandboxException(StandardErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId
                         + "' was interrupted; it was killed inside the container.", e);
             }
             if (timedOut) {

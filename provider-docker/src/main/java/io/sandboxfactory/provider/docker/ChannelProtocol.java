@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.CommandScripts;
 
 import java.nio.charset.StandardCharsets;
@@ -177,7 +177,7 @@ final class ChannelProtocol {
 
     private static void appendWord(StringBuilder line, String word) {
         if (!sendable(word)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "A channel request cannot carry a NUL character.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A channel request cannot carry a NUL character.");
         }
         line.append(" '");
         for (int i = 0; i < word.length(); i++) {

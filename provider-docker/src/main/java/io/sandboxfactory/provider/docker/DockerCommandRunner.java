@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.provider.support.CommandDefaults;
@@ -11,7 +12,6 @@ import com.github.dockerjava.api.model.Frame;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -87,7 +87,7 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
             } catch (InterruptedException e) {
                 stopCommand(client, containerId, token, stream);
                 Thread.currentThread().interrupt();
-                throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
+                throw new SandboxException(StandardErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
                         + "' was interrupted; it was killed inside the container.", e);
             }
             if (timedOut) {
@@ -220,7 +220,7 @@ record DockerCommandRunner(DockerConnection connection, CommandDefaults defaults
                 Thread.sleep(exitCodePollPauseMillis(attempt));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while reading the exit code of a command in sandbox '"
+                throw new SandboxException(StandardErrorCode.INTERRUPTED, "Interrupted while reading the exit code of a command in sandbox '"
                         + sessionId() + "'.", e);
             }
         }

@@ -9,7 +9,6 @@ import com.github.dockerjava.core.RemoteApiVersion;
 import com.github.dockerjava.core.SSLConfig;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 
@@ -196,19 +195,19 @@ final class DockerConnection implements AutoCloseable {
     static RemoteApiVersion choose(String engineVersion, String engineMinimum, URI host) {
         RemoteApiVersion engine = RemoteApiVersion.parseConfigWithDefault(engineVersion);
         if (RemoteApiVersion.UNKNOWN_VERSION.equals(engine) || RemoteApiVersion.VERSION_1_24.isGreater(engine)) {
-            throw new SandboxException(ErrorCode.DOCKER_UNSUPPORTED, "The Docker engine at " + host + " speaks API "
+            throw new SandboxException(DockerErrorCode.DOCKER_UNSUPPORTED, "The Docker engine at " + host + " speaks API "
                     + engineVersion + "; the docker provider needs 1.24 or newer.");
         }
         RemoteApiVersion chosen = engine.isGreater(NEWEST_SUPPORTED) ? NEWEST_SUPPORTED : engine;
         if (RemoteApiVersion.parseConfigWithDefault(engineMinimum).isGreater(chosen)) {
-            throw new SandboxException(ErrorCode.DOCKER_UNSUPPORTED, "The Docker engine at " + host + " needs API "
+            throw new SandboxException(DockerErrorCode.DOCKER_UNSUPPORTED, "The Docker engine at " + host + " needs API "
                     + engineMinimum + " or newer; the docker provider speaks at most " + NEWEST_SUPPORTED.getVersion() + ".");
         }
         return chosen;
     }
 
     private SandboxException unavailable(String why, Throwable cause) {
-        return new SandboxException(ErrorCode.DOCKER_UNAVAILABLE, "The Docker engine at " + endpoint.host()
+        return new SandboxException(DockerErrorCode.DOCKER_UNAVAILABLE, "The Docker engine at " + endpoint.host()
                 + " is not usable: " + why + ". Start Docker (for tests: scripts/docker-up.sh) or set providers.docker.host.",
                 cause);
     }

@@ -3,8 +3,8 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.provider.support.CommandDefaults;
@@ -108,7 +108,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
         Optional<Double> cpus = resources.cpus().or(() -> Optional.ofNullable(config.cpus()));
         Optional<Long> memory = resources.memoryBytes().or(config::memoryBytes);
         memory.filter(bytes -> bytes < MemorySize.MINIMUM_BYTES).ifPresent(bytes -> {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Memory limit " + bytes + " of session '" + ctx.sessionId()
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Memory limit " + bytes + " of session '" + ctx.sessionId()
                     + "' is invalid; Docker needs at least " + MemorySize.MINIMUM_BYTES + " bytes (6m).");
         });
         ContainerSpec spec = new ContainerSpec(
@@ -171,11 +171,11 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
     @Override
     public SandboxTemplate buildTemplate(TemplateBuild build) {
         if (!(build.source() instanceof DockerSandbox source) || source.sandboxId().isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a started sandbox of the docker provider.");
         }
         if (config.readOnlyRootFilesystem()) {
             // The workspace is then a volume, and docker commit leaves volumes out: the image would lack it.
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.docker.readOnlyRootFilesystem 'true' is invalid"
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "providers.docker.readOnlyRootFilesystem 'true' is invalid"
                     + " for building template '" + build.template().name() + "'; a template image holds the workspace only when"
                     + " it lies in the container's own files: build templates with readOnlyRootFilesystem false.");
         }
@@ -198,7 +198,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
                     .withLabelFilter(SandboxLabels.ownerFilter(tenant))
                     .exec();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the containers of owner '" + tenant.owner() + "' on the Docker engine at "
+            throw new SandboxException(StandardErrorCode.LIST_FAILED, "Could not list the containers of owner '" + tenant.owner() + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxListing> listings = new ArrayList<>(containers.size());
@@ -234,20 +234,20 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
             if (DockerFailures.isNotFound(e)) {
                 return;
             }
-            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not look up container " + sandbox.sandboxId() + ": "
+            throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Could not look up container " + sandbox.sandboxId() + ": "
                     + DockerFailures.message(e), e);
         }
         Map<String, String> labels = container.getConfig() == null || container.getConfig().getLabels() == null
                 ? Map.of() : container.getConfig().getLabels();
         if (!SandboxLabels.isOwnedBy(labels, tenant)) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove container " + sandbox.sandboxId()
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Refusing to remove container " + sandbox.sandboxId()
                     + ": it is not a sandbox of the docker provider for owner '" + tenant.owner() + "' and this state directory.");
         }
         try {
             client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove container " + sandbox.sandboxId() + ": "
+                throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Could not remove container " + sandbox.sandboxId() + ": "
                         + DockerFailures.message(e), e);
             }
         }

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.api.PathOutsideRootException;
@@ -49,7 +49,7 @@ record DockerFileTransfer(DockerConnection connection, String sessionId, Contain
         try {
             return Optional.of(SandboxPaths.resolve(path, p -> archive.lstat(containerId, p)));
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + " in sandbox '" + sessionId
                     + "': " + e.getMessage(), e);
         }
     }
@@ -143,14 +143,14 @@ record DockerFileTransfer(DockerConnection connection, String sessionId, Contain
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' is gone: its container is removed (" + message + ").", e);
         }
         if (notFound) {
-            return new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+            return new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
                     + sessionId + "': it does not exist (" + message + ").", e);
         }
         if (conflict) {
             return new SandboxDestroyedException("Sandbox '" + sessionId + "' cannot take files: its container is not running ("
                     + message + ").", e);
         }
-        return new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+        return new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
                 + sessionId + "': " + message + ".", e);
     }
 }

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 
 import com.github.dockerjava.api.model.Capability;
@@ -239,7 +239,7 @@ public record DockerProviderConfig(
     /** Checks a session's own working directory; {@code what} starts the message. */
     static void checkWorkingDirectory(String dir, String what) {
         if (!isWorkingDirectory(dir)) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; " + WORKING_DIRECTORY_RULE + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, what + " '" + dir + "' is invalid; " + WORKING_DIRECTORY_RULE + ".");
         }
     }
 

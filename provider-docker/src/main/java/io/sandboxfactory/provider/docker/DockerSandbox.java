@@ -8,7 +8,7 @@ import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.AttachableSandbox;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -155,7 +155,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
             WorkspaceOwner.apply(client, files, containerId, spec);
         } catch (IOException | RuntimeException e) {
             removeQuietly(client, containerId);
-            throw new SandboxException(ErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
+            throw new SandboxException(StandardErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
                     + "' but could not give its working directory " + spec.workingDirectory() + " to user " + spec.user() + ": "
                     + (e instanceof RuntimeException r ? DockerFailures.message(r) : e.getMessage()), e);
         }
@@ -164,7 +164,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
         } catch (RuntimeException e) {
             // A container that cannot start would be found and fail again on every later start: drop it.
             removeQuietly(client, containerId);
-            throw new SandboxException(ErrorCode.START_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
+            throw new SandboxException(StandardErrorCode.START_FAILED, "Sandbox '" + id() + "' created container '" + spec.name()
                     + "' but it did not start: " + DockerFailures.message(e), e);
         }
         return containerId;
@@ -173,11 +173,11 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
     private SandboxException createFailure(RuntimeException e) {
         // 404 also answers a missing network; only "No such image" means the image.
         if (DockerFailures.isNotFound(e) && DockerFailures.message(e).toLowerCase(Locale.ROOT).contains("no such image")) {
-            return new SandboxException(ErrorCode.IMAGE_MISSING, "Docker image '" + spec.image() + "' is not on the engine at "
+            return new SandboxException(DockerErrorCode.IMAGE_MISSING, "Docker image '" + spec.image() + "' is not on the engine at "
                     + connection.host() + "; the docker provider never pulls: pull or build it first"
                     + (DockerProviderConfig.DEFAULT_IMAGE.equals(spec.image()) ? " (scripts/docker-up.sh builds it)." : "."), e);
         }
-        return new SandboxException(ErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' could not create container '" + spec.name()
+        return new SandboxException(StandardErrorCode.CREATE_FAILED, "Sandbox '" + id() + "' could not create container '" + spec.name()
                 + "': " + DockerFailures.message(e), e);
     }
 
@@ -240,7 +240,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
             // Idempotent: nothing to stop.
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
-                throw new SandboxException(ErrorCode.STOP_FAILED, "Sandbox '" + id() + "' could not stop container '" + spec.name()
+                throw new SandboxException(StandardErrorCode.STOP_FAILED, "Sandbox '" + id() + "' could not stop container '" + spec.name()
                         + "': " + DockerFailures.message(e), e);
             }
         }
@@ -254,7 +254,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
         } catch (RuntimeException e) {
             // Gone already, or another caller's removal is in progress: either way it is going away.
             if (!DockerFailures.isNotFound(e) && !DockerFailures.isConflict(e)) {
-                throw new SandboxException(ErrorCode.DESTROY_FAILED, "Sandbox '" + id() + "' could not remove container '"
+                throw new SandboxException(StandardErrorCode.DESTROY_FAILED, "Sandbox '" + id() + "' could not remove container '"
                         + spec.name() + "': " + DockerFailures.message(e), e);
             }
         }
@@ -280,7 +280,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
     private void requireThisSession(InspectContainerResponse container) {
         if (!isThisSession(container)) {
             Map<String, String> labels = labels(container);
-            throw new SandboxException(ErrorCode.CONTAINER_NAME_TAKEN, "Container '" + spec.name() + "' exists but is not the"
+            throw new SandboxException(DockerErrorCode.CONTAINER_NAME_TAKEN, "Container '" + spec.name() + "' exists but is not the"
                     + " sandbox of session '" + id() + "' for owner '" + tenant.owner() + "' (its labels say session '"
                     + labels.get(SandboxLabels.SESSION) + "', provider '" + labels.get(SandboxLabels.PROVIDER)
                     + "', owner '" + labels.get(SandboxLabels.OWNER) + "'); remove it or use another session id.");

@@ -1,8 +1,11 @@
 package io.sandboxfactory.provider.docker;
 
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.provider.support.Owners;
+
+import java.util.List;
 
 /**
  * The {@code docker} provider: every session is one Docker container, reached through docker-java
@@ -21,5 +24,10 @@ public final class DockerSandboxProvider extends AbstractSandboxProvider<DockerP
     @Override
     public DockerFactorySandbox open(DockerProviderConfig config, ProviderContext context) {
         return new DockerFactorySandbox(config, Tenant.of(Owners.require(context, NAME, "container"), context.stateDirectory()));
+    }
+
+    @Override
+    public List<ErrorCodeSupplier> errorCodes() {
+        return List.of(DockerErrorCode.values());
     }
 }

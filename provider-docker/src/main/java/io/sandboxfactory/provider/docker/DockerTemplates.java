@@ -2,9 +2,9 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Image;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.time.Instant;
@@ -65,7 +65,7 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
             connection.client().commitCmd(containerId).withRepository(repository()).withTag(SandboxTemplate.requireValidName(template.name()))
                     .withLabels(labels).withMessage("sandbox-factory template of " + template.subject()).exec();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Could not commit container " + containerId + " as template "
+            throw new SandboxException(StandardErrorCode.TEMPLATE_BUILD_FAILED, "Could not commit container " + containerId + " as template "
                     + template.name() + ": " + DockerFailures.message(e), e);
         }
         return template;
@@ -78,7 +78,7 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
             Map<String, String> filter = new LinkedHashMap<>(SandboxLabels.ownedBy(tenant));
             images = connection.client().listImagesCmd().withLabelFilter(filter).exec();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the templates of owner '" + tenant.owner() + "' on the Docker engine at "
+            throw new SandboxException(StandardErrorCode.LIST_FAILED, "Could not list the templates of owner '" + tenant.owner() + "' on the Docker engine at "
                     + connection.host() + ": " + DockerFailures.message(e), e);
         }
         List<SandboxTemplate> templates = new ArrayList<>();
@@ -104,14 +104,14 @@ final class DockerTemplates implements TemplateStoreSandbox.Store {
             client.removeImageCmd(image(name)).withForce(true).exec();
         } catch (RuntimeException e) {
             if (!DockerFailures.isNotFound(e)) {
-                throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove template image " + image(name) + ": "
+                throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Could not remove template image " + image(name) + ": "
                         + DockerFailures.message(e), e);
             }
         }
         try {
             removeUntaggedUnused(client, tenant);
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Removed template image " + image(name) + " but could not delete the"
+            throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Removed template image " + image(name) + " but could not delete the"
                     + " untagged template images of owner '" + tenant.owner() + "': " + DockerFailures.message(e), e);
         }
     }

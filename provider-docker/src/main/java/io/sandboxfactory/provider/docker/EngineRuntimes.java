@@ -2,8 +2,8 @@ package io.sandboxfactory.provider.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Info;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.net.URI;
 import java.util.Objects;
@@ -46,7 +46,7 @@ record EngineRuntimes(Set<String> names, String defaultRuntime) {
      */
     void require(Optional<String> configured, URI host) {
         configured.filter(name -> !names.contains(name)).ifPresent(name -> {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "providers.docker.runtime '" + name + "' is invalid; it must"
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "providers.docker.runtime '" + name + "' is invalid; it must"
                     + " be a runtime the Docker engine at " + host + " knows: " + String.join(", ", new TreeSet<>(names))
                     + " (register others with dockerd --add-runtime or daemon.json \"runtimes\").");
         });

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 
@@ -88,14 +87,14 @@ final class ClusterConnection implements AutoCloseable {
         try {
             contents = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new SandboxException(ErrorCode.KUBERNETES_UNAVAILABLE, "Kubeconfig " + file + " cannot be read (" + e.getMessage()
+            throw new SandboxException(KubernetesErrorCode.KUBERNETES_UNAVAILABLE, "Kubeconfig " + file + " cannot be read (" + e.getMessage()
                     + "); set providers.kubernetes.kubeconfig, inCluster or useEnvironment.", e);
         }
         try {
             // fromKubeconfig reads this file only: no KUBECONFIG, no system properties, no environment.
             return Config.fromKubeconfig(config.context(), contents, file.toString());
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.KUBERNETES_UNAVAILABLE, "Kubeconfig " + file + " has no usable context"
+            throw new SandboxException(KubernetesErrorCode.KUBERNETES_UNAVAILABLE, "Kubeconfig " + file + " has no usable context"
                     + (config.context() == null ? "" : " '" + config.context() + "'") + ": " + e.getMessage(), e);
         }
     }
@@ -104,7 +103,7 @@ final class ClusterConnection implements AutoCloseable {
         String host = environment.get("KUBERNETES_SERVICE_HOST");
         String port = environment.getOrDefault("KUBERNETES_SERVICE_PORT", "443");
         if (host == null || host.isBlank()) {
-            throw new SandboxException(ErrorCode.KUBERNETES_UNAVAILABLE, "providers.kubernetes.inCluster is true but"
+            throw new SandboxException(KubernetesErrorCode.KUBERNETES_UNAVAILABLE, "providers.kubernetes.inCluster is true but"
                     + " KUBERNETES_SERVICE_HOST is not set; this process does not run in a pod.");
         }
         Path token = Path.of(SERVICE_ACCOUNT_DIR, "token");
@@ -117,7 +116,7 @@ final class ClusterConnection implements AutoCloseable {
                     try {
                         return Files.readString(token, StandardCharsets.UTF_8).trim();
                     } catch (IOException e) {
-                        throw new SandboxException(ErrorCode.KUBERNETES_UNAVAILABLE, "The service account token " + token
+                        throw new SandboxException(KubernetesErrorCode.KUBERNETES_UNAVAILABLE, "The service account token " + token
                                 + " cannot be read: " + e.getMessage(), e);
                     }
                 })

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.InvalidInputException;
@@ -12,6 +11,7 @@ import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.provider.support.CommandDefaults;
 
@@ -75,7 +75,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     public KubernetesSandbox create(FactorySandboxContext ctx) {
         String workingDirectory = ctx.workingDirectory().orElse(config.workingDirectory());
         if (!workingDirectory.startsWith("/")) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Working directory '" + workingDirectory + "' of session '" + ctx.sessionId()
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
         SessionObjects objects = new SessionObjects(names.forSession(ctx.sessionId()), names.tenant(), ctx.sessionId(), owner, config,
@@ -106,7 +106,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             pods = client.pods().inNamespace(config.namespace()).withLabels(selector).list().getItems();
             claims = client.persistentVolumeClaims().inNamespace(config.namespace()).withLabels(selector).list().getItems();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.LIST_FAILED, "Could not list the sandboxes of owner '" + owner + "' in namespace '"
+            throw new SandboxException(StandardErrorCode.LIST_FAILED, "Could not list the sandboxes of owner '" + owner + "' in namespace '"
                     + config.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
         }
         Map<String, Pod> podsByName = new LinkedHashMap<>();
@@ -151,7 +151,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             return;
         }
         if (!SessionLabels.isOwnedBy(object.getMetadata(), owner, names.tenant())) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove '" + name + "' in namespace '" + config.namespace()
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Refusing to remove '" + name + "' in namespace '" + config.namespace()
                     + "': it is not a sandbox of the kubernetes provider for owner '" + owner + "'.");
         }
         try {
@@ -159,7 +159,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
             client.network().v1().networkPolicies().inNamespace(config.namespace()).withName(name).delete();
         } catch (RuntimeException e) {
-            throw new SandboxException(ErrorCode.REMOVE_FAILED, "Could not remove sandbox '" + name + "' in namespace '"
+            throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Could not remove sandbox '" + name + "' in namespace '"
                     + config.namespace() + "': " + KubernetesFailures.message(e), e);
         }
     }

@@ -7,7 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.AttachableSandbox;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
@@ -158,7 +159,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
                 return;
             } catch (RuntimeException e) {
                 if (!KubernetesFailures.isConflict(e)) {
-                    throw failure(ErrorCode.CREATE_FAILED, "create PersistentVolumeClaim", e);
+                    throw failure(StandardErrorCode.CREATE_FAILED, "create PersistentVolumeClaim", e);
                 }
             }
             PersistentVolumeClaim existing = claim(client).get();
@@ -187,7 +188,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
                     pod(client).create(objects.pod());
                 } catch (RuntimeException e) {
                     if (!KubernetesFailures.isConflict(e)) {
-                        throw failure(ErrorCode.CREATE_FAILED, "create pod", e);
+                        throw failure(StandardErrorCode.CREATE_FAILED, "create pod", e);
                     }
                     // AlreadyExists: another replica created this session's pod first; connect to it below.
                 }
@@ -222,7 +223,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
         try {
             pod(client).delete();
         } catch (RuntimeException e) {
-            throw failure(ErrorCode.STOP_FAILED, "delete pod", e);
+            throw failure(StandardErrorCode.STOP_FAILED, "delete pod", e);
         }
         awaitGone(pod(client), "Pod");
     }
@@ -235,7 +236,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
             claim(client).delete();
             client.network().v1().networkPolicies().inNamespace(connection.namespace()).withName(objects.name()).delete();
         } catch (RuntimeException e) {
-            throw failure(ErrorCode.DESTROY_FAILED, "delete the objects", e);
+            throw failure(StandardErrorCode.DESTROY_FAILED, "delete the objects", e);
         }
         awaitGone(pod(client), "Pod");
         awaitGone(claim(client), "PersistentVolumeClaim");
@@ -254,7 +255,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
             create.get();
         } catch (RuntimeException e) {
             if (!KubernetesFailures.isConflict(e)) {
-                throw failure(ErrorCode.CREATE_FAILED, "create " + kind, e);
+                throw failure(StandardErrorCode.CREATE_FAILED, "create " + kind, e);
             }
         }
     }
@@ -268,7 +269,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
 
     private void pause(long deadline, String kind) throws InterruptedException {
         if (System.nanoTime() > deadline) {
-            throw new SandboxException(ErrorCode.DELETE_TIMEOUT, kind + " '" + objects.name() + "' of session '" + id()
+            throw new SandboxException(KubernetesErrorCode.DELETE_TIMEOUT, kind + " '" + objects.name() + "' of session '" + id()
                     + "' in namespace '" + connection.namespace() + "' is still being deleted after " + GONE_WAIT + ".");
         }
         Thread.sleep(200);
@@ -281,13 +282,13 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
     private void requireThisSession(HasMetadata object, String kind) {
         ObjectMeta meta = object.getMetadata();
         if (!SessionLabels.isSession(meta, id(), owner, objects.tenant())) {
-            throw new SandboxException(ErrorCode.NAME_TAKEN, kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
+            throw new SandboxException(KubernetesErrorCode.NAME_TAKEN, kind + " '" + objects.name() + "' in namespace '" + connection.namespace()
                     + "' exists but is not the sandbox of session '" + id() + "' for owner '" + owner + "' (it says session '"
                     + SessionLabels.sessionIdOf(meta) + "'); delete it or use another session id.");
         }
     }
 
-    private SandboxException failure(ErrorCode code, String what, RuntimeException e) {
+    private SandboxException failure(ErrorCodeSupplier code, String what, RuntimeException e) {
         return new SandboxException(code, "Sandbox '" + id() + "' could not " + what + " '" + objects.name() + "' in namespace '"
                 + connection.namespace() + "' via " + connection.describe() + ": " + KubernetesFailures.message(e), e);
     }

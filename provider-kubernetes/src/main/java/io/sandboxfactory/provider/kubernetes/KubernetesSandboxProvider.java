@@ -1,11 +1,13 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.provider.support.Owners;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The {@code kubernetes} provider: every session is one pod with a PersistentVolumeClaim for its
@@ -30,5 +32,10 @@ public final class KubernetesSandboxProvider extends AbstractSandboxProvider<Kub
         ClusterConnection connection = new ClusterConnection(config, context.environment(),
                 context.lookup(KubernetesClient.class), home);
         return new KubernetesFactorySandbox(config, owner, context.stateDirectory(), connection);
+    }
+
+    @Override
+    public List<ErrorCodeSupplier> errorCodes() {
+        return List.of(KubernetesErrorCode.values());
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,7 +12,6 @@ import io.sandboxfactory.provider.support.RemoteCommands;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.support.OutputCollector;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
@@ -71,7 +71,7 @@ record PodCommandRunner(ClusterConnection connection, CommandDefaults defaults) 
         } catch (InterruptedException e) {
             stopCommand(client, pod, token, watch);
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Command in sandbox '" + sessionId()
                     + "' was interrupted; it was killed inside the pod.", e);
         } catch (ExecutionException e) {
             watch.close();

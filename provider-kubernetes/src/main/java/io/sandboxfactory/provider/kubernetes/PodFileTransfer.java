@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteFiles;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
@@ -119,7 +119,7 @@ final class PodFileTransfer implements RemoteFiles<String> {
             return watch.exitCode().get(TAR_WAIT_MINUTES, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Copying " + path + " in sandbox '" + sessionId + "' was interrupted.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Copying " + path + " in sandbox '" + sessionId + "' was interrupted.", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new SandboxExecTransportException("Lost the copy of " + path + " in sandbox '" + sessionId
                     + "'; some files may have been written: " + KubernetesFailures.message(e), true, e);
@@ -143,10 +143,10 @@ final class PodFileTransfer implements RemoteFiles<String> {
         }
         String detail = errors.toString(StandardCharsets.UTF_8).strip();
         if (status == NO_DIRECTORY || status == NO_PATH) {
-            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
+            throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, path, "Cannot " + verb + " " + path + " in sandbox '"
                     + sessionId + "': it does not exist.");
         }
-        throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
+        throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot " + verb + " " + path + " in sandbox '"
                 + sessionId + "': tar exited with " + status + (detail.isEmpty() ? "" : " (" + detail + ")") + ".");
     }
 

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 
@@ -58,12 +57,12 @@ final class PodReadiness {
                 return;
             }
             if (isTerminal(pod)) {
-                throw new SandboxException(ErrorCode.POD_FAILED, "Pod '" + name + "' of session '" + sessionId + "' in namespace '"
+                throw new SandboxException(KubernetesErrorCode.POD_FAILED, "Pod '" + name + "' of session '" + sessionId + "' in namespace '"
                         + namespace + "' ended (phase " + pod.getStatus().getPhase() + ") before it was Ready: "
                         + why(client, pod) + ".");
             }
             if (System.nanoTime() > deadline) {
-                throw new SandboxException(ErrorCode.POD_NOT_READY, "Pod '" + name + "' of session '" + sessionId + "' in namespace '"
+                throw new SandboxException(KubernetesErrorCode.POD_NOT_READY, "Pod '" + name + "' of session '" + sessionId + "' in namespace '"
                         + namespace + "' was not Ready within " + DurationText.of(timeout) + " (providers.kubernetes.readyTimeout): "
                         + why(client, pod) + ".");
             }

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.SandboxPaths;
 
 import java.io.IOException;
@@ -83,7 +83,7 @@ final class ConfinedWalk implements AutoCloseable {
         try {
             sessionReal = sessionDirectory.toRealPath();
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, root, "Root " + root + " is not available: the session directory "
+            throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, root, "Root " + root + " is not available: the session directory "
                     + sessionDirectory + " cannot be resolved (" + e.getMessage() + ").", e);
         }
         Path given = Path.of(root).normalize();
@@ -102,7 +102,7 @@ final class ConfinedWalk implements AutoCloseable {
             // The root may itself be reached through links, as long as they stay in the session directory.
             Position at = walk.locate(below.toString(), true);
             if (!at.directory()) {
-                throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, root, "Root " + root + " is not a directory in the session directory "
+                throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, root, "Root " + root + " is not a directory in the session directory "
                         + sessionDirectory + ".");
             }
             walk.root = walk.enter(at, root);
@@ -110,7 +110,7 @@ final class ConfinedWalk implements AutoCloseable {
             return walk;
         } catch (IOException e) {
             walk.close();
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, root, "Cannot open the root " + root + ": " + e.getMessage() + ".", e);
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, root, "Cannot open the root " + root + ": " + e.getMessage() + ".", e);
         } catch (RuntimeException e) {
             walk.close();
             throw e;
@@ -122,7 +122,7 @@ final class ConfinedWalk implements AutoCloseable {
             return secure;
         }
         stream.close();
-        throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, root, "Cannot use the files of " + root
+        throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, root, "Cannot use the files of " + root
                 + ": this platform has no directory-relative file operations (openat), which the local provider's file tools need.");
     }
 
@@ -173,7 +173,7 @@ final class ConfinedWalk implements AutoCloseable {
             }
             if (attributes.isSymbolicLink() && (followLast || !todo.isEmpty())) {
                 if (++links > SandboxPaths.MAX_LINKS) {
-                    throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve '" + path
+                    throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve '" + path
                             + "': resolving it goes through more than " + SandboxPaths.MAX_LINKS + " symbolic links.");
                 }
                 List<String> next = insideRoot(current, readLink(current, component, attributes, path), path);
@@ -237,7 +237,7 @@ final class ConfinedWalk implements AutoCloseable {
             // ELOOP: a symbolic link is there now; anything else: still not a directory to enter.
             throw changed(path, name, "it is no longer a real directory (" + Objects.requireNonNullElse(e.getReason(), e.getMessage()) + ")");
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot open '" + name + "' of '" + path + "': " + e.getMessage() + ".", e);
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot open '" + name + "' of '" + path + "': " + e.getMessage() + ".", e);
         }
     }
 
@@ -255,7 +255,7 @@ final class ConfinedWalk implements AutoCloseable {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot look at '" + path + "': " + e.getMessage() + ".", e);
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot look at '" + path + "': " + e.getMessage() + ".", e);
         }
     }
 
@@ -276,7 +276,7 @@ final class ConfinedWalk implements AutoCloseable {
         } catch (NoSuchFileException e) {
             throw changed(path, name, "it vanished");
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot read the symbolic link '" + name + "' of '" + path
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot read the symbolic link '" + name + "' of '" + path
                     + "': " + e.getMessage() + ".", e);
         }
     }
@@ -349,7 +349,7 @@ final class ConfinedWalk implements AutoCloseable {
     }
 
     static SandboxFileException changed(String path, String name, String why) {
-        return new SandboxFileException(ErrorCode.FILE_CHANGED, path, "Cannot use '" + path + "': its component '" + name
+        return new SandboxFileException(StandardErrorCode.FILE_CHANGED, path, "Cannot use '" + path + "': its component '" + name
                 + "' changed during the operation (" + why + "); nothing outside the root was touched.");
     }
 

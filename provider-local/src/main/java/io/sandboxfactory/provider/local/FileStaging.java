@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -58,7 +58,7 @@ final class FileStaging {
                 secure.move(entry.getFileName(), parent, Path.of(name));
             }
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot create '" + path + "': " + e.getMessage() + ".", e);
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot create '" + path + "': " + e.getMessage() + ".", e);
         } finally {
             try {
                 Files.deleteIfExists(entry);

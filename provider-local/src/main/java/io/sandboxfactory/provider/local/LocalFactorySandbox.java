@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.api.InvalidInputException;
@@ -139,7 +139,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     @Override
     public SandboxTemplate buildTemplate(TemplateBuild build) {
         if (!(build.source() instanceof LocalSandbox source) || !root.equals(source.directory().getParent())) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a session of the local provider under " + root + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Template source '" + build.source().id() + "' is not a session of the local provider under " + root + ".");
         }
         return templates.build(build.template(), source.directory());
     }
@@ -186,7 +186,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
             if (!Files.exists(dir)) {
                 return;
             }
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Refusing to remove " + dir + ": it is not a session directory made by the local provider under " + root + ".");
         }
         try {
             new RunningCommands(dir, host, threads.recorder()).killAll();

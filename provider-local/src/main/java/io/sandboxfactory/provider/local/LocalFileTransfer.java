@@ -1,10 +1,10 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileOperationsSandbox.FileStat;
 import io.sandboxfactory.api.FileTransferSandbox;
 import io.sandboxfactory.api.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.TransferEntry;
 import io.sandboxfactory.api.support.CopyLinks;
 import io.sandboxfactory.api.support.SandboxPaths;
@@ -66,7 +66,7 @@ final class LocalFileTransfer {
         try {
             return SandboxPaths.resolve(path, LocalFileTransfer::lstat);
         } catch (IOException e) {
-            throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + ": " + e.getMessage(), e);
+            throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot resolve " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -99,7 +99,7 @@ final class LocalFileTransfer {
             ConfinedWalk.Position at = walk.locate(path, true);
             requireExisting(at, path);
             if (!at.directory()) {
-                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, shown(path), "Cannot list '" + shown(path) + "': it is not a directory.");
+                throw new SandboxFileException(StandardErrorCode.NOT_A_DIRECTORY, shown(path), "Cannot list '" + shown(path) + "': it is not a directory.");
             }
             SecureDirectoryStream<Path> directory = walk.enter(at, path);
             List<FileStat> entries = new ArrayList<>();
@@ -140,7 +140,7 @@ final class LocalFileTransfer {
                 return at;
             }
             if (!at.missing() || at.parent() == null || !isMissing(at.parent(), at.name(), path)) {
-                throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, shown(path), "Cannot create directory '" + shown(path)
+                throw new SandboxFileException(StandardErrorCode.NOT_A_DIRECTORY, shown(path), "Cannot create directory '" + shown(path)
                         + "': '" + at.name() + "' on its way is not a directory.");
             }
             staging.createDirectory(at.parent(), at.name(), DIRECTORY_MODE, shown(path));
@@ -157,7 +157,7 @@ final class LocalFileTransfer {
             ConfinedWalk.Position at = walk.locate(path, false);
             requireExisting(at, path);
             if (at.parent() == null) {
-                throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, shown(path), "Cannot delete the root " + root + ".");
+                throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, shown(path), "Cannot delete the root " + root + ".");
             }
             try {
                 if (at.directory()) {
@@ -170,7 +170,7 @@ final class LocalFileTransfer {
                     at.parent().deleteFile(Path.of(at.name()));
                 }
             } catch (DirectoryNotEmptyException e) {
-                throw new SandboxFileException(ErrorCode.DIRECTORY_NOT_EMPTY, shown(path), "Cannot delete '" + shown(path)
+                throw new SandboxFileException(StandardErrorCode.DIRECTORY_NOT_EMPTY, shown(path), "Cannot delete '" + shown(path)
                         + "': the directory is not empty; delete it recursively to remove its contents.", e);
             } catch (NoSuchFileException e) {
                 throw ConfinedWalk.changed(shown(path), at.name(), "it vanished");
@@ -214,7 +214,7 @@ final class LocalFileTransfer {
             String name = to.substring(to.lastIndexOf('/') + 1);
             PosixFileAttributes there = ConfinedWalk.attributes(directory, name, to);
             if (there != null && there.isDirectory()) {
-                throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown(to), "Cannot move '" + shown(from) + "' onto '" + shown(to)
+                throw new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, shown(to), "Cannot move '" + shown(from) + "' onto '" + shown(to)
                         + "': it is a directory.");
             }
             try {
@@ -240,7 +240,7 @@ final class LocalFileTransfer {
         try (ConfinedWalk walk = open(root)) {
             ConfinedWalk.Position at = target(walk, path);
             if (!at.missing() && !at.attributes().isRegularFile()) {
-                throw new SandboxFileException(ErrorCode.NOT_A_REGULAR_FILE, shown(path), "Cannot append to '" + shown(path)
+                throw new SandboxFileException(StandardErrorCode.NOT_A_REGULAR_FILE, shown(path), "Cannot append to '" + shown(path)
                         + "': it is not a regular file.");
             }
             Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.APPEND, StandardOpenOption.CREATE, LinkOption.NOFOLLOW_LINKS);
@@ -256,7 +256,7 @@ final class LocalFileTransfer {
     /** Where a write of {@code path} goes: its directory exists (made when missing) and it is not a directory. */
     private ConfinedWalk.Position target(ConfinedWalk walk, String path) {
         if (path.isEmpty()) {
-            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, ".", "Cannot write '.': it is a directory.");
+            throw new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, ".", "Cannot write '.': it is a directory.");
         }
         ConfinedWalk.Position at = walk.locate(path, true);
         if (at.parentMissing()) {
@@ -268,7 +268,7 @@ final class LocalFileTransfer {
             }
         }
         if (at.directory()) {
-            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, shown(path), "Cannot write '" + shown(path) + "': it is a directory.");
+            throw new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, shown(path), "Cannot write '" + shown(path) + "': it is a directory.");
         }
         return at;
     }
@@ -336,7 +336,7 @@ final class LocalFileTransfer {
                 if (there == null) {
                     staging.createDirectory(parent, name, permissions(entry.mode() | 0700), target);
                 } else if (!there.isDirectory()) {
-                    throw new SandboxFileException(ErrorCode.NOT_A_DIRECTORY, target, "Cannot copy directory '" + entry.path() + "' to " + target
+                    throw new SandboxFileException(StandardErrorCode.NOT_A_DIRECTORY, target, "Cannot copy directory '" + entry.path() + "' to " + target
                             + ": a non-directory is there.");
                 }
                 directories.put(entry.path(), walk.openDirectory(parent, name, target));
@@ -358,7 +358,7 @@ final class LocalFileTransfer {
 
     private static void refuseDirectory(PosixFileAttributes there, TransferEntry entry, String target) {
         if (there != null && there.isDirectory()) {
-            throw new SandboxFileException(ErrorCode.IS_A_DIRECTORY, target, "Cannot copy '" + entry.path() + "' to " + target
+            throw new SandboxFileException(StandardErrorCode.IS_A_DIRECTORY, target, "Cannot copy '" + entry.path() + "' to " + target
                     + ": a directory is there.");
         }
     }
@@ -383,7 +383,7 @@ final class LocalFileTransfer {
             String name = components.get(components.size() - 1);
             PosixFileAttributes attributes = ConfinedWalk.attributes(parent, name, path);
             if (attributes == null) {
-                throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, path, "Cannot copy " + path + ": it does not exist.");
+                throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, path, "Cannot copy " + path + ": it does not exist.");
             }
             copyOutEntry(walk, parent, name, name, attributes, path, sink, components.subList(0, components.size() - 1));
         }
@@ -445,7 +445,7 @@ final class LocalFileTransfer {
 
     private static void requireExisting(ConfinedWalk.Position at, String path) {
         if (at.missing()) {
-            throw new SandboxFileException(ErrorCode.FILE_NOT_FOUND, shown(path), "Cannot use '" + shown(path) + "': it does not exist under the root.");
+            throw new SandboxFileException(StandardErrorCode.FILE_NOT_FOUND, shown(path), "Cannot use '" + shown(path) + "': it does not exist under the root.");
         }
     }
 
@@ -463,7 +463,7 @@ final class LocalFileTransfer {
                 if (size < 0) {
                     return;
                 }
-                throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, path, "Cannot write " + path
+                throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, path, "Cannot write " + path
                         + ": its content ended after " + (size - left) + " of " + size + " bytes.");
             }
             out.write(buffer, 0, n);
@@ -481,7 +481,7 @@ final class LocalFileTransfer {
     }
 
     private static SandboxFileException failed(String verb, String path, IOException e) {
-        return new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, shown(path), "Cannot " + verb + " '" + shown(path) + "': " + e + ".", e);
+        return new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, shown(path), "Cannot " + verb + " '" + shown(path) + "': " + e + ".", e);
     }
 
     private static FileTransferSandbox.Kind kind(BasicFileAttributes attributes) {

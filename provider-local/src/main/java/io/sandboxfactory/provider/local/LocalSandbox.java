@@ -5,7 +5,6 @@ import io.sandboxfactory.api.AttachableSandbox;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileOperationsSandbox;
 import io.sandboxfactory.api.support.HostCommandRunner;
 import io.sandboxfactory.api.support.HostProcess;
@@ -126,7 +125,7 @@ public final class LocalSandbox extends MastraSandbox<Path> implements FileOpera
     protected Path create() throws IOException {
         Path marker = directory.resolve(OWNER_MARKER);
         if (Files.isDirectory(directory) && !Files.exists(marker) && !isEmpty(directory)) {
-            throw new SandboxException(ErrorCode.FOREIGN_DIRECTORY, "Directory " + directory + " already exists and was not made by the local provider (it has no "
+            throw new SandboxException(LocalErrorCode.FOREIGN_DIRECTORY, "Directory " + directory + " already exists and was not made by the local provider (it has no "
                     + OWNER_MARKER + " marker); refusing to use it for session '" + id() + "'.");
         }
         if (template.isPresent() && (!Files.exists(directory) || isEmpty(directory))) {

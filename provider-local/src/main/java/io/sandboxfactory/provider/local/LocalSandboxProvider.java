@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.api.FactorySandbox;
@@ -75,7 +76,7 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
                 ? "perl (at " + PERL_CANDIDATES + ") is missing: install the 'perl-base' package"
                 : bubblewrap + " is missing or cannot make namespaces here: install the '" + Bubblewrap.PACKAGE + "' package";
         if (LocalProviderConfig.NAMESPACES.equals(config.isolation())) {
-            throw new SandboxException(ErrorCode.PROVIDER_OPEN_FAILED, "providers.local.isolation is 'namespaces', but " + missing
+            throw new SandboxException(StandardErrorCode.PROVIDER_OPEN_FAILED, "providers.local.isolation is 'namespaces', but " + missing
                     + " (or set providers.local.isolation to 'none').");
         }
         LOG.warning("The local provider runs sessions WITHOUT isolation (isolation: none): " + missing
@@ -114,10 +115,15 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
     }
 
     static String findSetsid() {
-        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new SandboxException(ErrorCode.PROVIDER_OPEN_FAILED, "The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
+        return firstExecutable(SETSID_CANDIDATES).orElseThrow(() -> new SandboxException(StandardErrorCode.PROVIDER_OPEN_FAILED, "The local provider needs perl (at " + PERL_CANDIDATES + ") or the setsid program (util-linux, at " + SETSID_CANDIDATES + ") to run commands in their own process group; found neither."));
     }
 
     private static Optional<String> firstExecutable(List<String> candidates) {
         return candidates.stream().filter(c -> Files.isExecutable(Path.of(c))).findFirst();
+    }
+
+    @Override
+    public List<ErrorCodeSupplier> errorCodes() {
+        return List.of(LocalErrorCode.values());
     }
 }

@@ -2,8 +2,8 @@ package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.OutputCollector;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 
@@ -68,7 +68,7 @@ final class ProcessGroupRunner {
         } catch (InterruptedException e) {
             tracked.kill();
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Command '" + request.commandLine() + "' was interrupted and killed.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Command '" + request.commandLine() + "' was interrupted and killed.", e);
         } catch (UncheckedIOException e) {
             tracked.kill();
             throw new SandboxExecTransportException("Command '" + request.commandLine() + "' was lost and killed: "

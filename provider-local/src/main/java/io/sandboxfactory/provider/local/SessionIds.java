@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.nio.file.Path;
 
@@ -18,11 +18,11 @@ final class SessionIds {
     /** The session directory for {@code sessionId}, or an exception naming the id and the rule it breaks. */
     static Path sessionDirectory(Path root, String sessionId) {
         io.sandboxfactory.api.support.SessionIds.problem(sessionId).ifPresent(problem -> {
-            throw new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid: " + problem + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid: " + problem + ".");
         });
         Path dir = root.resolve(sessionId).normalize();
         if (!dir.getParent().equals(root)) {
-            throw new InvalidInputException(ErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid for the local provider: it escapes the sessions root " + root + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_SESSION_ID, "Session id '" + printable(sessionId) + "' is invalid for the local provider: it escapes the sessions root " + root + ".");
         }
         return dir;
     }

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.CommandRequest;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 
 import java.util.LinkedHashMap;
@@ -52,7 +52,7 @@ public record CommandDefaults(String sessionId, Map<String, String> baseEnv, Str
 
     private String resolve(String cwd) {
         if (cwd.isEmpty() || cwd.indexOf('\0') >= 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_PATH, "Working directory '" + cwd + "' is invalid; it must be a non-empty path"
+            throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Working directory '" + cwd + "' is invalid; it must be a non-empty path"
                     + " without NUL characters.");
         }
         return cwd.startsWith("/") ? cwd : workingDirectory + "/" + cwd;

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
+import io.sandboxfactory.api.StandardErrorCode;
 
 /**
  * The owner a remote provider labels its objects with: the objects of one owner are found, listed
@@ -22,7 +22,7 @@ public final class Owners {
     public static String require(ProviderContext context, String provider, String objects) {
         String owner = context.owner();
         if (owner == null || owner.isBlank()) {
-            throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the " + provider
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "Owner '" + owner + "' is invalid for the " + provider
                     + " provider; it labels every " + objects + " and must not be blank.");
         }
         return owner;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.CopyLinks;
 import io.sandboxfactory.api.SandboxFileException;
 import io.sandboxfactory.api.TransferEntry;
@@ -171,7 +171,7 @@ public final class TarStream extends InputStream {
         try {
             int n = content.read(piece, 0, max);
             if (n < 0) {
-                throw new SandboxFileException(ErrorCode.FILE_OPERATION_FAILED, current.path(), "Cannot copy '" + current.path()
+                throw new SandboxFileException(StandardErrorCode.FILE_OPERATION_FAILED, current.path(), "Cannot copy '" + current.path()
                         + "': its content ended " + remaining + " bytes before its announced size " + current.size() + ".");
             }
             return n;

@@ -1,6 +1,7 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.api.SessionStoreProvider;
 import io.sandboxfactory.store.api.StoreConfigurationException;
@@ -8,6 +9,7 @@ import io.sandboxfactory.store.api.StoreContext;
 import io.sandboxfactory.store.api.StoreSettings;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * {@code store.type: postgres}: a {@link PostgresSessionStore} over a small HikariCP pool. The
@@ -89,5 +91,10 @@ public final class PostgresStoreProvider implements SessionStoreProvider {
 
     private static StoreConfigurationException invalid(String message) {
         return new StoreConfigurationException(message);
+    }
+
+    @Override
+    public List<ErrorCodeSupplier> errorCodes() {
+        return List.of(PostgresErrorCode.values());
     }
 }

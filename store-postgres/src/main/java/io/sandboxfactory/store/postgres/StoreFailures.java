@@ -1,6 +1,5 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.support.DurationText;
 import io.sandboxfactory.store.api.SessionStoreException;
 
@@ -16,7 +15,7 @@ final class StoreFailures {
     static SessionStoreException of(String store, SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof StoreConnections.PoolBusyException busy) {
-                return new SessionStoreException(ErrorCode.STORE_BUSY, "Session store " + store + " is busy: all " + busy.poolSize()
+                return new SessionStoreException(PostgresErrorCode.STORE_BUSY, "Session store " + store + " is busy: all " + busy.poolSize()
                         + " connections of this process were in use for " + DurationText.of(busy.waited())
                         + "; raise store.poolSize or store.connectTimeout (an operation waits " + PostgresStoreProvider.POOL_WAIT_TIMES_CONNECT_TIMEOUT
                         + " times it), or run fewer commands at once.", e);

@@ -86,7 +86,7 @@ class StoreConnectionsTest {
             try (Connection held = connections.get()) {
                 assertThatThrownBy(() -> store.find("s1"))
                         .isInstanceOfSatisfying(SessionStoreException.class, busy -> {
-                            assertThat(busy.errorCode()).isEqualTo(ErrorCode.STORE_BUSY);
+                            assertThat(busy.errorCode()).isEqualTo(PostgresErrorCode.STORE_BUSY.toErrorCode());
                             assertThat(busy.getMessage()).isEqualTo("Session store postgres test is busy: all 1 connections of this"
                                     + " process were in use for 1s; raise store.poolSize or store.connectTimeout (an operation waits 6"
                                     + " times it), or run fewer commands at once.");

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.config;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.config.CacheConfig;
@@ -185,7 +185,7 @@ final class SectionOverrides {
             try {
                 return new JournalConfig(Integer.valueOf(size.get().strip()));
             } catch (NumberFormatException e) {
-                throw new InvalidInputException(ErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
+                throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "'" + size.get() + "' is not a whole number of entries.", e);
             }
         }, fromFile);
     }

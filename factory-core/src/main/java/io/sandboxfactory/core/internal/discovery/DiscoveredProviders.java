@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.discovery;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 
@@ -26,7 +26,7 @@ public final class DiscoveredProviders {
         this.all = providers.stream().sorted(Comparator.comparing(DiscoveredProvider::name)).toList();
         this.byName = all.stream().collect(Collectors.toUnmodifiableMap(DiscoveredProvider::name, Function.identity(),
                 (a, b) -> {
-                    throw new InvalidInputException(ErrorCode.PROVIDER_DISCOVERY_FAILED, ProviderDiscovery.duplicateMessage(a, b));
+                    throw new InvalidInputException(StandardErrorCode.PROVIDER_DISCOVERY_FAILED, ProviderDiscovery.duplicateMessage(a, b));
                 }));
     }
 
@@ -48,7 +48,7 @@ public final class DiscoveredProviders {
     public DiscoveredProvider require(String name) {
         DiscoveredProvider found = byName.get(name);
         if (found == null) {
-            throw new FactoryConfigurationException(ErrorCode.UNKNOWN_PROVIDER,
+            throw new FactoryConfigurationException(StandardErrorCode.UNKNOWN_PROVIDER,
                     "Unknown sandbox provider '" + name + "'; available: " + names());
         }
         return found;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.discovery;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import org.slf4j.Logger;
@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *
  * <p>Guarantees: every problem is reported, none is swallowed — a broken services entry (class
  * missing, not a provider, constructor failing), an invalid name, a missing config type, a name
- * declared twice. They all end up in one {@link FactoryConfigurationException} (code {@code
+ * declared twice, an error code whose name the framework or another provider already uses
+ * ({@link ErrorCodeOwners}). They all end up in one {@link FactoryConfigurationException} (code {@code
  * PROVIDER_DISCOVERY_FAILED}) listing each problem with the class and, when known, the jar. Each
  * call runs a fresh ServiceLoader: nothing is cached between calls or factories.
  */
@@ -43,6 +44,7 @@ public final class ProviderDiscovery {
         ServiceFileIndex index = new ServiceFileIndex(loader, SERVICE);
         Set<String> problems = new LinkedHashSet<>();
         Map<String, DiscoveredProvider> byName = new LinkedHashMap<>();
+        ErrorCodeOwners codeOwners = new ErrorCodeOwners();
 
         for (SandboxProvider<?> provider : load(loader, index, problems)) {
             describe(provider, problems).ifPresent(found -> {
@@ -50,6 +52,7 @@ public final class ProviderDiscovery {
                 if (earlier != null) {
                     problems.add(duplicateMessage(earlier, found));
                 }
+                claimErrorCodes(found, codeOwners, problems);
             });
         }
         if (!problems.isEmpty()) {
@@ -127,6 +130,15 @@ public final class ProviderDiscovery {
         return Optional.of(new DiscoveredProvider(name, provider, type, configType, location, description));
     }
 
+    private static void claimErrorCodes(DiscoveredProvider found, ErrorCodeOwners codeOwners, Set<String> problems) {
+        String owner = "sandbox provider '" + found.name() + "' of " + found.origin();
+        try {
+            problems.addAll(codeOwners.claim(owner, found.provider().errorCodes()));
+        } catch (RuntimeException | LinkageError e) {
+            problems.add("Sandbox provider '" + found.name() + "' of " + found.origin() + " failed to list its error codes: " + e);
+        }
+    }
+
     static String duplicateMessage(DiscoveredProvider first, DiscoveredProvider second) {
         return "Sandbox provider name '" + first.name() + "' is declared twice: by " + first.origin() + " and by "
                 + second.origin() + "; remove one of them from the class path.";
@@ -134,11 +146,11 @@ public final class ProviderDiscovery {
 
     private static FactoryConfigurationException failure(Set<String> problems) {
         if (problems.size() == 1) {
-            return new FactoryConfigurationException(ErrorCode.PROVIDER_DISCOVERY_FAILED,
+            return new FactoryConfigurationException(StandardErrorCode.PROVIDER_DISCOVERY_FAILED,
                     "Sandbox provider discovery failed: " + problems.iterator().next());
         }
         StringBuilder text = new StringBuilder("Sandbox provider discovery failed with " + problems.size() + " problems:");
         problems.forEach(p -> text.append(System.lineSeparator()).append("  - ").append(p));
-        return new FactoryConfigurationException(ErrorCode.PROVIDER_DISCOVERY_FAILED, text.toString());
+        return new FactoryConfigurationException(StandardErrorCode.PROVIDER_DISCOVERY_FAILED, text.toString());
     }
 }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.git;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.input.InputText;
 
 import java.util.Locale;
@@ -42,7 +42,7 @@ public final class GitRefs {
     public static String requireValid(String name, String what) {
         Optional<String> problem = problem(name);
         if (problem.isPresent()) {
-            throw new InvalidInputException(ErrorCode.INVALID_REF, what + " '" + InputText.shown(name) + "' is not a valid git branch name: " + problem.get() + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_REF, what + " '" + InputText.shown(name) + "' is not a valid git branch name: " + problem.get() + ".");
         }
         return name;
     }

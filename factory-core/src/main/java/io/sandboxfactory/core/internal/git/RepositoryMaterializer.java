@@ -3,8 +3,9 @@ package io.sandboxfactory.core.internal.git;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.config.GitConfig;
@@ -94,7 +95,7 @@ public final class RepositoryMaterializer {
      */
     public static void requireGit(Optional<String> gitVersion, String sessionId) {
         if (gitVersion.isEmpty()) {
-            throw new MaterializeException(ErrorCode.GIT_MISSING, "git is not available in the sandbox of session '"
+            throw new MaterializeException(StandardErrorCode.GIT_MISSING, "git is not available in the sandbox of session '"
                     + sessionId + "' ('git --version' failed); install git in the sandbox image.");
         }
     }
@@ -123,12 +124,12 @@ public final class RepositoryMaterializer {
         }
         boolean wipe = state.gitDirectory() && state.managed();
         if (!wipe && state.nonEmpty()) {
-            throw new MaterializeException(ErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout
+            throw new MaterializeException(StandardErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout
                     + " already holds files that are not a checkout of " + url + " (origin: "
                     + state.originUrl().orElse("none") + "); it was left untouched — remove it or move it away to use this repository.");
         }
         if (wipe && !provablyClean(exec, checkout)) {
-            throw new MaterializeException(ErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout + " holds a checkout of "
+            throw new MaterializeException(StandardErrorCode.CHECKOUT_CONFLICT, "Directory " + checkout + " holds a checkout of "
                     + state.originUrl().orElse("another repository") + " with uncommitted changes, unpushed commits or stashes"
                     + " (or its state could not be read); it was left untouched — push or move that work away, or remove the"
                     + " directory, to use " + url + ".");
@@ -182,10 +183,10 @@ public final class RepositoryMaterializer {
                 + Sandboxes.quote(url) + " " + partial + " && mv " + partial + " " + Sandboxes.quote(checkout);
         CommandResult result = withRetries(exec, script, credentials, "clone " + url);
         if (!result.success()) {
-            MaterializeException failure = failure(result, egressHint, ErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
+            MaterializeException failure = failure(result, egressHint, StandardErrorCode.CLONE_FAILED, "Cloning " + url + " into " + checkout);
             if (output(result).contains("does not exist") && isHostDirectory(url) && !isGitRepository(Path.of(url))) {
                 // Bad input, not a sandbox problem: no mount would help.
-                throw new MaterializeException(ErrorCode.INVALID_REPOSITORY, "Repository " + url + " is a directory on this host but"
+                throw new MaterializeException(StandardErrorCode.INVALID_REPOSITORY, "Repository " + url + " is a directory on this host but"
                         + " not a git repository; run 'git init' and commit there, or give a repository (a path, URL or owner/name).");
             }
             if (output(result).contains("does not exist") && isHostDirectory(url)) {
@@ -229,7 +230,7 @@ public final class RepositoryMaterializer {
                 + " && git " + credentials.gitOptions() + " fetch --quiet --prune origin";
         CommandResult result = withRetries(exec, script, credentials, "fetch " + url);
         if (!result.success()) {
-            throw failure(result, egressHint, ErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);
+            throw failure(result, egressHint, StandardErrorCode.FETCH_FAILED, "Fetching " + url + " into " + checkout);
         }
     }
 
@@ -256,13 +257,13 @@ public final class RepositoryMaterializer {
         return env;
     }
 
-    private static MaterializeException failure(CommandResult result, String egressHint, ErrorCode code, String what) {
+    private static MaterializeException failure(CommandResult result, String egressHint, ErrorCodeSupplier code, String what) {
         String output = output(result);
         if (result.timedOut()) {
             return new MaterializeException(code, what + " timed out after " + result.executionTime().toSeconds() + " s.");
         }
         if (GitErrors.isEgressBlocked(output)) {
-            return new MaterializeException(ErrorCode.EGRESS_BLOCKED, what
+            return new MaterializeException(StandardErrorCode.EGRESS_BLOCKED, what
                     + " failed because the sandbox could not reach the remote: " + GitErrors.tail(output) + egressHint);
         }
         return new MaterializeException(code, what + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
@@ -288,7 +289,7 @@ public final class RepositoryMaterializer {
             Thread.sleep(wait.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting to retry a git command.", e);
+            throw new SandboxException(StandardErrorCode.INTERRUPTED, "Interrupted while waiting to retry a git command.", e);
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.git;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -17,11 +17,11 @@ public record RetryPolicy(int retries, Duration initialBackoff) {
 
     public RetryPolicy {
         if (retries < 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Retry count " + retries + " is invalid; it must be at least 0.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Retry count " + retries + " is invalid; it must be at least 0.");
         }
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         if (initialBackoff.isNegative()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Backoff " + initialBackoff + " is invalid; it must not be negative.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Backoff " + initialBackoff + " is invalid; it must not be negative.");
         }
     }
 

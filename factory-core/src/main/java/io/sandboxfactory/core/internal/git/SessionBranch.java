@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.git;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.git.MaterializeException;
@@ -101,10 +101,10 @@ public final class SessionBranch {
         if (marker.equals("nobase")) {
             String named = base.or(() -> result.stdout().lines().filter(l -> l.startsWith(RemoteHead.MARK))
                     .map(l -> l.substring(RemoteHead.MARK.length())).findFirst()).orElse(RemoteHead.FALLBACK);
-            throw new MaterializeException(ErrorCode.BRANCH_FAILED, "Base branch '" + named
+            throw new MaterializeException(StandardErrorCode.BRANCH_FAILED, "Base branch '" + named
                     + "' does not exist on origin of " + checkout + ", so branch '" + branch + "' cannot be created from it.");
         }
-        throw new MaterializeException(ErrorCode.BRANCH_FAILED, "Checking out branch '" + branch + "' in " + checkout
+        throw new MaterializeException(StandardErrorCode.BRANCH_FAILED, "Checking out branch '" + branch + "' in " + checkout
                 + " failed (exit " + result.exitCode() + "): " + GitErrors.tail(output));
     }
 

@@ -1,10 +1,10 @@
 package io.sandboxfactory.core.internal.retire;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.store.api.LeaseAttempt;
 import io.sandboxfactory.store.api.LeaseOwner;
@@ -57,7 +57,7 @@ public final class OrphanSweeper {
     /** Removes every orphan and returns what was removed. */
     public List<SandboxListing> sweep() {
         if (!(factorySandbox instanceof SandboxInventory inventory)) {
-            throw new SandboxException(ErrorCode.SWEEP_UNSUPPORTED, "Sandbox provider '" + providerName
+            throw new SandboxException(StandardErrorCode.SWEEP_UNSUPPORTED, "Sandbox provider '" + providerName
                     + "' cannot list its sandboxes, so it cannot be swept.");
         }
         List<SandboxListing> removed = new ArrayList<>();

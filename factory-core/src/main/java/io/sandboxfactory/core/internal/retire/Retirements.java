@@ -1,10 +1,10 @@
 package io.sandboxfactory.core.internal.retire;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxInventory;
 import io.sandboxfactory.api.SandboxListing;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.internal.session.CommandActivity;
@@ -240,7 +240,7 @@ public final class Retirements {
 
     private static void requireParallelism(int parallelism) {
         if (parallelism < 1) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
         }
     }
 

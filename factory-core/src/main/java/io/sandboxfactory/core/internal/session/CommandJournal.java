@@ -3,8 +3,8 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.store.api.JournalEntry;
 import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
@@ -46,7 +46,7 @@ public final class CommandJournal {
      */
     public CommandJournal(SessionStore store, String origin, int keep, Clock clock) {
         if (keep < 0) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "The command journal cannot keep " + keep + " entries; give 0 (off) or more.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "The command journal cannot keep " + keep + " entries; give 0 (off) or more.");
         }
         this.store = store;
         this.origin = Objects.requireNonNull(origin, "origin");

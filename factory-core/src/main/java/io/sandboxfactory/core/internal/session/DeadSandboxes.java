@@ -4,11 +4,11 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxStartHookException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
 
 import java.time.Duration;
@@ -93,6 +93,6 @@ final class DeadSandboxes {
 
     private static boolean isCwdMissing(Throwable error) {
         return error instanceof SandboxException refused && !(error instanceof SandboxExecTransportException)
-                && refused.errorCode() == ErrorCode.CWD_MISSING;
+                && refused.errorCode().equals(StandardErrorCode.CWD_MISSING.toErrorCode());
     }
 }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.session;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.config.RepositoryDefaults;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
@@ -83,7 +83,7 @@ public final class RepositoryLocator {
     /** Fails with one sentence naming {@code repository} unless it is a slug, a clone URL or a path (see the class rules). */
     public static String requireValid(String repository) {
         problem(repository).ifPresent(rule -> {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Repository '" + masked(repository) + "' is invalid; " + rule + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Repository '" + masked(repository) + "' is invalid; " + rule + ".");
         });
         return repository;
     }
@@ -103,7 +103,7 @@ public final class RepositoryLocator {
                     .map(k -> "it must expand to a clone URL or an absolute path"));
         }
         rule.ifPresent(r -> {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Clone URL template '" + masked(template) + "' is invalid; " + r + ".");
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Clone URL template '" + masked(template) + "' is invalid; " + r + ".");
         });
         return template;
     }
@@ -260,7 +260,7 @@ public final class RepositoryLocator {
     public String requireAllowedCloneUrl(String cloneUrl) {
         requireValid(cloneUrl);
         if (kind(cloneUrl).filter(k -> k == Kind.URL || cloneUrl.startsWith("/")).isEmpty()) {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Repository '" + masked(cloneUrl) + "' is invalid; a minted clone URL must be a"
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Repository '" + masked(cloneUrl) + "' is invalid; a minted clone URL must be a"
                     + " clone URL or an absolute path.");
         }
         requireAllowedLocation(cloneUrl, cloneUrl);
@@ -278,7 +278,7 @@ public final class RepositoryLocator {
             rejected = Optional.of("a file:// URL that names no local path is outside the allowed file roots " + allowedFileRoots);
         }
         rejected.ifPresent(rule -> {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Repository '" + masked(repository) + "' is invalid; " + rule
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Repository '" + masked(repository) + "' is invalid; " + rule
                     + " (repository.allowedFileRoots).");
         });
     }
@@ -314,7 +314,7 @@ public final class RepositoryLocator {
     private static Path requireRoot(Path root) {
         Objects.requireNonNull(root, "allowed file root");
         if (!root.isAbsolute() || InputText.containsHidden(root.toString())) {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Allowed file root '" + InputText.shown(root.toString())
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Allowed file root '" + InputText.shown(root.toString())
                     + "' is invalid; it must be an absolute path without control characters.");
         }
         return root;

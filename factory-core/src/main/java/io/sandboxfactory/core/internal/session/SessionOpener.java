@@ -1,6 +1,5 @@
 package io.sandboxfactory.core.internal.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.InvalidInputException;
@@ -9,6 +8,7 @@ import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.store.SessionLeases;
@@ -177,9 +177,9 @@ public final class SessionOpener implements AutoCloseable {
     public void refreshToken(String sessionId, String token) {
         Objects.requireNonNull(token, "token");
         if (token.isBlank()) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "The new token for session '" + sessionId + "' is blank; pass a real token.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "The new token for session '" + sessionId + "' is blank; pass a real token.");
         }
-        SessionEntry entry = memo.peek(sessionId).orElseThrow(() -> new SandboxException(ErrorCode.SESSION_NOT_OPEN,
+        SessionEntry entry = memo.peek(sessionId).orElseThrow(() -> new SandboxException(StandardErrorCode.SESSION_NOT_OPEN,
                 "Session '" + sessionId + "' is not open in this factory; open it before refreshing its token."));
         entry.sandbox().setEnv(env -> {
             env.put(GitCredentials.TOKEN_VARIABLE, token);
@@ -312,7 +312,7 @@ public final class SessionOpener implements AutoCloseable {
         template.ifPresent(use -> ctx.template(use.template()));
         MastraSandbox<?> sandbox = provider.create(ctx.build());
         if (sandbox == null || !spec.sessionId().equals(sandbox.id())) {
-            throw new SandboxException(ErrorCode.PROVIDER_CONTRACT, "Sandbox provider '" + providerName + "' returned "
+            throw new SandboxException(StandardErrorCode.PROVIDER_CONTRACT, "Sandbox provider '" + providerName + "' returned "
                     + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
                     + spec.sessionId() + "'; it must return one whose id is the session id.");
         }
@@ -380,7 +380,7 @@ public final class SessionOpener implements AutoCloseable {
         String stored = record.definition().repository();
         String requested = plan.repositories().get(0).repository();
         if (!stored.equals(requested)) {
-            throw new InvalidInputException(ErrorCode.INVALID_REPOSITORY, "Session '" + record.sessionId() + "' works on repository '" + stored
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Session '" + record.sessionId() + "' works on repository '" + stored
                     + "', so it cannot be reopened on '" + requested + "'; retire it with DESTROY first, or use another session id.");
         }
     }

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.session;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -21,7 +21,7 @@ public record SessionTimeouts(Duration probe, Duration network, Duration checkou
         for (Duration d : new Duration[] {probe, network, checkout, setup, teardown}) {
             Objects.requireNonNull(d, "timeout");
             if (d.isNegative() || d.isZero()) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Timeout " + d + " is invalid; it must be positive.");
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Timeout " + d + " is invalid; it must be positive.");
             }
         }
     }

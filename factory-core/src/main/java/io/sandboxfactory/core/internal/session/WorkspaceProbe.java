@@ -3,8 +3,8 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.internal.git.CheckoutState;
@@ -55,11 +55,11 @@ final class WorkspaceProbe {
                 CommandOptions.builder().timeout(timeout).maxRetainedBytes(1024 * 1024).build());
         if (result.timedOut()) {
             // Exit 124 and empty output would say nothing; the limit and the setting that raises it do.
-            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace timed out after "
+            throw new SandboxException(StandardErrorCode.PROBE_FAILED, "Probing the sandbox workspace timed out after "
                     + DurationFormat.format(timeout) + "; the sandbox did not answer in time (timeouts.probe raises the limit).");
         }
         if (!result.success()) {
-            throw new SandboxException(ErrorCode.PROBE_FAILED, "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "
+            throw new SandboxException(StandardErrorCode.PROBE_FAILED, "Probing the sandbox workspace failed (exit " + result.exitCode() + "): "
                     + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip());
         }
         return parse(result.stdout(), repoDirs.size());
@@ -110,7 +110,7 @@ final class WorkspaceProbe {
             }
         }
         if (root == null || !root.startsWith("/")) {
-            throw new SandboxException(ErrorCode.WORKDIR_UNKNOWN, "Could not determine the sandbox working directory: 'pwd' printed '"
+            throw new SandboxException(StandardErrorCode.WORKDIR_UNKNOWN, "Could not determine the sandbox working directory: 'pwd' printed '"
                     + (root == null ? "" : root) + "', which is not an absolute path.");
         }
         List<CheckoutState> checkouts = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.setup;
 
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.internal.input.InputText;
 
@@ -44,7 +44,7 @@ public final class SetupCommands {
         Objects.requireNonNull(commands, "commands");
         for (String command : commands) {
             if (command != null && command.indexOf('\0') >= 0) {
-                throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, what + " '" + InputText.shown(command)
+                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, what + " '" + InputText.shown(command)
                         + "' is invalid: it must not contain NUL characters, which no process argument can hold.");
             }
         }

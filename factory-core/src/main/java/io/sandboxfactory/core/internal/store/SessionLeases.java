@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.store;
 
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.store.api.Fence;
@@ -97,7 +97,7 @@ public final class SessionLeases implements AutoCloseable {
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         if (ttl.toMillis() < 300) {
-            throw new InvalidInputException(ErrorCode.INVALID_ARGUMENT, "Lease time-to-live " + DurationFormat.format(ttl) + " is invalid; it must be at least 300 ms.");
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Lease time-to-live " + DurationFormat.format(ttl) + " is invalid; it must be at least 300 ms.");
         }
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "session-lease-heartbeat");
@@ -218,7 +218,7 @@ public final class SessionLeases implements AutoCloseable {
     }
 
     private static SandboxException interrupted(String sessionId, InterruptedException e) {
-        return new SandboxException(ErrorCode.INTERRUPTED, "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
+        return new SandboxException(StandardErrorCode.INTERRUPTED, "Interrupted while waiting for the lease of session '" + sessionId + "'.", e);
     }
 
     private Lease lease(String sessionId, Fence fence) {

@@ -1,8 +1,9 @@
 package io.sandboxfactory.core.internal.store;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.api.SessionStoreProvider;
@@ -33,6 +34,7 @@ public final class SessionStores {
         Map<String, SessionStoreProvider> byType = new TreeMap<>();
         byType.put(StoreConfig.SQLITE, new Sqlite());
         List<String> problems = new ArrayList<>();
+        ErrorCodeOwners codeOwners = new ErrorCodeOwners();
         var iterator = ServiceLoader.load(SessionStoreProvider.class, loader).iterator();
         while (true) {
             SessionStoreProvider provider;
@@ -50,9 +52,11 @@ public final class SessionStores {
                 problems.add("session store type '" + provider.type() + "' is provided by both " + earlier.getClass().getName()
                         + " and " + provider.getClass().getName());
             }
+            problems.addAll(codeOwners.claim("session store '" + provider.type() + "' (" + provider.getClass().getName() + ")",
+                    provider.errorCodes()));
         }
         if (!problems.isEmpty()) {
-            throw new FactoryConfigurationException(ErrorCode.STORE_DISCOVERY_FAILED, "Session store discovery failed: "
+            throw new FactoryConfigurationException(StandardErrorCode.STORE_DISCOVERY_FAILED, "Session store discovery failed: "
                     + String.join("; ", problems) + ".");
         }
         return new SessionStores(byType);
@@ -62,7 +66,7 @@ public final class SessionStores {
     public SessionStoreProvider require(StoreConfig config) {
         SessionStoreProvider provider = byType.get(config.type());
         if (provider == null) {
-            throw new FactoryConfigurationException(ErrorCode.UNKNOWN_STORE, "Unknown session store type '" + config.type() + "'; available: "
+            throw new FactoryConfigurationException(StandardErrorCode.UNKNOWN_STORE, "Unknown session store type '" + config.type() + "'; available: "
                     + byType.keySet() + (config.type().equals("postgres") ? " (the postgres store is the store-postgres jar)" : "") + ".");
         }
         return provider;

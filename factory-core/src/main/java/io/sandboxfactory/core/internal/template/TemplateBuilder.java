@@ -2,10 +2,10 @@ package io.sandboxfactory.core.internal.template;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxTemplate;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.TemplateBuild;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
@@ -59,7 +59,7 @@ public final class TemplateBuilder {
 
     public SandboxTemplate build(TemplateRequest request) {
         if (!new TemplateSelector(providerName, provider).supported()) {
-            throw new SandboxException(ErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName
+            throw new SandboxException(StandardErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName
                     + "' does not support templates; use a provider that declares TEMPLATES (local, docker).");
         }
         Instant now = clock.instant();
@@ -108,7 +108,7 @@ public final class TemplateBuilder {
         CommandResult result = session.executeCommand("cd " + Sandboxes.quote(checkout) + " && " + command, List.of(),
                 CommandOptions.builder().timeout(defaults.timeouts().checkout()).build());
         if (!result.success()) {
-            throw new SandboxException(ErrorCode.TEMPLATE_BUILD_FAILED, "Preparing the template checkout failed (exit " + result.exitCode() + "): "
+            throw new SandboxException(StandardErrorCode.TEMPLATE_BUILD_FAILED, "Preparing the template checkout failed (exit " + result.exitCode() + "): "
                     + result.stderr().strip());
         }
         return result.stdout();

@@ -3,8 +3,8 @@ package io.sandboxfactory.core.internal.template;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.template.TemplateRejectedException;
@@ -32,7 +32,7 @@ public final class TemplateInputs {
         for (String file : files) {
             if (file == null || file.isBlank() || file.startsWith("/") || InputText.containsHidden(file) || file.contains(":")
                     || List.of(file.split("/")).contains("..")) {
-                throw new InvalidInputException(ErrorCode.INVALID_PATH, "Template input '" + InputText.shown(file) + "' is invalid; it must be a relative path"
+                throw new InvalidInputException(StandardErrorCode.INVALID_PATH, "Template input '" + InputText.shown(file) + "' is invalid; it must be a relative path"
                         + " inside the checkout, without '..', ':' or control characters.");
             }
         }

@@ -1,12 +1,13 @@
 package io.sandboxfactory.core.internal.wiring;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.ErrorCoded;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;
@@ -38,12 +39,12 @@ final class ProviderOpener {
         } catch (RuntimeException e) {
             String message = String.valueOf(e.getMessage());
             // A provider's own code (DOCKER_UNAVAILABLE, INVALID_CONFIG) says more than ours, and decides the exit code.
-            ErrorCode code = e instanceof ErrorCoded coded ? coded.errorCode() : ErrorCode.PROVIDER_OPEN_FAILED;
+            ErrorCodeSupplier code = e instanceof ErrorCoded coded ? coded.errorCode() : StandardErrorCode.PROVIDER_OPEN_FAILED;
             throw new FactoryConfigurationException(code, message.contains("'" + name + "'") ? message
                     : "Sandbox provider '" + name + "' could not be opened: " + message, e);
         }
         if (opened == null) {
-            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(StandardErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") returned no FactorySandbox from open().");
         }
         try {
@@ -62,7 +63,7 @@ final class ProviderOpener {
     private static void check(String name, SandboxProvider<?> provider, FactorySandbox opened) {
         Set<SandboxCapability> capabilities = opened.capabilities();
         if (capabilities == null) {
-            throw new FactoryConfigurationException(ErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
+            throw new FactoryConfigurationException(StandardErrorCode.PROVIDER_OPEN_FAILED, "Sandbox provider '" + name + "' ("
                     + provider.getClass().getName() + ") returned null from capabilities(); it must return a set, empty when it"
                     + " declares none.");
         }

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
@@ -57,7 +57,7 @@ class CollectedConfigErrorsTest {
                 () -> resolveFile(file, Map.of("FACTORY_TIMEOUTS_BOGUS", "1", "FACTORY_JOURNAL_MAX_ENTRIES", "many",
                         "FACTORY_PROVIDERS_TEST_MEMORY_COLOUR", "blue")));
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode());
         assertThat(e.problems()).hasSize(8);
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).contains("'colour'").contains(file.toString()));
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).contains("timeouts.setup").contains(file.toString()));
@@ -74,7 +74,7 @@ class CollectedConfigErrorsTest {
     void aSingleErrorKeepsItsOwnSentenceAndCode() throws IOException {
         Path file = Files.writeString(tmp.resolve("factory.yaml"), "provider: nowhere\n");
         assertThatThrownBy(() -> resolveFile(file, Map.of()))
-                .isInstanceOfSatisfying(FactoryConfigurationException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_PROVIDER))
+                .isInstanceOfSatisfying(FactoryConfigurationException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.UNKNOWN_PROVIDER.toErrorCode()))
                 .hasMessageContaining("nowhere");
 
         Path bad = Files.writeString(tmp.resolve("bad.yaml"), "timeouts:\n  setup: soon\n");

@@ -1,8 +1,12 @@
 package io.sandboxfactory.core.internal.discovery;
 
 import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
@@ -146,6 +150,47 @@ class ProviderDiscoveryTest {
                     .hasMessage("Sandbox provider discovery failed: Sandbox provider class ext.shouty.ShoutyProvider (from " + jar
                             + ") has invalid name 'Shouty_Name'; provider names must match [a-z][a-z0-9-]*.");
         }
+    }
+
+    @Test
+    void aProvidersErrorCodeNamedAsOneOfTheFrameworkOrOfAnotherProviderFailsDiscovery() throws IOException {
+        Path jar = ProviderJars.in(tmp)
+                .source("ext.codes.QuotaProvider", codedProvider("QuotaProvider", "quota", "QUOTA_EXCEEDED, DESTROYED"))
+                .source("ext.codes.RivalProvider", codedProvider("RivalProvider", "rival", "QUOTA_EXCEEDED, RIVAL_ONLY"))
+                .service("ext.codes.QuotaProvider")
+                .service("ext.codes.RivalProvider")
+                .build("codes.jar");
+
+        try (URLClassLoader loader = ProviderJars.loader(new ServiceHidingClassLoader(testLoader), jar)) {
+            assertThatThrownBy(() -> new ProviderDiscovery().discover(loader))
+                    .isInstanceOf(FactoryConfigurationException.class)
+                    .satisfies(e -> assertThat(((FactoryConfigurationException) e).code()).isEqualTo("PROVIDER_DISCOVERY_FAILED"))
+                    .hasMessageStartingWith("Sandbox provider discovery failed with 2 problems:")
+                    .hasMessageContaining("Error code DESTROYED is declared by the framework (StandardErrorCode) and by sandbox"
+                            + " provider 'quota' of ext.codes.QuotaProvider (from " + jar + ")")
+                    .hasMessageContaining("Error code QUOTA_EXCEEDED is declared by sandbox provider 'quota' of"
+                            + " ext.codes.QuotaProvider (from " + jar + ") and by sandbox provider 'rival' of ext.codes.RivalProvider"
+                            + " (from " + jar + "); a module's codes need names no other module uses.")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("RIVAL_ONLY"));
+        }
+    }
+
+    /** A provider whose own enum of codes holds {@code constants}, each of kind SANDBOX. */
+    private static String codedProvider(String cls, String name, String constants) {
+        return """
+                package ext.codes;
+                import io.sandboxfactory.api.*;
+                public class %s implements SandboxProvider<String> {
+                    public enum Code implements ErrorCodeSupplier {
+                        %s;
+                        public ErrorCode toErrorCode() { return new ErrorCode(name(), ErrorKind.SANDBOX, "A test code."); }
+                    }
+                    public String name() { return "%s"; }
+                    public Class<String> configType() { return String.class; }
+                    public FactorySandbox open(String c, ProviderContext x) { return null; }
+                    public java.util.List<ErrorCodeSupplier> errorCodes() { return java.util.List.of(Code.values()); }
+                }
+                """.formatted(cls, constants, name);
     }
 
     @Test

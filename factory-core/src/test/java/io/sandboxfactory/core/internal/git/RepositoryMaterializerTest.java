@@ -2,7 +2,7 @@ package io.sandboxfactory.core.internal.git;
 
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.git.MaterializeException;
 import org.junit.jupiter.api.Test;
@@ -61,7 +61,7 @@ class RepositoryMaterializerTest {
             sandbox.answer(128, "fatal: unable to access 'https://git.example.invalid/a/b.git/': Could not resolve host: git.example.invalid");
         }
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", CheckoutState.absent(), ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EGRESS_BLOCKED))
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.EGRESS_BLOCKED.toErrorCode()))
                 .hasMessageContaining("could not reach the remote");
         assertThat(sandbox.commands).hasSize(3);
     }
@@ -70,7 +70,7 @@ class RepositoryMaterializerTest {
     void aPermanentFailureIsNotRetried() {
         ScriptedSandbox sandbox = new ScriptedSandbox().answer(128, "remote: Repository not found.\nfatal: repository 'x' not found");
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", CheckoutState.absent(), ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.CLONE_FAILED));
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.CLONE_FAILED.toErrorCode()));
         assertThat(sandbox.commands).hasSize(1);
     }
 
@@ -79,14 +79,14 @@ class RepositoryMaterializerTest {
         CheckoutState ours = new CheckoutState(true, true, Optional.of(ACCESS.cloneUrl()), true, Optional.of("work"), Optional.empty());
         ScriptedSandbox sandbox = new ScriptedSandbox().answer(1, "fatal: couldn't find remote ref");
         assertThatThrownBy(() -> materializer.materialize(sandbox, "/w/b", ours, ACCESS))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.FETCH_FAILED));
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.FETCH_FAILED.toErrorCode()));
         assertThat(sandbox.commands.get(0)).contains(" fetch ").doesNotContain("rm -rf");
     }
 
     @Test
     void gitMissingIsReportedWithItsCode() {
         assertThatThrownBy(() -> RepositoryMaterializer.requireGit(Optional.empty(), "s1"))
-                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.GIT_MISSING))
+                .isInstanceOfSatisfying(MaterializeException.class, e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.GIT_MISSING.toErrorCode()))
                 .hasMessage("git is not available in the sandbox of session 's1' ('git --version' failed); install git in the sandbox image.");
     }
 

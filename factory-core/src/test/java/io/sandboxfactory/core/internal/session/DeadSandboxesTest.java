@@ -1,6 +1,8 @@
 package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -8,6 +10,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxStartHookException;
 import io.sandboxfactory.api.SandboxTimeoutException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
@@ -29,7 +32,7 @@ class DeadSandboxesTest {
     private static final SandboxDestroyedException DESTROYED = new SandboxDestroyedException("gone");
     private static final SandboxExecTransportException NOT_OPENED = new SandboxExecTransportException("no exec", false, null);
     private static final SandboxExecTransportException OPENED = new SandboxExecTransportException("lost", true, null);
-    private static final SandboxException CWD_MISSING = new SandboxException("CWD_MISSING", "Working directory /x does not exist.");
+    private static final SandboxException CWD_MISSING = new SandboxException(StandardErrorCode.CWD_MISSING, "Working directory /x does not exist.");
 
     @Test
     void onlyFailuresThatProveTheCommandNeverStartedAreDeadSandboxErrors() {
@@ -42,7 +45,7 @@ class DeadSandboxesTest {
         assertThat(DeadSandboxes.isDeadSandboxError(new SandboxExecTransportException("lost", true, DESTROYED)))
                 .as("a command that was opened may have run, whatever caused the loss").isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(new SandboxStartHookException("s", OPENED))).isFalse();
-        assertThat(DeadSandboxes.isDeadSandboxError(new SandboxException("X", "wrapped", DESTROYED)))
+        assertThat(DeadSandboxes.isDeadSandboxError(new SandboxException(StandardErrorCode.SANDBOX_ERROR, "wrapped", DESTROYED)))
                 .as("causes further down say nothing about this command").isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(CWD_MISSING)).isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(new SandboxTimeoutException("slow"))).isFalse();
@@ -77,7 +80,7 @@ class DeadSandboxesTest {
         assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxTimeoutException("slow"), counted, checkout.toString())).isFalse();
         assertThat(DeadSandboxes.isMissingWorkdirError(new IllegalStateException("No such file or directory"), counted,
                 checkout.toString())).isFalse();
-        assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxException("CWD_MISSING_NOT", "x"), counted, checkout.toString())).isFalse();
+        assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxException(new ErrorCode("CWD_MISSING_NOT", ErrorKind.SANDBOX, "A test code."), "x"), counted, checkout.toString())).isFalse();
         // A destroyed sandbox needs no probe: its directories are gone with it.
         assertThat(DeadSandboxes.isMissingWorkdirError(DESTROYED, counted, checkout.toString())).isTrue();
         assertThat(probes).hasValue(4);

@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.CommandExecutor;
-import io.sandboxfactory.api.ErrorCode;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandbox;
@@ -62,7 +62,7 @@ class WorkspaceProbeTest {
         SandboxException e = catchThrowableOfType(SandboxException.class,
                 () -> new WorkspaceProbe(Duration.ofMillis(1500)).probe(hanging, Optional.empty(), List.of("repo")));
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.PROBE_FAILED);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.PROBE_FAILED.toErrorCode());
         assertThat(e).hasMessage("Probing the sandbox workspace timed out after 1500ms; the sandbox did not answer in time "
                 + "(timeouts.probe raises the limit).");
     }
@@ -74,7 +74,7 @@ class WorkspaceProbeTest {
         SandboxException e = catchThrowableOfType(SandboxException.class,
                 () -> new WorkspaceProbe(Duration.ofMinutes(1)).probe(failing, Optional.empty(), List.of("repo")));
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.PROBE_FAILED);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.PROBE_FAILED.toErrorCode());
         assertThat(e).hasMessage("Probing the sandbox workspace failed (exit 3): no shell here");
     }
 }

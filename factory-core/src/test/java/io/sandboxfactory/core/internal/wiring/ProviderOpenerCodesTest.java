@@ -8,6 +8,7 @@ import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
+import io.sandboxfactory.api.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;
@@ -53,16 +54,16 @@ class ProviderOpenerCodesTest {
     @Test
     void anUncodedFailureIsProviderOpenFailedOfKindInfrastructure() {
         FactoryConfigurationException e = openFailing(new IllegalArgumentException("index out of range"));
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.PROVIDER_OPEN_FAILED);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.PROVIDER_OPEN_FAILED.toErrorCode());
         assertThat(e.kind()).isEqualTo(ErrorKind.INFRASTRUCTURE);
         assertThat(e).hasMessage("Sandbox provider 'failing' could not be opened: index out of range");
     }
 
     @Test
     void aRejectedConfigValueStaysBadInput() {
-        FactoryConfigurationException e = openFailing(new InvalidInputException(ErrorCode.INVALID_CONFIG,
+        FactoryConfigurationException e = openFailing(new InvalidInputException(StandardErrorCode.INVALID_CONFIG,
                 "providers.failing.root 'x' is invalid; it must be an absolute path."));
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIG);
+        assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode());
         assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
         assertThat(e.getMessage()).contains("'failing'").contains("providers.failing.root");
     }
@@ -85,8 +86,9 @@ class ProviderOpenerCodesTest {
 
     @Test
     void aProvidersOwnCodeIsKept() {
-        FactoryConfigurationException e = openFailing(new SandboxException(ErrorCode.DOCKER_UNAVAILABLE, "no engine at unix:///x"));
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.DOCKER_UNAVAILABLE);
+        ErrorCode engineDown = new ErrorCode("ENGINE_DOWN", ErrorKind.INFRASTRUCTURE, "The provider's engine does not answer.");
+        FactoryConfigurationException e = openFailing(new SandboxException(engineDown, "no engine at unix:///x"));
+        assertThat(e.errorCode()).isEqualTo(engineDown);
         assertThat(e.kind()).isEqualTo(ErrorKind.INFRASTRUCTURE);
     }
 }

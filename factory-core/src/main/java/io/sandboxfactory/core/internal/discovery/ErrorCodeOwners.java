@@ -1,0 +1,48 @@
+package io.sandboxfactory.core.internal.discovery;
+
+import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.StandardErrorCode;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which module owns each error code name, so that a code's name in {@code --json} output says one
+ * thing: the framework's {@link StandardErrorCode}s first, then each discovered provider or store
+ * that declares codes of its own. One instance per discovery run.
+ */
+public final class ErrorCodeOwners {
+
+    private static final String FRAMEWORK = "the framework (StandardErrorCode)";
+
+    private final Map<String, String> ownerByName = new HashMap<>();
+
+    public ErrorCodeOwners() {
+        List<String> clashes = claim(FRAMEWORK, List.of(StandardErrorCode.values()));
+        if (!clashes.isEmpty()) {
+            throw new IllegalStateException(String.join(" ", clashes));
+        }
+    }
+
+    /** Records {@code owner}'s codes; returns one sentence for each that is null or whose name another owner has. */
+    public List<String> claim(String owner, Collection<? extends ErrorCodeSupplier> codes) {
+        List<String> problems = new ArrayList<>();
+        for (ErrorCodeSupplier supplier : codes == null ? List.<ErrorCodeSupplier>of() : codes) {
+            ErrorCode code = supplier == null ? null : supplier.toErrorCode();
+            if (code == null) {
+                problems.add(owner + " declares a null error code.");
+                continue;
+            }
+            String earlier = ownerByName.putIfAbsent(code.name(), owner);
+            if (earlier != null) {
+                problems.add("Error code " + code.name() + " is declared by " + earlier + " and by " + owner
+                        + (earlier.equals(owner) ? " twice" : "") + "; a module's codes need names no other module uses.");
+            }
+        }
+        return problems;
+    }
+}
