@@ -496,6 +496,20 @@ class FactoryCliIT {
     }
 
     @Test
+    void aProvidersOwnCodeKeepsItsNameAndKindInJson() throws Exception {
+        // FOREIGN_DIRECTORY is the local provider's own code (LocalErrorCode): it refuses a non-empty directory it did not make.
+        Files.writeString(Files.createDirectories(state.resolve("sessions/alien")).resolve("notes.txt"), "someone else's");
+
+        CliProcess.Result result = cli.run("--json", "run", "--session", "alien", "--repo", bare.toString(), "--branch", "a",
+                "--", "true");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+        JsonNode doc = new ObjectMapper().readTree(result.stdout());
+        assertThat(doc.get("code").asText()).as(result.toString()).isEqualTo("FOREIGN_DIRECTORY");
+        assertThat(doc.get("kind").asText()).isEqualTo("SANDBOX");
+    }
+
+    @Test
     void unknownProviderExitsTwoListingTheAvailableOnes() {
         CliProcess.Result result = cli.run("--provider", "nope", "list");
 

@@ -104,7 +104,7 @@ class ThirdPartyExampleIT {
         // The provider's own code (TmpdirErrorCode, no deprecated API) reaches --json with its kind.
         Files.writeString(sessions.resolve("taken"), "not a directory");
         CliResult taken = factory(plugins, "--json", "--config", config.toString(), "run", "--provider", "tmpdir", "--session", "taken",
-                "--", "true");
+                "--repo", remote.toString(), "--branch", "taken", "--", "true");
         assertThat(taken.exitCode()).as(taken.toString()).isEqualTo(1);
         assertThat(taken.stdout()).as(taken.toString()).contains("\"code\" : \"TMPDIR_PATH_TAKEN\"").contains("\"kind\" : \"SANDBOX\"");
     }
