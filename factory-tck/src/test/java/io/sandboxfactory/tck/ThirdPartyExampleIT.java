@@ -100,13 +100,6 @@ class ThirdPartyExampleIT {
                 .contains("demo\n");
         assertThat(sessions.resolve("cli-run/setup.txt")).as("the setup ran in the tmpdir provider's session directory")
                 .hasContent("set up");
-
-        // The provider's own code (TmpdirErrorCode, no deprecated API) reaches --json with its kind.
-        Files.writeString(sessions.resolve("taken"), "not a directory");
-        CliResult taken = factory(plugins, "--json", "--config", config.toString(), "run", "--provider", "tmpdir", "--session", "taken",
-                "--repo", remote.toString(), "--branch", "taken", "--", "true");
-        assertThat(taken.exitCode()).as(taken.toString()).isEqualTo(1);
-        assertThat(taken.stdout()).as(taken.toString()).contains("\"code\" : \"TMPDIR_PATH_TAKEN\"").contains("\"kind\" : \"SANDBOX\"");
     }
 
     /** What one run of the factory command did. */
