@@ -5,9 +5,10 @@ import io.sandboxfactory.api.ErrorCodeSupplier;
 import io.sandboxfactory.api.ErrorKind;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.core.store.SessionStore;
-import io.sandboxfactory.core.store.SessionStoreProvider;
-import io.sandboxfactory.core.store.StoreContext;
+import io.sandboxfactory.store.api.SessionStore;
+import io.sandboxfactory.store.api.SessionStoreProvider;
+import io.sandboxfactory.store.api.StoreContext;
+import io.sandboxfactory.store.api.StoreSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +35,7 @@ class SessionStoresTest {
         }
 
         @Override
-        public SessionStore open(StoreConfig config, StoreContext context) {
+        public SessionStore open(StoreSettings settings, StoreContext context) {
             throw new UnsupportedOperationException();
         }
 
