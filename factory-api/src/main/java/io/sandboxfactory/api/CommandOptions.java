@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.DurationText;
 
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,11 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCoded;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * An argument broke a rule of the contract (a session id, a ref, a path, a label, a config
  * value). An {@link IllegalArgumentException}, so callers catching that still do, with an {@link

@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.support.Sandboxes;
 import java.util.Collections;
 import java.util.LinkedHashMap;

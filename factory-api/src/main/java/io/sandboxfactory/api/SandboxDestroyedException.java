@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * The sandbox itself is gone: destroyed through this instance, or removed from outside (a deleted
  * container or session directory). A command that fails with this exception never ran, so it is

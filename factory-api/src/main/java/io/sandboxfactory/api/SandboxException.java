@@ -1,5 +1,10 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCoded;
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * Base of every exception the sandbox contract throws. Unchecked. {@link #errorCode()} says what
  * failed and {@link #kind()} who can fix it; {@link #code()} is its stable string (e.g. {@code

@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * The transport to the sandbox failed while running a command. {@link #opened()} tells whether
  * the command may have started: {@code false} proves it never ran (safe to replay), {@code true}

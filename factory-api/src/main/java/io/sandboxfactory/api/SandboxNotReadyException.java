@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * The sandbox is not in a state that can serve the request (for example it is stopped or stopping).
  *

@@ -1,5 +1,7 @@
 package io.sandboxfactory.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+
 /**
  * A start hook failed, which fails the start: the sandbox goes to {@link SandboxStatus#ERROR}
  * and the message is {@code Sandbox '<id>' onStart hook failed: <cause message>}. The hook's own

@@ -1,8 +1,8 @@
 package io.sandboxfactory.cli;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorCoded;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCoded;
 
 
 /**

@@ -1,6 +1,6 @@
 package io.sandboxfactory.cli;
 
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorKind;
 
 
 /** The exit codes of {@code factory} other than a command's own; docs/errors.md lists them by kind. */

@@ -1,9 +1,9 @@
 package io.sandboxfactory.cli;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import io.sandboxfactory.core.internal.discovery.ProviderDiscovery;
@@ -121,7 +121,7 @@ class ErrorCatalogueTest {
                      Regenerate: ./mvnw -B -o -pl factory-cli test -Dtest=ErrorCatalogueTest -Derrors.catalogue.write=true -->
 
                 Every failure the framework, the bundled providers and stores and the CLI report carries an
-                `io.sandboxfactory.api.ErrorCode`: a name, a kind and a meaning. `SandboxException.errorCode()` (and
+                `io.sandboxfactory.api.error.ErrorCode`: a name, a kind and a meaning. `SandboxException.errorCode()` (and
                 `code()`, its name) has it, so has `InvalidInputException.errorCode()` for a rejected argument (still
                 an `IllegalArgumentException`; its subclass `InvalidConfigValueException`, code `INVALID_CONFIG`, is
                 how a provider's config record rejects values by their keys within its section). The name is what

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.config.InvalidConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

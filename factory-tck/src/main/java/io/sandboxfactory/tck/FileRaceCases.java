@@ -2,7 +2,7 @@ package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.FileOperationsSandbox;
+import io.sandboxfactory.api.files.FileOperationsSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.core.files.FileInfo;

@@ -2,7 +2,7 @@ package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.api.host;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;

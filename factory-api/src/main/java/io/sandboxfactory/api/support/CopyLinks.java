@@ -1,8 +1,8 @@
 package io.sandboxfactory.api.support;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.util.HashSet;
 import java.util.Set;

@@ -2,7 +2,7 @@ package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.util.Map;
 import java.util.Optional;

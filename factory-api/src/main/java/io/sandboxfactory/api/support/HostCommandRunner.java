@@ -1,6 +1,6 @@
 package io.sandboxfactory.api.support;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxDestroyedException;

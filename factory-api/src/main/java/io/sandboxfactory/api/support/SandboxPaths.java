@@ -1,8 +1,8 @@
 package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

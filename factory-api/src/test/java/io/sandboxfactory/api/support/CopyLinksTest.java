@@ -3,8 +3,8 @@ package io.sandboxfactory.api.support;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.TransferEntry;
 import org.junit.jupiter.api.Test;
 
 class CopyLinksTest {

@@ -1,6 +1,6 @@
 package io.sandboxfactory.api.support;
 
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.cli.output;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCoded;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCoded;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.CliErrorCode;

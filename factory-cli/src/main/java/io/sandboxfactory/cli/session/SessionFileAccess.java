@@ -1,7 +1,7 @@
 package io.sandboxfactory.cli.session;
 
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.files.SandboxFileException;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.files.SandboxFilesystem;

@@ -1,11 +1,11 @@
 package io.sandboxfactory.cli.output;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxStartHookException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.CliErrorCode;
 import io.sandboxfactory.cli.ExitCodes;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.config;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.core.FactoryConfigurationException;
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 
 import java.io.InputStream;
 import java.io.OutputStream;

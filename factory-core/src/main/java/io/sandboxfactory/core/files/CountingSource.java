@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -7,8 +7,8 @@ import java.util.List;
  * Reading a session's files. Paths are relative to the view's root: {@code ""} (or {@code "."}) is
  * the root, {@code /} separates components, and an absolute path, a {@code ..} component or a
  * symbolic link that resolves outside the root is refused with {@link
- * io.sandboxfactory.api.PathOutsideRootException}. A missing path is a {@link
- * io.sandboxfactory.api.SandboxFileException} with code {@code FILE_NOT_FOUND}.
+ * io.sandboxfactory.api.files.PathOutsideRootException}. A missing path is a {@link
+ * io.sandboxfactory.api.files.SandboxFileException} with code {@code FILE_NOT_FOUND}.
  */
 public interface FilesystemView {
 

@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.StandardErrorCode;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.files.SandboxFileException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * A passive view ({@link PeekFilesystem}) was asked to read a session whose sandbox is not running

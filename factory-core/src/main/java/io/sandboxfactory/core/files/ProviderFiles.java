@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.FileOperationsSandbox;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileOperationsSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 
 import java.io.InputStream;
 import java.io.OutputStream;

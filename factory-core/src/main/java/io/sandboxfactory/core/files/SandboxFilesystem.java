@@ -1,9 +1,9 @@
 package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.ExecutableSandbox;
-import io.sandboxfactory.api.FileOperationsSandbox;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.FileOperationsSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.core.session.SessionHandle;
 
@@ -31,7 +31,7 @@ import java.util.Optional;
  *       is refused before anything runs; a path whose resolution inside the sandbox (every symbolic
  *       link followed, with {@code realpath}/{@code readlink} on the deepest existing ancestor) leaves
  *       the root is refused by the same command that would have acted on it, and the operation then
- *       works on the resolved path. Refusals are {@link io.sandboxfactory.api.PathOutsideRootException}
+ *       works on the resolved path. Refusals are {@link io.sandboxfactory.api.files.PathOutsideRootException}
  *       naming the path; nothing outside the root is read or written. {@link #delete} and {@link
  *       #move} act on the entry itself: a symbolic link is removed or renamed, never followed. (A
  *       process inside the sandbox that swaps a directory for a link between the check and the

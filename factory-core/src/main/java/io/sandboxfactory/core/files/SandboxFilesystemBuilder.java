@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.ExecutableSandbox;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 
 import java.time.Duration;

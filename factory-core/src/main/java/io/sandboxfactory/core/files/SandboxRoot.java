@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,13 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ExecutableSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.SandboxTimeoutException;
+import io.sandboxfactory.api.files.SandboxFileException;
 
 import java.time.Duration;
 import java.util.List;
@@ -89,7 +88,7 @@ final class SandboxShell {
     RuntimeException failure(CommandResult result, String verb, String path) {
         String where = "Cannot " + verb + " '" + path + "' in sandbox '" + sandbox.id() + "': ";
         if (result.timedOut()) {
-            return new SandboxTimeoutException(where + "it did not finish within " + DurationFormat.format(timeout) + ".");
+            return new SandboxException(StandardErrorCode.TIMEOUT, where + "it did not finish within " + DurationFormat.format(timeout) + ".");
         }
         return switch (result.exitCode()) {
             case FileScripts.OUTSIDE -> outside(result.stderr(), path);

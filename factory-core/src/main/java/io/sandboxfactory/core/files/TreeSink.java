@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.git;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
 
 /**

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.retire;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.store.api.SessionRecord;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * The session was retired while work that started before the retirement was still running (an

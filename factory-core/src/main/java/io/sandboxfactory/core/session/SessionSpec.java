@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.session;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.SessionIds;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.setup;
 
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.util.List;
 

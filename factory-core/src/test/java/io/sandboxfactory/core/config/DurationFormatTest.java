@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.config;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.docker;
 
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.AccessMode;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.SandboxFileException;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;

@@ -2,8 +2,8 @@ package io.sandboxfactory.core.files;
 
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.ExecutableSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.SandboxFileException;
 import io.sandboxfactory.api.support.Sandboxes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

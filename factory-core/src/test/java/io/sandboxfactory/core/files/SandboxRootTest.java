@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.files;
 
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

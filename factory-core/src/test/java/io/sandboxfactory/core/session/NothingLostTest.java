@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.setup.SetupCommandException;

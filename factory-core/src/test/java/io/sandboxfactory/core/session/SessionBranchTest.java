@@ -3,7 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.internal.git.SessionBranch;
 import io.sandboxfactory.core.retire.RetireMode;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.CapturedLogs;

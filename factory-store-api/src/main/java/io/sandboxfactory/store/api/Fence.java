@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.api;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 
 /**

@@ -1,6 +1,6 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 
 /**

@@ -1,8 +1,8 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * The session store could not be read or written.

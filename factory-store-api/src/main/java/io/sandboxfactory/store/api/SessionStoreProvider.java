@@ -1,6 +1,6 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 
 import java.util.List;
 
@@ -28,7 +28,7 @@ public interface SessionStoreProvider {
     SessionStore open(StoreSettings settings, StoreContext context);
 
     /**
-     * The codes this store raises beyond {@link io.sandboxfactory.api.StandardErrorCode} (which has
+     * The codes this store raises beyond {@link io.sandboxfactory.api.error.StandardErrorCode} (which has
      * {@code SESSION_STORE} for any read or write that failed), usually the values of its own enum
      * implementing {@link ErrorCodeSupplier}. Discovery fails when a name is one another module
      * already uses.

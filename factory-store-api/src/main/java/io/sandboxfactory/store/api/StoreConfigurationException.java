@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.api;
 
-import io.sandboxfactory.api.StandardErrorCode;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.api.SandboxException;
 
 /**

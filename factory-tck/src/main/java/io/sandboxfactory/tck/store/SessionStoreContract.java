@@ -1,8 +1,8 @@
 package io.sandboxfactory.tck.store;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
-import io.sandboxfactory.api.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
 import io.sandboxfactory.store.api.Fence;
 import io.sandboxfactory.store.api.FencedOutException;

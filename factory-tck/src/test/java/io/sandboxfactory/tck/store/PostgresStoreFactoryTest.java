@@ -1,6 +1,6 @@
 package io.sandboxfactory.tck.store;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.config.FactoryConfig;
@@ -134,7 +134,7 @@ class PostgresStoreFactoryTest {
         Map<String, String> env = storeEnvironment(TestPostgres.freshSchema("nopw"));
         env.remove(TestPostgres.PASSWORD_VARIABLE);
         assertThatThrownBy(() -> host("nopw", env)).isInstanceOf(StoreConfigurationException.class)
-                .satisfies(e -> assertThat(((StoreConfigurationException) e).errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG))
+                .satisfies(e -> assertThat(((StoreConfigurationException) e).errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode()))
                 .hasMessage("store.passwordEnv names SF_PG_PASSWORD, which is not set (or blank) in the environment.");
         Map<String, String> unknown = storeEnvironment("x");
         unknown.put("FACTORY_STORE_TYPE", "cassandra");

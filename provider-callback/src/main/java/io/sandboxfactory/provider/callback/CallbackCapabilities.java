@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.callback;
 
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.callback;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.host.SandboxCallback;

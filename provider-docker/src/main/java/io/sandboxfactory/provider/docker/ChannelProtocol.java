@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.CommandScripts;
 
 import java.nio.charset.StandardCharsets;

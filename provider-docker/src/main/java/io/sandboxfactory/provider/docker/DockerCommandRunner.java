@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 import io.sandboxfactory.provider.support.CommandDefaults;

@@ -1,9 +1,9 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * The codes only the docker provider raises (its lifecycle failures use StandardErrorCode's

@@ -1,15 +1,15 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.ProviderClosedException;
 import com.github.dockerjava.api.DockerClient;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.provider.support.RemoteFiles;
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.files.SandboxFileException;
 import io.sandboxfactory.api.support.SandboxPaths;
 import io.sandboxfactory.provider.support.TarEntries;
 import io.sandboxfactory.provider.support.TarStream;

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.EnvironmentVariables;
 
 import com.github.dockerjava.api.model.Capability;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.provider.support.Owners;

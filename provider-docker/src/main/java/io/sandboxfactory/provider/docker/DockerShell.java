@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.AttachableSandbox;
+import io.sandboxfactory.api.attach.AttachableSandbox;
 
 import java.util.ArrayList;
 import java.util.HashMap;

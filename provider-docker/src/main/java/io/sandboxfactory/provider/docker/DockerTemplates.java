@@ -3,8 +3,8 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxTemplate;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.time.Instant;

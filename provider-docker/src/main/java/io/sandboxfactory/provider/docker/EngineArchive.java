@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.core.DockerClientConfig;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.support.SandboxPaths;
 
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Info;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.net.URI;
 import java.util.Objects;

@@ -5,8 +5,8 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Volume;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.TransferEntry;
 import io.sandboxfactory.provider.support.TarStream;
 
 import java.io.IOException;

@@ -2,11 +2,11 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxDestroyedException;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.files.TransferEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;

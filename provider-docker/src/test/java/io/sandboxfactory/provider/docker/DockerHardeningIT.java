@@ -2,9 +2,9 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.TransferEntry;
 import io.sandboxfactory.api.SandboxException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;

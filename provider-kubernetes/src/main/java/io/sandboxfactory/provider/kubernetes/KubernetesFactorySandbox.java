@@ -9,9 +9,9 @@ import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxInventory;
-import io.sandboxfactory.api.SandboxListing;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.inventory.SandboxInventory;
+import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.provider.support.CommandDefaults;
 

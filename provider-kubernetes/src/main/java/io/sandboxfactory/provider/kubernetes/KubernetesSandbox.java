@@ -6,13 +6,13 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.sandboxfactory.api.AttachableSandbox;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.TransferEntry;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.provider.support.Owners;

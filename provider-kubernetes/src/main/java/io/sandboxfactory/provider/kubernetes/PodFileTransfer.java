@@ -1,13 +1,13 @@
 package io.sandboxfactory.provider.kubernetes;
 
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteFiles;
-import io.sandboxfactory.api.PathOutsideRootException;
+import io.sandboxfactory.api.files.PathOutsideRootException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
-import io.sandboxfactory.api.SandboxFileException;
+import io.sandboxfactory.api.files.SandboxFileException;
 import io.sandboxfactory.provider.support.TarEntries;
 import io.sandboxfactory.provider.support.TarStream;
 

@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.SandboxPaths;
 
 import java.io.IOException;

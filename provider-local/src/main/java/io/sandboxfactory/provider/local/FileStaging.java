@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

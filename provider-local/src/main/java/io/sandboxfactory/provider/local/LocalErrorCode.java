@@ -1,8 +1,8 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
 
 /**
  * The codes only the local provider raises; {@code LocalSandboxProvider.errorCodes()} lists them.

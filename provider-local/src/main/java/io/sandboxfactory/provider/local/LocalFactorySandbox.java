@@ -1,16 +1,16 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.FactorySandboxContext;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SandboxInventory;
-import io.sandboxfactory.api.SandboxListing;
-import io.sandboxfactory.api.SandboxTemplate;
-import io.sandboxfactory.api.TemplateBuild;
+import io.sandboxfactory.api.inventory.SandboxInventory;
+import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.template.TemplateBuild;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

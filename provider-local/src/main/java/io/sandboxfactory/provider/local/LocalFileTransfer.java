@@ -1,11 +1,11 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.FileOperationsSandbox.FileStat;
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.StandardErrorCode;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileOperationsSandbox.FileStat;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.files.TransferEntry;
 import io.sandboxfactory.api.support.CopyLinks;
 import io.sandboxfactory.api.support.SandboxPaths;
 

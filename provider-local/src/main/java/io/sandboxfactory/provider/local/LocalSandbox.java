@@ -1,11 +1,11 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.support.EnvironmentVariables;
-import io.sandboxfactory.api.AttachableSandbox;
+import io.sandboxfactory.api.attach.AttachableSandbox;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.FileOperationsSandbox;
+import io.sandboxfactory.api.files.FileOperationsSandbox;
 import io.sandboxfactory.api.support.HostCommandRunner;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.MastraSandbox;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.AbstractSandboxProvider;
 import io.sandboxfactory.api.support.HostPaths;
 import io.sandboxfactory.api.FactorySandbox;

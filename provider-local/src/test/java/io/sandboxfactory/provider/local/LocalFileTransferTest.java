@@ -1,9 +1,9 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.PathOutsideRootException;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.PathOutsideRootException;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.files.TransferEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 
 import java.util.LinkedHashMap;

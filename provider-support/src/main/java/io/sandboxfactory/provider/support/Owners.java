@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * The owner a remote provider labels its objects with: the objects of one owner are found, listed

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * A provider instance's connection (an engine's, a cluster's) was used after the instance was

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 
 import java.util.Optional;
 

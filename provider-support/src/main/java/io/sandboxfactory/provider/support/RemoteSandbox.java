@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.FileTransferSandbox;
+import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxNotReadyException;
 

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.files.TransferEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.io.input.CloseShieldInputStream;

@@ -1,10 +1,10 @@
 package io.sandboxfactory.provider.support;
 
-import io.sandboxfactory.api.FileTransferSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.files.FileTransferSandbox;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.CopyLinks;
-import io.sandboxfactory.api.SandboxFileException;
-import io.sandboxfactory.api.TransferEntry;
+import io.sandboxfactory.api.files.SandboxFileException;
+import io.sandboxfactory.api.files.TransferEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;

@@ -1,9 +1,9 @@
 package io.sandboxfactory.store.postgres;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * The codes only the PostgreSQL session store raises (any store's failure to read or write is

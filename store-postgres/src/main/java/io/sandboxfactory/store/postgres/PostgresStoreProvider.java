@@ -1,7 +1,7 @@
 package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
-import io.sandboxfactory.api.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.api.SessionStoreProvider;
 import io.sandboxfactory.store.api.StoreConfigurationException;

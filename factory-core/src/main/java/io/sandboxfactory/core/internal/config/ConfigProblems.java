@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.core.FactoryConfigurationException;
 
 import java.util.ArrayList;

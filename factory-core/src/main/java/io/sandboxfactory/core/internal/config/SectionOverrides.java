@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;

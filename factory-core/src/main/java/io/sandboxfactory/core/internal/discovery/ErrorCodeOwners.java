@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.internal.discovery;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.util.ArrayList;
 import java.util.Collection;

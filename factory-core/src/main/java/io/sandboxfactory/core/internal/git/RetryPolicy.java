@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.git;
 
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 import java.time.Duration;
 import java.util.Objects;

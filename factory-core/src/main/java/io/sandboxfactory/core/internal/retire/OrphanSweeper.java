@@ -2,9 +2,9 @@ package io.sandboxfactory.core.internal.retire;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.SandboxInventory;
-import io.sandboxfactory.api.SandboxListing;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.inventory.SandboxInventory;
+import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.store.api.LeaseAttempt;
 import io.sandboxfactory.store.api.LeaseOwner;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.host.RepositoryAccess;

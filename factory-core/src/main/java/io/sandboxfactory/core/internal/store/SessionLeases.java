@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.store;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.store;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;

@@ -1,13 +1,13 @@
 package io.sandboxfactory.core.internal.wiring;
 
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorCoded;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorCoded;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxProvider;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;

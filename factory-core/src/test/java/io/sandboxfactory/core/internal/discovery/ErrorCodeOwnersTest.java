@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.internal.discovery;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorKind;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorKind;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

@@ -1,12 +1,12 @@
 package io.sandboxfactory.core.internal.discovery;
 
 import io.sandboxfactory.api.CommandOptions;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
@@ -180,6 +180,7 @@ class ProviderDiscoveryTest {
         return """
                 package ext.codes;
                 import io.sandboxfactory.api.*;
+                import io.sandboxfactory.api.error.*;
                 public class %s implements SandboxProvider<String> {
                     public enum Code implements ErrorCodeSupplier {
                         %s;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.internal.git;
 
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.git.MaterializeException;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,15 @@
 package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.CommandExecutor;
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxExecTransportException;
 import io.sandboxfactory.api.SandboxStartHookException;
-import io.sandboxfactory.api.SandboxTimeoutException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
@@ -48,7 +47,7 @@ class DeadSandboxesTest {
         assertThat(DeadSandboxes.isDeadSandboxError(new SandboxException(StandardErrorCode.SANDBOX_ERROR, "wrapped", DESTROYED)))
                 .as("causes further down say nothing about this command").isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(CWD_MISSING)).isFalse();
-        assertThat(DeadSandboxes.isDeadSandboxError(new SandboxTimeoutException("slow"))).isFalse();
+        assertThat(DeadSandboxes.isDeadSandboxError(new SandboxException(StandardErrorCode.TIMEOUT, "slow"))).isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(new IllegalStateException("no such file or directory"))).isFalse();
         assertThat(DeadSandboxes.isDeadSandboxError(null)).isFalse();
     }
@@ -77,7 +76,7 @@ class DeadSandboxesTest {
 
         // Failures that do not prove the command never started are not probed at all.
         assertThat(DeadSandboxes.isMissingWorkdirError(OPENED, counted, checkout.toString())).isFalse();
-        assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxTimeoutException("slow"), counted, checkout.toString())).isFalse();
+        assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxException(StandardErrorCode.TIMEOUT, "slow"), counted, checkout.toString())).isFalse();
         assertThat(DeadSandboxes.isMissingWorkdirError(new IllegalStateException("No such file or directory"), counted,
                 checkout.toString())).isFalse();
         assertThat(DeadSandboxes.isMissingWorkdirError(new SandboxException(new ErrorCode("CWD_MISSING_NOT", ErrorKind.SANDBOX, "A test code."), "x"), counted, checkout.toString())).isFalse();

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandbox;

@@ -1,8 +1,8 @@
 package io.sandboxfactory.core.internal.store;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorCodeSupplier;
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
 import io.sandboxfactory.store.api.SessionStore;

@@ -1,14 +1,14 @@
 package io.sandboxfactory.core.internal.wiring;
 
-import io.sandboxfactory.api.ErrorCode;
-import io.sandboxfactory.api.ErrorKind;
+import io.sandboxfactory.api.error.ErrorCode;
+import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxProvider;
-import io.sandboxfactory.api.StandardErrorCode;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.internal.config.ConfigOrigins;
 import io.sandboxfactory.core.config.InvalidConfigException;

@@ -1,5 +1,7 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.template;
 
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.MastraSandbox;
 import java.util.Objects;
 
 /**

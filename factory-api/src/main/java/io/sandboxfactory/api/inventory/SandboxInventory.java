@@ -1,5 +1,7 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.inventory;
 
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.ProviderContext;
 import java.util.List;
 
 /**

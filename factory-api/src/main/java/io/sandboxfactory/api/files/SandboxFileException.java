@@ -1,4 +1,8 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.files;
+
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * A file operation in a sandbox failed because of the path it was given: the file is missing, is a

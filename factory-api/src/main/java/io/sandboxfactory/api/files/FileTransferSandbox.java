@@ -1,5 +1,8 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.files;
 
+import io.sandboxfactory.api.ExecutableSandbox;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.support.SandboxPaths;
 import java.io.IOException;
 import java.io.InputStream;

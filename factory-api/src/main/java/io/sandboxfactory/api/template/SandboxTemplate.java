@@ -1,5 +1,8 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.template;
 
+import io.sandboxfactory.api.FactorySandbox;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.regex.Pattern;

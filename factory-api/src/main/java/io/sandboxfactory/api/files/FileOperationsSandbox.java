@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.files;
 
 import java.io.InputStream;
 import java.time.Instant;

@@ -1,4 +1,7 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.error;
+
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.SandboxException;
 
 /**
  * An exception that carries an {@link ErrorCode}. {@link SandboxException} is one; so is

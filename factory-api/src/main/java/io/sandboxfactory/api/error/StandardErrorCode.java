@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.error;
 
 /**
  * The codes of the framework itself: the sandbox contract, building a factory, sessions, and the

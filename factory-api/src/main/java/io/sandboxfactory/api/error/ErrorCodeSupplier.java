@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.error;
 
 /**
  * What an exception takes as its code: an enum of a module's codes implements it, as Trino's

@@ -1,5 +1,6 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.attach;
 
+import io.sandboxfactory.api.SandboxCapability;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.files;
 
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.util.Objects;
 
 /**

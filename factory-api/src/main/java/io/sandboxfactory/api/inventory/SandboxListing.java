@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.inventory;
 
 import java.time.Instant;
 import java.util.Objects;

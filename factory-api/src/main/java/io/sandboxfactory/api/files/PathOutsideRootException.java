@@ -1,4 +1,6 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.files;
+
+import io.sandboxfactory.api.error.StandardErrorCode;
 
 /**
  * A path given to a confined file operation leaves the root it is confined to: it is absolute,

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.error;
 
 /**
  * Who can fix a failure, which is what a caller decides on: the CLI's exit code comes from it.

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api;
+package io.sandboxfactory.api.error;
 
 import java.util.Objects;
 import java.util.regex.Pattern;
