@@ -1,7 +1,7 @@
 package io.sandboxfactory.api;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
-import io.sandboxfactory.api.template.TemplateBuild;
+import io.sandboxfactory.api.capability.SandboxTemplate;
+import io.sandboxfactory.api.capability.TemplateBuild;
 import java.util.List;
 import java.util.Set;
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.api;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.support.SessionIds;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.sandboxfactory.api;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.files.FileTransferSandbox;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.api.support.Sandboxes;
 
 /**

@@ -1,7 +1,7 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.inventory.SandboxListing;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;

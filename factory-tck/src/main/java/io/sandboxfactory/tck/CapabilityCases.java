@@ -1,12 +1,12 @@
 package io.sandboxfactory.tck;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.StartOutcome;
 import org.junit.jupiter.api.DisplayName;

@@ -6,8 +6,8 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.SandboxProvider;
 
 import java.io.IOException;

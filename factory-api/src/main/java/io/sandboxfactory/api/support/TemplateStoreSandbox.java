@@ -2,7 +2,7 @@ package io.sandboxfactory.api.support;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 
 import java.util.List;
 

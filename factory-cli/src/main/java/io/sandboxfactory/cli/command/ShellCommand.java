@@ -1,6 +1,6 @@
 package io.sandboxfactory.cli.command;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.FactoryLauncher;

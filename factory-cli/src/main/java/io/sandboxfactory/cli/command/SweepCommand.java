@@ -1,6 +1,6 @@
 package io.sandboxfactory.cli.command;
 
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.FactoryLauncher;

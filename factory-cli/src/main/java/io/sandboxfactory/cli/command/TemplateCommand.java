@@ -1,6 +1,6 @@
 package io.sandboxfactory.cli.command;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.FactoryCommand;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.cli.session;
 
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.store.api.SessionRecord;
 

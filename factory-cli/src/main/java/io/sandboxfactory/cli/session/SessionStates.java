@@ -1,8 +1,8 @@
 package io.sandboxfactory.cli.session;
 
 import io.sandboxfactory.api.FactorySandbox;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.store.api.SessionRecord;

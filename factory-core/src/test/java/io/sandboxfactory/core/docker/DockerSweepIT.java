@@ -3,7 +3,7 @@ package io.sandboxfactory.core.docker;
 import io.sandboxfactory.core.testing.RequiresDocker;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;

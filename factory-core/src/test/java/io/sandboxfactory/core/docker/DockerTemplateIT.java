@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.docker;
 
 import com.github.dockerjava.api.exception.NotFoundException;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.template.TemplateRequest;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.hardening;
 
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;

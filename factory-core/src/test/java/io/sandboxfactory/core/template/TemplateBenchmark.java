@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.template;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;

@@ -11,10 +11,10 @@ import io.sandboxfactory.provider.support.CommandDefaults;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
-import io.sandboxfactory.api.template.SandboxTemplate;
-import io.sandboxfactory.api.template.TemplateBuild;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxTemplate;
+import io.sandboxfactory.api.capability.TemplateBuild;
 import io.sandboxfactory.api.SandboxResources;
 
 import java.net.URI;

@@ -7,7 +7,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;

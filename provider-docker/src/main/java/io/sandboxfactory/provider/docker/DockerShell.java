@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package io.sandboxfactory.provider.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.SandboxException;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

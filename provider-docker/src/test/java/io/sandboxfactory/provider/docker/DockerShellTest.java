@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.docker;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.sandboxfactory.provider.docker;
 
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.support.Sandboxes;
 
 import java.util.ArrayList;

@@ -7,10 +7,10 @@ import io.sandboxfactory.api.support.TemplateStoreSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
-import io.sandboxfactory.api.template.SandboxTemplate;
-import io.sandboxfactory.api.template.TemplateBuild;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxTemplate;
+import io.sandboxfactory.api.capability.TemplateBuild;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

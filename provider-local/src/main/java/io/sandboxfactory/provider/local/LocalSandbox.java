@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.support.EnvironmentVariables;
-import io.sandboxfactory.api.attach.AttachableSandbox;
+import io.sandboxfactory.api.capability.AttachableSandbox;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandRequest;
 import io.sandboxfactory.api.CommandResult;

@@ -1,6 +1,6 @@
 package io.sandboxfactory.provider.local;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.api.support.TemplateStoreSandbox;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxListing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.sandboxfactory.core.internal.retire;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.InvalidInputException;
-import io.sandboxfactory.api.inventory.SandboxInventory;
-import io.sandboxfactory.api.inventory.SandboxListing;
+import io.sandboxfactory.api.capability.SandboxInventory;
+import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;

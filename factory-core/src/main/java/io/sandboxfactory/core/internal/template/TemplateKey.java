@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.template;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.internal.session.SessionPlan;
 
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.internal.template;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

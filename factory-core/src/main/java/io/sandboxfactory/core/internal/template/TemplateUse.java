@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.template;
 
-import io.sandboxfactory.api.template.SandboxTemplate;
+import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.template.TemplateRejectedException;
 import io.sandboxfactory.store.api.FencedOutException;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api.inventory;
+package io.sandboxfactory.api.capability;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.api.inventory;
+package io.sandboxfactory.api.capability;
 
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.ProviderContext;

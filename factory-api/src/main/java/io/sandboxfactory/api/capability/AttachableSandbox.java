@@ -1,4 +1,4 @@
-package io.sandboxfactory.api.attach;
+package io.sandboxfactory.api.capability;
 
 import io.sandboxfactory.api.SandboxCapability;
 import java.nio.file.Path;
