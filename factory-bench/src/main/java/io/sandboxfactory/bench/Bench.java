@@ -1,11 +1,8 @@
 package io.sandboxfactory.bench;
 
-import io.sandboxfactory.bench.cli.FactoryCommand;
 import io.sandboxfactory.bench.docker.DockerSandboxes;
 import io.sandboxfactory.bench.docker.DockerStarts;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
-import io.sandboxfactory.bench.exec.ExecGroups;
-import io.sandboxfactory.bench.files.FileGroups;
 import io.sandboxfactory.bench.local.LocalFactories;
 import io.sandboxfactory.bench.local.RawProcess;
 import io.sandboxfactory.bench.open.ConcurrentOpens;

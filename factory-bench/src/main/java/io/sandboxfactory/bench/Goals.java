@@ -1,6 +1,5 @@
 package io.sandboxfactory.bench;
 
-import io.sandboxfactory.bench.exec.ExecGroups;
 
 import io.sandboxfactory.bench.report.BenchReport;
 import io.sandboxfactory.bench.report.Curve;

@@ -1,6 +1,5 @@
 package io.sandboxfactory.bench;
 
-import io.sandboxfactory.bench.cli.FactoryCommand;
 import io.sandboxfactory.bench.docker.DockerSandboxes;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
 import io.sandboxfactory.bench.local.RawProcess;

@@ -3,7 +3,6 @@ package io.sandboxfactory.cli;
 import io.sandboxfactory.cli.daemon.DaemonAddress;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Logging;
-import io.sandboxfactory.cli.plugin.PluginLoader;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
-import io.sandboxfactory.cli.plugin.PluginLoader;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.store.api.Fence;

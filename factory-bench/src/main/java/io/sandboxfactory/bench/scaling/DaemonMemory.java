@@ -1,7 +1,7 @@
 package io.sandboxfactory.bench.scaling;
 
 import io.sandboxfactory.bench.BenchWorkspace;
-import io.sandboxfactory.bench.cli.FactoryCommand;
+import io.sandboxfactory.bench.FactoryCommand;
 import io.sandboxfactory.bench.report.BenchReport;
 import io.sandboxfactory.bench.report.Curve;
 

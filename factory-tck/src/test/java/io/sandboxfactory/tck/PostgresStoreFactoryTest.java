@@ -1,4 +1,4 @@
-package io.sandboxfactory.tck.store;
+package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;

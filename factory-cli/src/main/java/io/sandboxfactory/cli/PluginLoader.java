@@ -1,4 +1,4 @@
-package io.sandboxfactory.cli.plugin;
+package io.sandboxfactory.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.cli.plugin;
+package io.sandboxfactory.cli;
 
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.FactorySandboxContext;

@@ -1,9 +1,8 @@
-package io.sandboxfactory.bench.exec;
+package io.sandboxfactory.bench;
 
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.bench.Subjects;
 import io.sandboxfactory.bench.report.Group;
 import io.sandboxfactory.bench.stats.Contender;
 import io.sandboxfactory.bench.stats.Interleaved;

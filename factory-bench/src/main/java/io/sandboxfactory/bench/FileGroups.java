@@ -1,6 +1,5 @@
-package io.sandboxfactory.bench.files;
+package io.sandboxfactory.bench;
 
-import io.sandboxfactory.bench.Subjects;
 import io.sandboxfactory.bench.report.Group;
 import io.sandboxfactory.bench.stats.Contender;
 import io.sandboxfactory.bench.stats.Interleaved;

@@ -1,4 +1,4 @@
-package io.sandboxfactory.tck.store;
+package io.sandboxfactory.tck;
 
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.postgres.testing.TestPostgres;

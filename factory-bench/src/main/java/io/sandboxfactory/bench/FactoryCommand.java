@@ -1,7 +1,5 @@
-package io.sandboxfactory.bench.cli;
+package io.sandboxfactory.bench;
 
-import io.sandboxfactory.bench.BenchWorkspace;
-import io.sandboxfactory.bench.Processes;
 
 import java.io.IOException;
 import java.nio.file.Files;
