@@ -1,7 +1,14 @@
 package io.sandboxfactory.core;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.FactorySandboxContext;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.api.MastraSandbox;
+import io.sandboxfactory.api.SandboxCapability;
+import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.capability.SandboxTemplate;
+import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;
@@ -9,10 +16,12 @@ import io.sandboxfactory.core.internal.retire.Retirements;
 import io.sandboxfactory.core.internal.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.SessionOpener;
+import io.sandboxfactory.core.internal.session.SessionProvider;
 import io.sandboxfactory.core.internal.template.TemplateBuilder;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
+import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -23,7 +32,9 @@ import io.sandboxfactory.store.api.SessionStore;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,11 +53,14 @@ final class FactorySessions {
     private final OrphanSweeper sweeper;
     private final Optional<ObjectCache> objectCache;
     private final Duration cacheMaxIdle;
+    private final Map<String, EnvironmentConfig> environments;
+    private final SessionProvider provider;
 
     @Inject
     FactorySessions(SessionStore store, CommandActivity activity, SessionOpener opener, SessionRetirementCoordinator coordinator,
                     Retirements retirements, TemplateBuilder templates, OrphanSweeper sweeper, Optional<ObjectCache> objectCache,
-                    ResolvedConfig config) {
+                    ResolvedConfig config, SessionProvider provider) {
+        this.provider = provider;
         this.store = store;
         this.activity = activity;
         this.opener = opener;
@@ -56,6 +70,7 @@ final class FactorySessions {
         this.sweeper = sweeper;
         this.objectCache = objectCache;
         this.cacheMaxIdle = config.cache().maxIdle();
+        this.environments = config.environments();
     }
 
     /**
@@ -155,6 +170,38 @@ final class FactorySessions {
 
     SandboxTemplate buildTemplate(TemplateRequest request) {
         return templates.build(request);
+    }
+
+    /** The provider's templates, newest first; none when it does not declare {@code TEMPLATES}. */
+    List<SandboxTemplate> templates() {
+        if (!provider.sandboxes().capabilities().contains(SandboxCapability.TEMPLATES)) {
+            return List.of();
+        }
+        return provider.sandboxes().listTemplates().stream().sorted(Comparator.comparing(SandboxTemplate::createdAt).reversed()).toList();
+    }
+
+    /** Removes the template {@code name} (validated first; nothing is touched for a bad name); idempotent. */
+    void removeTemplate(String name) {
+        SandboxTemplate.requireValidName(name);
+        if (!provider.sandboxes().capabilities().contains(SandboxCapability.TEMPLATES)) {
+            throw new SandboxException(StandardErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + provider.name() + "' does not support templates.");
+        }
+        provider.sandboxes().removeTemplate(name);
+    }
+
+    /** See {@link SandboxFactory#environment}. */
+    SessionEnvironment environment(String name) {
+        EnvironmentConfig configured = environments.get(name);
+        if (configured == null) {
+            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Unknown environment '" + name + "'; configured: "
+                    + environments.keySet().stream().sorted().toList() + ".");
+        }
+        return configured.toEnvironment();
+    }
+
+    /** See {@link SandboxFactory#sandbox}. */
+    MastraSandbox<?> sandbox(FactorySandboxContext ctx) {
+        return opener.sandbox(ctx);
     }
 
     SessionStore store() {

@@ -1,40 +1,27 @@
 package io.sandboxfactory.core;
 
-import com.google.inject.CreationException;
+import io.sandboxfactory.api.error.StandardErrorCode;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import com.google.inject.Scopes;
-import com.google.inject.Stage;
-import com.google.inject.spi.Message;
-import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.SandboxCapability;
-import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.api.host.SandboxCallback;
-import io.sandboxfactory.core.internal.config.ConfigExplainer;
 import io.sandboxfactory.core.internal.config.ConfigOverrides;
-import io.sandboxfactory.core.internal.config.ConfigResolver;
 import io.sandboxfactory.core.config.EffectiveConfig;
-import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
-import io.sandboxfactory.core.internal.config.FactoryConfigLoader;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
-import io.sandboxfactory.core.internal.discovery.ProviderDiscovery;
 import io.sandboxfactory.core.internal.retire.Retirements;
 import io.sandboxfactory.core.internal.session.CommandJournal;
-import io.sandboxfactory.core.internal.session.SessionEntry;
 import io.sandboxfactory.core.internal.session.SessionMemo;
-import io.sandboxfactory.core.internal.store.SessionStores;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
@@ -44,20 +31,12 @@ import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStore;
-import io.sandboxfactory.store.api.SessionStoreProvider;
-import io.sandboxfactory.store.api.StoreContext;
 import io.sandboxfactory.core.template.TemplateRequest;
-import io.sandboxfactory.core.internal.wiring.FactoryModule;
 import io.sandboxfactory.core.internal.wiring.HostObjects;
 import io.sandboxfactory.core.internal.wiring.OwnedResources;
-import io.sandboxfactory.core.internal.wiring.SelectedProvider;
-import io.sandboxfactory.core.internal.wiring.SessionModule.SessionHostSettings;
-import io.sandboxfactory.core.internal.wiring.SessionModule;
+import io.sandboxfactory.core.internal.wiring.FactorySettings;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -95,10 +74,10 @@ public final class SandboxFactory implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
-     * @param injector the session injector (a child of the factory's, so it sees every binding)
+     * @param injector the factory's injector
      * @param resources everything this factory opened, closed by {@link #close()}
      */
-    private SandboxFactory(Injector injector, OwnedResources resources) {
+    SandboxFactory(Injector injector, OwnedResources resources) {
         this.injector = injector;
         this.resources = resources;
         this.providers = injector.getInstance(DiscoveredProviders.class);
@@ -150,21 +129,7 @@ public final class SandboxFactory implements AutoCloseable {
     public MastraSandbox<?> sandbox(FactorySandboxContext ctx) {
         Objects.requireNonNull(ctx, "ctx");
         requireOpen();
-        SessionEntry entry = memo.getOrCreate(ctx.sessionId(), () -> create(ctx));
-        if (!ctx.repoFullName().isBlank()) {
-            entry.claimOwnRepo(ctx.repoFullName());
-        }
-        return entry.sandbox();
-    }
-
-    private MastraSandbox<?> create(FactorySandboxContext ctx) {
-        MastraSandbox<?> sandbox = factorySandbox.create(ctx);
-        if (sandbox == null || !ctx.sessionId().equals(sandbox.id())) {
-            throw new SandboxException(StandardErrorCode.PROVIDER_CONTRACT, "Sandbox provider '" + providerName() + "' returned "
-                    + (sandbox == null ? "no sandbox" : "a sandbox with id '" + sandbox.id() + "'") + " for session '"
-                    + ctx.sessionId() + "'; it must return one whose id is the session id.");
-        }
-        return sandbox;
+        return sessions.sandbox(ctx);
     }
 
     /**
@@ -338,20 +303,13 @@ public final class SandboxFactory implements AutoCloseable {
     /** The templates of the selected provider, newest first; none when it does not declare {@code TEMPLATES}. */
     public List<SandboxTemplate> templates() {
         requireOpen();
-        if (!factorySandbox.capabilities().contains(SandboxCapability.TEMPLATES)) {
-            return List.of();
-        }
-        return factorySandbox.listTemplates().stream().sorted(Comparator.comparing(SandboxTemplate::createdAt).reversed()).toList();
+        return sessions.templates();
     }
 
     /** Removes the template {@code name} (validated first; nothing is touched for a bad name); idempotent. */
     public void removeTemplate(String name) {
         requireOpen();
-        SandboxTemplate.requireValidName(name);
-        if (!factorySandbox.capabilities().contains(SandboxCapability.TEMPLATES)) {
-            throw new SandboxException(StandardErrorCode.TEMPLATES_UNSUPPORTED, "Sandbox provider '" + providerName() + "' does not support templates.");
-        }
-        factorySandbox.removeTemplate(name);
+        sessions.removeTemplate(name);
     }
 
     /**
@@ -368,12 +326,7 @@ public final class SandboxFactory implements AutoCloseable {
      * fails naming the name and the configured ones when there is none.
      */
     public SessionEnvironment environment(String name) {
-        EnvironmentConfig configured = config.environments().get(name);
-        if (configured == null) {
-            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Unknown environment '" + name + "'; configured: "
-                    + config.environments().keySet().stream().sorted().toList() + ".");
-        }
-        return configured.toEnvironment();
+        return sessions.environment(name);
     }
 
     /** The session store this factory keeps session state in. */
@@ -549,39 +502,14 @@ public final class SandboxFactory implements AutoCloseable {
         }
 
         /**
-         * Discovers providers, resolves the config, wires the injector and opens the selected
-         * provider, then creates the state directory. Everything is validated before that directory
-         * is created.
+         * Discovers providers, resolves the config, opens the selected provider, creates the state
+         * directory and opens the store, wiring one injector ({@link FactoryAssembly}). Everything is
+         * validated before that directory is created.
          */
         public SandboxFactory build() {
-            Resolution resolution = resolve();
-            DiscoveredProviders discovered = resolution.discovered();
-            ResolvedConfig resolved = resolution.resolved();
-            String origin = resolved.origin();
-            Map<String, String> hostEnvironment = resolution.environment();
-            // Chosen before anything is created, so an unknown store type fails like an unknown provider.
-            Optional<SessionStoreProvider> storeProvider = sessionStore != null ? Optional.empty()
-                    : Optional.of(SessionStores.discover(loader()).require(resolved.store()));
-
-            Injector injector = Guice.createInjector(Stage.PRODUCTION, new FactoryModule(discovered, resolved, hostObjects.build(),
-                    hostEnvironment));
-            OwnedResources resources = new OwnedResources();
-            SandboxFactory factory;
-            try {
-                FactorySandbox opened = resources.own(injector.getInstance(SelectedProvider.class).open());
-                createStateDirectory(resolved.stateDirectory());
-                SessionStore store = sessionStore != null ? sessionStore
-                        : resources.own(storeProvider.orElseThrow().open(resolved.store(), new StoreContext(resolved.stateDirectory(),
-                                hostEnvironment)));
-                SessionHostSettings settings = new SessionHostSettings(sessionListener, Optional.ofNullable(repositoryToken), commandOrigin,
-                        Optional.ofNullable(journalSize));
-                factory = new SandboxFactory(childInjector(injector, new SessionModule(opened, store, settings, resources)), resources);
-            } catch (RuntimeException e) {
-                closeAfterFailure(resources, e);
-                throw e;
-            }
-            LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", resolved.provider(),
-                    discovered.require(resolved.provider()).location(), resolved.stateDirectory(), origin);
+            SandboxFactory factory = FactoryAssembly.build(settings());
+            LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", factory.providerName(),
+                    factory.providers.require(factory.providerName()).location(), factory.stateDirectory(), factory.config.origin());
             return factory;
         }
 
@@ -593,33 +521,16 @@ public final class SandboxFactory implements AutoCloseable {
          *     {@code stateDir}, {@code owner}); the CLI names its flags
          */
         public EffectiveConfig effectiveConfig(Function<String, String> overrideSource) {
-            Resolution resolution = resolve();
-            return new ConfigExplainer().explain(resolution.resolved(), resolution.base(), Optional.ofNullable(configFile),
-                    resolution.environment(), resolution.overrides(), resolution.discovered(), overrideSource);
+            return FactoryAssembly.explain(settings(), overrideSource);
         }
 
-        /** What the config was resolved from and to; {@code base} is the defaults when a file was read. */
-        private record Resolution(DiscoveredProviders discovered, FactoryConfig base, ConfigOverrides overrides,
-                                  Map<String, String> environment, ResolvedConfig resolved) {
-        }
-
-        /** Discovers the providers and resolves the config against them; reads only. */
-        private Resolution resolve() {
-            Path home = Path.of(System.getProperty("user.home"));
-            DiscoveredProviders discovered = new ProviderDiscovery().discover(loader());
-            ConfigOverrides overrides = new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory),
-                    Optional.ofNullable(owner));
-            Map<String, String> hostEnvironment = environment == null ? System.getenv() : environment;
-            ConfigResolver resolver = new ConfigResolver(home, System.getProperty("user.name"),
-                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory);
-            if (configFile != null) {
-                ResolvedConfig resolved = resolver.resolveFile(new FactoryConfigLoader(home), configFile, hostEnvironment, overrides, discovered);
-                return new Resolution(discovered, FactoryConfig.defaults(), overrides, hostEnvironment, resolved);
-            }
-            FactoryConfig base = configObject != null ? configObject : FactoryConfig.defaults();
-            String origin = configObject != null ? "the FactoryConfig given to the factory builder" : "the built-in defaults";
-            ResolvedConfig resolved = resolver.resolve(base, origin, hostEnvironment, overrides, discovered);
-            return new Resolution(discovered, base, overrides, hostEnvironment, resolved);
+        private FactorySettings settings() {
+            return new FactorySettings(Optional.ofNullable(configFile), Optional.ofNullable(configObject), loader(),
+                    new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory), Optional.ofNullable(owner)),
+                    environment == null ? System.getenv() : environment,
+                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory, hostObjects.build(),
+                    Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken), commandOrigin,
+                    Optional.ofNullable(journalSize));
         }
 
         private ClassLoader loader() {
@@ -628,37 +539,6 @@ public final class SandboxFactory implements AutoCloseable {
             }
             ClassLoader context = Thread.currentThread().getContextClassLoader();
             return context != null ? context : SandboxFactory.class.getClassLoader();
-        }
-
-        private static void createStateDirectory(Path directory) {
-            try {
-                Files.createDirectories(directory);
-            } catch (IOException e) {
-                throw new FactoryConfigurationException(StandardErrorCode.STATE_DIRECTORY_FAILED, "State directory " + directory
-                        + " could not be created: " + e.getMessage() + ".", e);
-            }
-        }
-
-        private static Injector childInjector(Injector parent, SessionModule module) {
-            try {
-                return parent.createChildInjector(module, binder -> binder.bind(FactorySessions.class).in(Scopes.SINGLETON));
-            } catch (CreationException e) {
-                // A part of the session machinery failed to start (say, a store query): its own error, not Guice's report.
-                for (Message message : e.getErrorMessages()) {
-                    if (message.getCause() instanceof RuntimeException cause) {
-                        throw cause;
-                    }
-                }
-                throw e;
-            }
-        }
-
-        private static void closeAfterFailure(OwnedResources resources, RuntimeException failure) {
-            try {
-                resources.close();
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-            }
         }
     }
 }

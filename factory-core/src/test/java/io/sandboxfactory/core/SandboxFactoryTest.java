@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -193,14 +194,18 @@ class SandboxFactoryTest {
 
     @Test
     void aProviderThatRefusesToOpenIsReportedByNameBeforeTheStateDirectoryExists() {
+        AtomicInteger opens = new AtomicInteger();
         assertThatThrownBy(() -> memoryFactory()
                 .environment(Map.of("FACTORY_PROVIDERS_TEST_MEMORY_FAIL_OPEN", "true"))
+                .hostObject(AtomicInteger.class, opens)
                 .build())
-                // Opened after the injector exists: our own error, not a Guice CreationException around it.
+                // Opened while the injector is made: our own error, not a Guice CreationException around it.
                 .isExactlyInstanceOf(FactoryConfigurationException.class)
                 .hasMessage("Sandbox provider 'test-memory' could not be opened: the memory pool is unavailable")
-                .satisfies(e -> assertThat(e.getStackTrace()).noneMatch(frame -> frame.getClassName().startsWith("com.google.inject")));
+                .satisfies(e -> assertThat(e).hasNoSuppressedExceptions()
+                        .satisfies(own -> assertThat(own.getCause()).isNotInstanceOf(com.google.inject.ProvisionException.class)));
         assertThat(tmp.resolve("state")).doesNotExist();
+        assertThat(opens).as("what depends on the provider does not open it again").hasValue(1);
     }
 
     @Test

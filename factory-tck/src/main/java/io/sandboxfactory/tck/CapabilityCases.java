@@ -1,7 +1,6 @@
 package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.capability.AttachableSandbox;
-import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;

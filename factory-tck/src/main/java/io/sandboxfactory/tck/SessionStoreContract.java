@@ -2,7 +2,6 @@ package io.sandboxfactory.tck;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
-import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
 import io.sandboxfactory.store.api.Fence;
 import io.sandboxfactory.store.api.FencedOutException;

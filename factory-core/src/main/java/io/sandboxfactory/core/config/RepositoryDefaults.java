@@ -5,7 +5,7 @@ import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
-import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.internal.template.TemplateInputs;
 
@@ -55,7 +55,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
             String root = allowedFileRoots.get(i);
             checked(problems, "allowedFileRoots[" + i + "]", () -> requireRoot(root));
         }
-        checked(problems, "cloneUrlTemplate", () -> RepositoryLocator.requireValidTemplate(template));
+        checked(problems, "cloneUrlTemplate", () -> RepositorySyntax.requireValidTemplate(template));
         checked(problems, "defaultBaseBranch", () -> base.map(b -> GitRefs.requireValid(b, "Default base branch")));
         templateInputs = checked(problems, "templateInputs", () -> TemplateInputs.requireValid(inputs));
         problems.throwIfAny();

@@ -6,6 +6,7 @@ import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 
 import java.util.List;
@@ -32,7 +33,7 @@ public record EnvironmentRepository(String repository, Optional<String> dir, Opt
     private static final Pattern DIR = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,99}");
 
     public EnvironmentRepository {
-        RepositoryLocator.requireValid(repository);
+        RepositorySyntax.requireValid(repository);
         Objects.requireNonNull(dir, "dir").ifPresent(d -> requireValidDir(d, repository));
         Objects.requireNonNull(baseBranch, "baseBranch").ifPresent(b -> GitRefs.requireValid(b, "Base branch of " + repository));
         setupCommands = SetupCommands.requireRunnable(List.copyOf(Objects.requireNonNull(setupCommands, "setupCommands")),

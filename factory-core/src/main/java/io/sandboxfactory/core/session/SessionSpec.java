@@ -4,7 +4,7 @@ import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.SessionIds;
-import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.session.RepositorySyntax;
 
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
@@ -102,7 +102,7 @@ public record SessionSpec(
             throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' needs exactly one of a repository or an environment"
                     + (repository.isPresent() ? "; it has both." : "; it has neither."));
         }
-        repository.ifPresent(RepositoryLocator::requireValid);
+        repository.ifPresent(RepositorySyntax::requireValid);
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {

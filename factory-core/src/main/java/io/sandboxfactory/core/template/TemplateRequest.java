@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.template;
 
 import io.sandboxfactory.core.internal.git.GitRefs;
-import io.sandboxfactory.core.internal.session.RepositoryLocator;
+import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.session.SessionEnvironment;
 
@@ -23,7 +23,7 @@ public record TemplateRequest(String repository, Optional<List<String>> setupCom
                               Optional<SessionEnvironment> environment) {
 
     public TemplateRequest {
-        RepositoryLocator.requireValid(repository);
+        RepositorySyntax.requireValid(repository);
         setupCommands = Objects.requireNonNull(setupCommands, "setupCommands").map(List::copyOf)
                 .map(c -> SetupCommands.requireRunnable(c, "Setup command"));
         Objects.requireNonNull(baseBranch, "baseBranch").ifPresent(b -> GitRefs.requireValid(b, "Base branch"));

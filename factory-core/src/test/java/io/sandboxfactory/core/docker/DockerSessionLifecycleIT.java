@@ -1,6 +1,5 @@
 package io.sandboxfactory.core.docker;
 
-import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.core.testing.RequiresDocker;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.AccessMode;

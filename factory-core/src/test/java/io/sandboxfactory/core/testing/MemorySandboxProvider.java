@@ -9,6 +9,7 @@ import io.sandboxfactory.api.SandboxProvider;
 
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Test provider {@code test-memory} (registered in the test services file); other names for resolver tests. */
 public final class MemorySandboxProvider implements SandboxProvider<MemoryConfig> {
@@ -35,6 +36,8 @@ public final class MemorySandboxProvider implements SandboxProvider<MemoryConfig
 
     @Override
     public FactorySandbox open(MemoryConfig config, ProviderContext context) {
+        // A host that wants to know how often the factory opened this provider registers a counter.
+        context.lookup(AtomicInteger.class).ifPresent(AtomicInteger::incrementAndGet);
         if (config.failOpen()) {
             throw new IllegalStateException("the memory pool is unavailable");
         }

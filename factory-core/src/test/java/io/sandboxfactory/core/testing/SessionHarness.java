@@ -1,28 +1,40 @@
 package io.sandboxfactory.core.testing;
 
+import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.Stage;
+import com.google.inject.TypeLiteral;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.testing.TestProviderContext;
+import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.SessionRetirementCoordinator;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.InFlightStarts;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
 import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.internal.session.OpenPipelineModule;
 import io.sandboxfactory.core.internal.session.SessionOpener;
+import io.sandboxfactory.core.internal.session.SessionProvider;
 import io.sandboxfactory.core.internal.session.SessionServices;
 import io.sandboxfactory.core.internal.store.SessionLeases;
+import io.sandboxfactory.core.internal.template.AutoBuilds;
+import io.sandboxfactory.core.internal.template.TemplateSettings;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.store.api.LeaseOwner;
+import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
 import io.sandboxfactory.provider.local.LocalFactorySandbox;
 import io.sandboxfactory.provider.local.LocalProviderConfig;
 import io.sandboxfactory.provider.local.LocalSandboxProvider;
-import io.sandboxfactory.store.api.LeaseOwner;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -63,8 +75,28 @@ public final class SessionHarness implements AutoCloseable {
         FactorySandbox provider = wrapProvider.apply(local);
         this.activity = new CommandActivity(store, java.time.Clock.systemUTC());
         this.services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
-        this.opener = new SessionOpener("local", provider, memo, services);
+        this.opener = openPipeline(provider).getInstance(SessionOpener.class);
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
+    }
+
+    /** The open pipeline as the factory wires it, without templates, template builds or object cache. */
+    private Injector openPipeline(FactorySandbox provider) {
+        return Guice.createInjector(Stage.PRODUCTION, new AbstractModule() {
+            @Override
+            protected void configure() {
+                binder().requireExplicitBindings();
+                binder().disableCircularProxies();
+                bind(SessionServices.class).toInstance(services);
+                bind(SessionDefaults.class).toInstance(services.defaults());
+                bind(SessionStore.class).toInstance(store);
+                bind(SessionMemo.class).toInstance(memo);
+                bind(SessionProvider.class).toInstance(new SessionProvider("local", provider));
+                bind(TemplateSettings.class).toInstance(TemplateSettings.disabled());
+                bind(AutoBuilds.class).toInstance(AutoBuilds.disabled());
+                bind(new TypeLiteral<Optional<ObjectCache>>() { }).toInstance(Optional.empty());
+                install(new OpenPipelineModule());
+            }
+        });
     }
 
     public Path sessionDirectory(String sessionId) {

@@ -2,7 +2,6 @@ package io.sandboxfactory.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import io.sandboxfactory.core.config.StoreConfig;
-import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.store.api.StoreContext;

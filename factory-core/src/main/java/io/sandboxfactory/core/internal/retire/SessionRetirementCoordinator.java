@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.retire;
 
+import jakarta.inject.Inject;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
@@ -63,6 +64,7 @@ public final class SessionRetirementCoordinator {
         int users;
     }
 
+    @Inject
     public SessionRetirementCoordinator(SessionMemo memo, FactorySandbox provider, SessionServices services) {
         this.memo = Objects.requireNonNull(memo, "memo");
         this.provider = Objects.requireNonNull(provider, "provider");

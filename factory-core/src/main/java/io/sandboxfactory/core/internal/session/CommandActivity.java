@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
+import jakarta.inject.Inject;
 import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,7 @@ public final class CommandActivity implements AutoCloseable {
         void close();
     }
 
+    @Inject
     public CommandActivity(SessionStore store, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");

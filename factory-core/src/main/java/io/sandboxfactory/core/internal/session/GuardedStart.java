@@ -2,12 +2,10 @@ package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.internal.store.SessionLeases;
-import io.sandboxfactory.core.session.SessionPhase;
-import io.sandboxfactory.core.session.SessionRetiredException;
+import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 
 import java.util.Objects;
-import java.util.Optional;
-import java.util.function.BiFunction;
 
 /**
  * Starts a session's sandbox instance only while no retirement has overtaken it. The provider
@@ -23,20 +21,16 @@ import java.util.function.BiFunction;
  */
 final class GuardedStart {
 
-    private final SessionServices services;
-    private final BiFunction<SessionEntry, RuntimeException, Optional<SessionEntry>> templateFallback;
+    private final TakeLease lease;
+    private final AcquireSandbox acquire;
+    /** Looked up when needed: the fallback opens sessions through the pipeline, which hands out handles that start here. */
+    private final Provider<SessionTemplates> templates;
 
-    GuardedStart(SessionServices services) {
-        this(services, (entry, failure) -> Optional.empty());
-    }
-
-    /**
-     * @param templateFallback the started entry that replaces one whose start failed because of its
-     *     template; empty when the failure is the session's own
-     */
-    GuardedStart(SessionServices services, BiFunction<SessionEntry, RuntimeException, Optional<SessionEntry>> templateFallback) {
-        this.services = Objects.requireNonNull(services, "services");
-        this.templateFallback = Objects.requireNonNull(templateFallback, "templateFallback");
+    @Inject
+    GuardedStart(TakeLease lease, AcquireSandbox acquire, Provider<SessionTemplates> templates) {
+        this.lease = Objects.requireNonNull(lease, "lease");
+        this.acquire = Objects.requireNonNull(acquire, "acquire");
+        this.templates = Objects.requireNonNull(templates, "templates");
     }
 
     /**
@@ -50,28 +44,18 @@ final class GuardedStart {
             startOnce(entry);
             return entry;
         } catch (RuntimeException failure) {
-            return templateFallback.apply(entry, failure).orElseThrow(() -> failure);
+            return templates.get().withoutTemplate(entry, failure).orElseThrow(() -> failure);
         }
     }
 
     private void startOnce(SessionEntry entry) {
         SandboxStatus status = entry.sandbox().status();
         if (status == SandboxStatus.RUNNING || status == SandboxStatus.DESTROYED) {
-            StartFailures.start(entry.sandbox());
+            AcquireSandbox.start(entry.sandbox());
             return;
         }
-        String id = entry.sessionId();
-        try (SessionLeases.Lease lease = services.leases().acquire(id,
-                attempt -> services.phase(id, SessionPhase.WAITING_FOR_LEASE, "held by " + attempt.holder()))) {
-            startHoldingLease(entry);
+        try (SessionLeases.Lease held = lease.take(entry.sessionId())) {
+            acquire.acquire(entry);
         }
-    }
-
-    /** Starts {@code entry}'s sandbox; the caller holds the session's lease. */
-    void startHoldingLease(SessionEntry entry) {
-        if (entry.retiredSince(services.store().generation(entry.sessionId()))) {
-            throw new SessionRetiredException(entry.sessionId());
-        }
-        StartFailures.start(entry.sandbox());
     }
 }

@@ -4,6 +4,8 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.core.session.StartMode;
+import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.WeakHashMap;
-import java.util.function.Function;
 
 /**
  * Replaces a session's dead sandbox instance with a fresh one, started through the normal open
@@ -36,19 +37,18 @@ final class SessionRevival {
 
     private final SessionMemo memo;
     private final SessionServices services;
-    private final Function<SessionSpec, OpenSessionHandle> open;
+    /** Looked up when needed: the pipeline's handles revive through this. */
+    private final Provider<OpenPipeline> pipeline;
     /** Keyed by entry identity; weak, so evicted entries go away. */
     private final Map<SessionEntry, Opened> opened = Collections.synchronizedMap(new WeakHashMap<>());
     /** Dead entry → the fresh entry that replaced it, so every handle on a dead entry moves on. */
     private final Map<SessionEntry, SessionEntry> replacements = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /**
-     * @param open opens a spec the way {@code SandboxFactory.openSession} does
-     */
-    SessionRevival(SessionMemo memo, SessionServices services, Function<SessionSpec, OpenSessionHandle> open) {
+    @Inject
+    SessionRevival(SessionMemo memo, SessionServices services, Provider<OpenPipeline> pipeline) {
         this.memo = Objects.requireNonNull(memo, "memo");
         this.services = Objects.requireNonNull(services, "services");
-        this.open = Objects.requireNonNull(open, "open");
+        this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     }
 
     /** Records that {@code entry} was opened with {@code spec} in session generation {@code generation}. */
@@ -107,7 +107,8 @@ final class SessionRevival {
                 release(dead.sandbox());
             }
             try {
-                SessionEntry fresh = open.apply(eager(how.spec())).entry();
+                SessionSpec spec = eager(how.spec());
+                SessionEntry fresh = pipeline.get().open(spec, spec.useTemplates()).entry();
                 replacements.put(dead, fresh);
                 return fresh;
             } catch (RuntimeException startFailure) {

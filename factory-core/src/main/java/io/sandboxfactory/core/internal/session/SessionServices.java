@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
+import jakarta.inject.Inject;
 import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionPhase;
@@ -30,14 +31,16 @@ public record SessionServices(SessionStore store, SessionLeases leases, InFlight
         this(store, leases, inFlight, listener, defaults, activity, CommandJournal.none());
     }
 
-    public SessionServices {
-        Objects.requireNonNull(store, "store");
-        Objects.requireNonNull(leases, "leases");
-        Objects.requireNonNull(inFlight, "inFlight");
-        listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
-        Objects.requireNonNull(defaults, "defaults");
-        Objects.requireNonNull(activity, "activity");
-        journal = Objects.requireNonNullElse(journal, CommandJournal.none());
+    @Inject
+    public SessionServices(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
+                           SessionDefaults defaults, CommandActivity activity, CommandJournal journal) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.leases = Objects.requireNonNull(leases, "leases");
+        this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+        this.listener = Objects.requireNonNullElse(listener, SessionListener.NONE);
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.activity = Objects.requireNonNull(activity, "activity");
+        this.journal = Objects.requireNonNullElse(journal, CommandJournal.none());
     }
 
     /** Passes phase output to the listener; a failing listener is logged, never fatal. */

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.setup;
 
+import jakarta.inject.Inject;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
@@ -61,6 +62,7 @@ public final class SetupGate {
 
     private final SessionStore store;
 
+    @Inject
     public SetupGate(SessionStore store) {
         this.store = Objects.requireNonNull(store, "store");
     }

@@ -1,6 +1,12 @@
 package io.sandboxfactory.core.internal.wiring;
 
+import com.google.inject.Binding;
+import com.google.inject.Key;
+import com.google.inject.matcher.AbstractMatcher;
+import com.google.inject.matcher.Matcher;
 import com.google.inject.spi.ProvisionListener;
+import io.sandboxfactory.core.session.SessionListener;
+import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +45,21 @@ public final class OwnedResources implements AutoCloseable {
     /** What {@link #close()} will close, oldest first. */
     public synchronized List<Object> owned() {
         return List.copyOf(opened);
+    }
+
+    /**
+     * The bindings whose objects the factory owns: all but what the host handed in (its listener,
+     * its settings) and the store, which the factory owns only when it opened it itself.
+     */
+    public static Matcher<Binding<?>> closeables() {
+        Set<Key<?>> handedIn = Set.of(Key.get(SessionStore.class), Key.get(SessionListener.class), Key.get(FactorySettings.class),
+                Key.get(HostObjects.class), Key.get(OwnedResources.class));
+        return new AbstractMatcher<>() {
+            @Override
+            public boolean matches(Binding<?> binding) {
+                return !handedIn.contains(binding.getKey());
+            }
+        };
     }
 
     /** A listener that registers every closeable object the injector provisions (singletons: once each). */

@@ -9,11 +9,11 @@ import jakarta.inject.Inject;
 
 import java.util.Map;
 
+
 /**
- * The provider the config selects, picked from the injector's provider map. Opening it is I/O
- * that may fail (a Docker engine down, a cluster unreachable), so it is not done by the injector:
- * the factory calls {@link #open()} once the injector exists, and a failure is a {@code
- * FactoryConfigurationException} naming the provider rather than an injection error.
+ * The provider the config selects, picked from the discovered providers' map by name. Opening it is I/O that
+ * may fail (a Docker engine down, a cluster unreachable): {@link #open()} reports that as a {@code
+ * FactoryConfigurationException} naming the provider.
  */
 public final class SelectedProvider {
 

@@ -2,11 +2,8 @@ package io.sandboxfactory.core.internal.wiring;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
+import com.google.inject.Scopes;
 import com.google.inject.Singleton;
-import com.google.inject.Binding;
-import com.google.inject.Key;
-import com.google.inject.matcher.AbstractMatcher;
-import com.google.inject.util.Providers;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
@@ -22,7 +19,9 @@ import io.sandboxfactory.core.internal.session.InFlightStarts;
 import io.sandboxfactory.core.internal.session.RepositoryLocator;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
 import io.sandboxfactory.core.internal.session.SessionMemo;
+import io.sandboxfactory.core.internal.session.OpenPipelineModule;
 import io.sandboxfactory.core.internal.session.SessionOpener;
+import io.sandboxfactory.core.internal.session.SessionProvider;
 import io.sandboxfactory.core.internal.session.SessionServices;
 import io.sandboxfactory.core.internal.session.SessionTimeouts;
 import io.sandboxfactory.core.internal.store.SessionLeases;
@@ -33,23 +32,18 @@ import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.store.api.LeaseOwner;
 import io.sandboxfactory.store.api.SessionStore;
-import jakarta.inject.Provider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Supplier;
 
 /**
- * The session machinery of one factory, in a child injector of {@link FactoryModule}'s: made after
- * the provider is open and the store is open, because both do I/O and their failures are reported
- * as the factory's own errors, not as injection failures. Every setting comes from the resolved
- * config; every closeable object made here is registered with the factory's {@link OwnedResources}
- * as it is made, so {@code close()} closes them in reverse order.
+ * The session machinery of one factory: the open pipeline, retirement, templates, the journal.
+ * Every setting comes from the resolved config or from what the host set on the builder ({@link
+ * FactorySettings}); closeable objects are registered with the factory's {@link OwnedResources}
+ * as they are made (see {@link FactoryModule}), so {@code close()} closes them in reverse order.
  */
 public final class SessionModule extends AbstractModule {
 
@@ -57,45 +51,25 @@ public final class SessionModule extends AbstractModule {
     private static final Duration RETIREMENT_WATCH = Duration.ofMillis(250);
     private static final Logger LOG = LoggerFactory.getLogger(SessionModule.class);
 
-    /** Made elsewhere: their owner (the factory or the host) decides whether they are closed. */
-    private static final Set<Key<?>> HANDED_IN = Set.of(Key.get(FactorySandbox.class), Key.get(SessionStore.class),
-            Key.get(SessionListener.class), Key.get(Clock.class), Key.get(OwnedResources.class));
-
-    private final FactorySandbox provider;
-    private final SessionStore store;
-    private final SessionHostSettings host;
-    private final OwnedResources resources;
-
-    /**
-     * @param provider the opened, selected provider
-     * @param store the open session store (the factory's own or the host's)
-     * @param host what the host set on the factory builder
-     * @param resources where closeable objects are registered
-     */
-    public SessionModule(FactorySandbox provider, SessionStore store, SessionHostSettings host, OwnedResources resources) {
-        this.provider = Objects.requireNonNull(provider, "provider");
-        this.store = Objects.requireNonNull(store, "store");
-        this.host = Objects.requireNonNull(host, "host");
-        this.resources = Objects.requireNonNull(resources, "resources");
-    }
-
     @Override
     protected void configure() {
-        binder().requireExplicitBindings();
-        binder().disableCircularProxies();
-        bindListener(new AbstractMatcher<Binding<?>>() {
-            @Override
-            public boolean matches(Binding<?> binding) {
-                return !HANDED_IN.contains(binding.getKey());
-            }
-        }, resources.listener());
+        bind(SessionMemo.class).in(Scopes.SINGLETON);
+        bind(SessionServices.class).in(Scopes.SINGLETON);
+        bind(CommandActivity.class).in(Scopes.SINGLETON);
+        bind(SessionRetirementCoordinator.class).in(Scopes.SINGLETON);
+        install(new OpenPipelineModule());
+    }
 
-        // Through providers, not toInstance: Guice must not inject into objects it did not make.
-        bind(FactorySandbox.class).toProvider(Providers.of(provider));
-        bind(SessionStore.class).toProvider(Providers.of(store));
-        bind(SessionListener.class).toProvider(Providers.of(host.listener()));
-        bind(Clock.class).toInstance(Clock.systemUTC());
-        bind(OwnedResources.class).toInstance(resources);
+    @Provides
+    @Singleton
+    SessionListener listener(FactorySettings settings) {
+        return settings.listener();
+    }
+
+    @Provides
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
     }
 
     @Provides
@@ -115,7 +89,7 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
-    SessionDefaults defaults(ResolvedConfig config, SessionTimeouts timeouts) {
+    SessionDefaults defaults(ResolvedConfig config, SessionTimeouts timeouts, FactorySettings host) {
         return new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(), config.repository().teardown(),
                 RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults(), config.git().user());
     }
@@ -131,21 +105,8 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
-    CommandActivity activity(SessionStore store, Clock clock) {
-        return new CommandActivity(store, clock);
-    }
-
-    @Provides
-    @Singleton
-    CommandJournal journal(SessionStore store, ResolvedConfig config, Clock clock) {
+    CommandJournal journal(SessionStore store, ResolvedConfig config, Clock clock, FactorySettings host) {
         return new CommandJournal(store, host.commandOrigin(), host.journalSize().orElse(config.journal().maxEntries()), clock);
-    }
-
-    @Provides
-    @Singleton
-    SessionServices services(SessionStore store, SessionLeases leases, InFlightStarts inFlight, SessionListener listener,
-                             SessionDefaults defaults, CommandActivity activity, CommandJournal journal) {
-        return new SessionServices(store, leases, inFlight, listener, defaults, activity, journal);
     }
 
     @Provides
@@ -156,7 +117,7 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Optional<ObjectCache> objectCache(ResolvedConfig config, SessionTimeouts timeouts) {
+    Optional<ObjectCache> objectCache(ResolvedConfig config, SessionTimeouts timeouts, FactorySandbox provider) {
         if (!config.cache().enabled()) {
             return Optional.empty();
         }
@@ -171,15 +132,8 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
-    SessionOpener opener(ResolvedConfig config, FactorySandbox provider, SessionMemo memo, SessionServices services, TemplateSettings templates,
-                         Optional<ObjectCache> objectCache, Provider<AutoBuilds> autoBuilds) {
-        return new SessionOpener(config.provider(), provider, memo, services, templates, objectCache, autoBuilds::get);
-    }
-
-    @Provides
-    @Singleton
-    SessionRetirementCoordinator coordinator(SessionMemo memo, FactorySandbox provider, SessionServices services) {
-        return new SessionRetirementCoordinator(memo, provider, services);
+    SessionProvider sessionProvider(ResolvedConfig config, FactorySandbox provider) {
+        return new SessionProvider(config.provider(), provider);
     }
 
     @Provides
@@ -207,24 +161,5 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     OrphanSweeper sweeper(ResolvedConfig config, FactorySandbox provider, SessionStore store, SessionMemo memo) {
         return new OrphanSweeper(config.provider(), provider, store, memo);
-    }
-
-    /**
-     * What the host set on the factory builder for the session machinery.
-     *
-     * @param listener observes session progress and commands
-     * @param repositoryToken a fresh token per start for sessions without their own access source
-     * @param commandOrigin what the journal records as the origin of commands
-     * @param journalSize the journal's size when the builder set one (it beats {@code journal.maxEntries})
-     */
-    public record SessionHostSettings(SessionListener listener, Optional<Supplier<String>> repositoryToken, String commandOrigin,
-                                      Optional<Integer> journalSize) {
-
-        public SessionHostSettings {
-            Objects.requireNonNull(listener, "listener");
-            Objects.requireNonNull(repositoryToken, "repositoryToken");
-            Objects.requireNonNull(commandOrigin, "commandOrigin");
-            Objects.requireNonNull(journalSize, "journalSize");
-        }
     }
 }

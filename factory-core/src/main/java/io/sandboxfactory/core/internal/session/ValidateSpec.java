@@ -1,0 +1,46 @@
+package io.sandboxfactory.core.internal.session;
+
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.api.InvalidInputException;
+import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.store.api.SessionRecord;
+import jakarta.inject.Inject;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Pipeline step: validate. Applies the defaults to the spec (a reopen keeps the base branch a
+ * start resolved and stored), refuses to reopen a session on another repository, and registers the
+ * session's definition in the store.
+ */
+final class ValidateSpec {
+
+    private final SessionServices services;
+    private final SessionProvider provider;
+
+    @Inject
+    ValidateSpec(SessionServices services, SessionProvider provider) {
+        this.services = Objects.requireNonNull(services, "services");
+        this.provider = Objects.requireNonNull(provider, "provider");
+    }
+
+    OpenRequest validate(SessionSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        Optional<SessionRecord> existing = services.store().find(spec.sessionId());
+        SessionPlan plan = SessionPlan.of(spec, services.defaults())
+                .withStoredBase(existing.flatMap(record -> record.definition().baseBranch()));
+        existing.ifPresent(record -> requireSameRepository(record, plan));
+        services.store().register(plan.definition(Optional.of(provider.name())));
+        return new OpenRequest(spec, plan, existing);
+    }
+
+    private static void requireSameRepository(SessionRecord record, SessionPlan plan) {
+        String stored = record.definition().repository();
+        String requested = plan.repositories().get(0).repository();
+        if (!stored.equals(requested)) {
+            throw new InvalidInputException(StandardErrorCode.INVALID_REPOSITORY, "Session '" + record.sessionId() + "' works on repository '" + stored
+                    + "', so it cannot be reopened on '" + requested + "'; retire it with DESTROY first, or use another session id.");
+        }
+    }
+}
