@@ -4,6 +4,7 @@ import io.sandboxfactory.cli.daemon.DaemonAddress;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Logging;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.SandboxFactoryBuilder;
 import io.sandboxfactory.core.session.SessionListener;
 
 import java.io.File;
@@ -48,8 +49,8 @@ public final class FactoryLauncher {
     }
 
     /** The builder {@link #build} builds with: config, flags, environment, plugins and token applied. */
-    public SandboxFactory.Builder builder(SessionListener listener, String origin) {
-        SandboxFactory.Builder builder = SandboxFactory.builder().commandOrigin(origin)
+    public SandboxFactoryBuilder builder(SessionListener listener, String origin) {
+        SandboxFactoryBuilder builder = SandboxFactory.builder().commandOrigin(origin)
                 .environment(console.environment())
                 .workingDirectory(console.workingDirectory());
         configFile().ifPresent(builder::config);

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.error.ErrorCode;
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import io.sandboxfactory.core.internal.discovery.ProviderDiscovery;
 import io.sandboxfactory.store.api.SessionStoreProvider;

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.SandboxFactory;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.testing.ProviderJars;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

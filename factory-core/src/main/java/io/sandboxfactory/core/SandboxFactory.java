@@ -1,9 +1,7 @@
 package io.sandboxfactory.core;
 
-import io.sandboxfactory.api.error.StandardErrorCode;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import io.sandboxfactory.api.InvalidInputException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.sandboxfactory.api.FactorySandbox;
@@ -11,39 +9,28 @@ import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.capability.SandboxTemplate;
-import io.sandboxfactory.api.host.SandboxCallback;
-import io.sandboxfactory.core.internal.config.ConfigOverrides;
-import io.sandboxfactory.core.config.EffectiveConfig;
-import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.ConfigView;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.internal.retire.Retirements;
-import io.sandboxfactory.core.internal.session.CommandJournal;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
-import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
-import io.sandboxfactory.core.internal.wiring.HostObjects;
 import io.sandboxfactory.core.internal.wiring.OwnedResources;
-import io.sandboxfactory.core.internal.wiring.FactorySettings;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The host-facing façade: discovers providers, resolves config, wires one Guice injector and
@@ -51,7 +38,7 @@ import java.util.function.Supplier;
  *
  * <p>Guarantees: each factory has its own discovery pass, injector, opened provider and {@link
  * SessionMemo}; nothing is shared between factories or kept in static state. {@link
- * Builder#build()} validates everything (providers, config, provider capabilities) before it
+ * SandboxFactoryBuilder#build()} validates everything (providers, config, provider capabilities) before it
  * creates the state directory, and fails with a {@link FactoryConfigurationException} whose message
  * names the bad value and the rule. {@link #sandbox} returns the same instance for the same session
  * id for the life of the memo entry. {@link #close()} is idempotent and closes the opened provider;
@@ -85,10 +72,12 @@ public final class SandboxFactory implements AutoCloseable {
         this.factorySandbox = injector.getInstance(FactorySandbox.class);
         this.memo = injector.getInstance(SessionMemo.class);
         this.sessions = injector.getInstance(FactorySessions.class);
+        LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", providerName(),
+                providers.require(providerName()).location(), stateDirectory(), config.origin());
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static SandboxFactoryBuilder builder() {
+        return new SandboxFactoryBuilder();
     }
 
     /** The selected provider's name, e.g. {@code local}. */
@@ -107,7 +96,7 @@ public final class SandboxFactory implements AutoCloseable {
     }
 
     /** The effective configuration. */
-    public ResolvedConfig config() {
+    public ConfigView config() {
         return config;
     }
 
@@ -360,185 +349,5 @@ public final class SandboxFactory implements AutoCloseable {
     @Override
     public String toString() {
         return "SandboxFactory[provider=" + providerName() + ", stateDirectory=" + stateDirectory() + "]";
-    }
-
-    /**
-     * Collects what a factory is built from. Precedence of each setting: this builder &gt;
-     * environment ({@code FACTORY_*}) &gt; config file or {@link FactoryConfig} &gt; defaults.
-     */
-    public static final class Builder {
-        private Path configFile;
-        private FactoryConfig configObject;
-        private ClassLoader classLoader;
-        private String provider;
-        private Path stateDirectory;
-        private String owner;
-        private Map<String, String> environment;
-        private Path workingDirectory;
-        private final HostObjects.Builder hostObjects = HostObjects.builder();
-        private SessionStore sessionStore;
-        private SessionListener sessionListener = SessionListener.NONE;
-        private Supplier<String> repositoryToken;
-        private String commandOrigin = CommandJournal.API;
-        /** Set only by {@link #journalSize}: it then wins over {@code journal.maxEntries}. */
-        private Integer journalSize;
-
-        private Builder() {
-        }
-
-        /**
-         * What the command journal records as the origin of commands run through this factory's
-         * sessions (default {@code api}; the {@code factory} command says {@code cli}, {@code
-         * daemon} or {@code mcp}). Setup and teardown commands are always {@code setup} and {@code teardown}.
-         */
-        public Builder commandOrigin(String origin) {
-            if (origin == null || !origin.matches("[a-z][a-z0-9-]{0,31}")) {
-                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Command origin '" + origin + "' is invalid; use a short lower-case word like api or cli.");
-            }
-            this.commandOrigin = origin;
-            return this;
-        }
-
-        /**
-         * How many commands the journal keeps per session, the oldest dropped first; overrides the
-         * config's {@code journal.maxEntries} (default 1000; 0 turns it off).
-         */
-        public Builder journalSize(int entries) {
-            if (entries < 0) {
-                throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Journal size " + entries + " is invalid; give 0 (off) or more entries.");
-            }
-            this.journalSize = entries;
-            return this;
-        }
-
-        /**
-         * Keeps session state in {@code store} instead of the default SQLite file under the state
-         * directory. The factory does not close a store given here.
-         */
-        public Builder sessionStore(SessionStore store) {
-            this.sessionStore = Objects.requireNonNull(store, "store");
-            return this;
-        }
-
-        /** Observes session progress (phases) and the commands the machinery runs. */
-        public Builder sessionListener(SessionListener listener) {
-            this.sessionListener = Objects.requireNonNull(listener, "listener");
-            return this;
-        }
-
-        /**
-         * Supplies a fresh repository token per start for sessions without their own {@code
-         * RepositoryAccessSource}; without it such sessions clone anonymously.
-         */
-        public Builder repositoryToken(Supplier<String> token) {
-            this.repositoryToken = Objects.requireNonNull(token, "token");
-            return this;
-        }
-
-        /** Reads settings from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}) file; replaces {@link #config(FactoryConfig)}. */
-        public Builder config(Path file) {
-            this.configFile = Objects.requireNonNull(file, "file");
-            this.configObject = null;
-            return this;
-        }
-
-        /** Uses settings built in code; replaces {@link #config(Path)}. */
-        public Builder config(FactoryConfig config) {
-            this.configObject = Objects.requireNonNull(config, "config");
-            this.configFile = null;
-            return this;
-        }
-
-        /** The class loader providers are discovered with; default the thread's context class loader. */
-        public Builder classLoader(ClassLoader classLoader) {
-            this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
-            return this;
-        }
-
-        /** Selects the provider by name; beats the environment and the config. */
-        public Builder provider(String provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
-            return this;
-        }
-
-        /** The state directory; beats the environment and the config. Relative paths resolve against {@link #workingDirectory}. */
-        public Builder stateDirectory(Path stateDirectory) {
-            this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
-            return this;
-        }
-
-        /** Who owns the sandboxes (labels, names); beats the environment and the config. */
-        public Builder owner(String owner) {
-            this.owner = Objects.requireNonNull(owner, "owner");
-            return this;
-        }
-
-        /**
-         * The host environment: where {@code FACTORY_*} overrides are read from, and what providers
-         * see as {@link io.sandboxfactory.api.ProviderContext#environment()}; default {@link System#getenv()}.
-         */
-        public Builder environment(Map<String, String> environment) {
-            this.environment = Map.copyOf(environment);
-            return this;
-        }
-
-        /** What relative paths (state directory, {@code FACTORY_STATE_DIR}) resolve against; default this process's. */
-        public Builder workingDirectory(Path workingDirectory) {
-            this.workingDirectory = workingDirectory.toAbsolutePath().normalize();
-            return this;
-        }
-
-        /** Registers {@code value} for providers to look up by exactly {@code type}; replaces an earlier one. */
-        public <T> Builder hostObject(Class<T> type, T value) {
-            hostObjects.put(type, value);
-            return this;
-        }
-
-        /** Registers the function the {@code custom} provider builds sandboxes with (a {@link SandboxCallback} host object). */
-        public Builder callback(Function<FactorySandboxContext, MastraSandbox<?>> callback) {
-            Objects.requireNonNull(callback, "callback");
-            SandboxCallback asCallback = callback instanceof SandboxCallback given ? given : callback::apply;
-            return hostObject(SandboxCallback.class, asCallback);
-        }
-
-        /**
-         * Discovers providers, resolves the config, opens the selected provider, creates the state
-         * directory and opens the store, wiring one injector ({@link FactoryAssembly}). Everything is
-         * validated before that directory is created.
-         */
-        public SandboxFactory build() {
-            SandboxFactory factory = FactoryAssembly.build(settings());
-            LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", factory.providerName(),
-                    factory.providers.require(factory.providerName()).location(), factory.stateDirectory(), factory.config.origin());
-            return factory;
-        }
-
-        /**
-         * The configuration {@link #build()} would use, every value with its source, secrets masked;
-         * discovers providers and validates like {@code build()}, but opens and creates nothing.
-         *
-         * @param overrideSource how to name the source of a value set on this builder ({@code provider},
-         *     {@code stateDir}, {@code owner}); the CLI names its flags
-         */
-        public EffectiveConfig effectiveConfig(Function<String, String> overrideSource) {
-            return FactoryAssembly.explain(settings(), overrideSource);
-        }
-
-        private FactorySettings settings() {
-            return new FactorySettings(Optional.ofNullable(configFile), Optional.ofNullable(configObject), loader(),
-                    new ConfigOverrides(Optional.ofNullable(provider), Optional.ofNullable(stateDirectory), Optional.ofNullable(owner)),
-                    environment == null ? System.getenv() : environment,
-                    workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory, hostObjects.build(),
-                    Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken), commandOrigin,
-                    Optional.ofNullable(journalSize));
-        }
-
-        private ClassLoader loader() {
-            if (classLoader != null) {
-                return classLoader;
-            }
-            ClassLoader context = Thread.currentThread().getContextClassLoader();
-            return context != null ? context : SandboxFactory.class.getClassLoader();
-        }
     }
 }

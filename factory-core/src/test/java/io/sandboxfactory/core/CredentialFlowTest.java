@@ -6,7 +6,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.config.FactoryConfig;
-import io.sandboxfactory.core.git.MaterializeException;
+import io.sandboxfactory.core.session.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;

@@ -47,7 +47,7 @@ class SandboxFactoryTest {
         }
     }
 
-    private SandboxFactory.Builder memoryFactory() {
+    private SandboxFactoryBuilder memoryFactory() {
         return SandboxFactory.builder()
                 .provider("test-memory")
                 .environment(Map.of())
@@ -178,7 +178,7 @@ class SandboxFactoryTest {
     @Test
     void providerSelectionPrecedenceIsBuilderOverEnvironmentOverFile() throws IOException {
         Path config = Files.writeString(tmp.resolve("factory.yaml"), "provider: test-absent\n");
-        SandboxFactory.Builder builder = SandboxFactory.builder()
+        SandboxFactoryBuilder builder = SandboxFactory.builder()
                 .config(config)
                 .stateDirectory(tmp.resolve("state"))
                 .callback(ctx -> new MemorySandbox(ctx.sessionId(), "host", "host"));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.SandboxFactoryBuilder;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.retire.RetireMode;
 
@@ -46,7 +47,7 @@ final class SessionBench implements AutoCloseable {
                 + ", so a SandboxFactory cannot select provider '" + name + "'");
         Map<String, Object> section = ContractRule.CONFIG_BINDS.attempt("writing the config of provider '" + name + "' as a config section",
                 () -> configSection(bench.underTest()));
-        SandboxFactory.Builder builder = SandboxFactory.builder()
+        SandboxFactoryBuilder builder = SandboxFactory.builder()
                 .config(FactoryConfig.builder().providerSection(name, section).build())
                 .provider(name)
                 .stateDirectory(bench.stateDirectory().resolve("factory"))
@@ -62,7 +63,7 @@ final class SessionBench implements AutoCloseable {
         return factory;
     }
 
-    private static <T> void register(SandboxFactory.Builder builder, Class<T> type, Object value) {
+    private static <T> void register(SandboxFactoryBuilder builder, Class<T> type, Object value) {
         builder.hostObject(type, type.cast(value));
     }
 

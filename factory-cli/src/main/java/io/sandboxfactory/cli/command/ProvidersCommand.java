@@ -6,7 +6,7 @@ import io.sandboxfactory.cli.FactoryLauncher;
 import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.core.SandboxFactory;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.session.SessionListener;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;

@@ -11,7 +11,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
-import io.sandboxfactory.core.git.MaterializeException;
+import io.sandboxfactory.core.session.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;

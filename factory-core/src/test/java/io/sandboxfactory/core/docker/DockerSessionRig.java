@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.Image;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.SandboxFactoryBuilder;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.GitConfig;
@@ -138,7 +139,7 @@ final class DockerSessionRig implements AutoCloseable {
     }
 
     /** The builder {@link #factory(GitConfig)} builds with, for asking it what it would run with. */
-    SandboxFactory.Builder builder(GitConfig git) {
+    SandboxFactoryBuilder builder(GitConfig git) {
         return SandboxFactory.builder().config(gitConfig(git)).environment(Map.of()).stateDirectory(state);
     }
 
@@ -157,7 +158,7 @@ final class DockerSessionRig implements AutoCloseable {
         return factory(config, SandboxFactory.builder().sessionListener(listener).repositoryToken(() -> token));
     }
 
-    private SandboxFactory factory(FactoryConfig config, SandboxFactory.Builder builder) {
+    private SandboxFactory factory(FactoryConfig config, SandboxFactoryBuilder builder) {
         SandboxFactory factory = builder.config(config).environment(Map.of()).stateDirectory(state).build();
         synchronized (closeables) {
             closeables.add(factory);

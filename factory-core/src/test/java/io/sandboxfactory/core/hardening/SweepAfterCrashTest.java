@@ -5,7 +5,7 @@ import io.sandboxfactory.api.StartOutcome;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.setup.SetupCommandException;
+import io.sandboxfactory.core.session.SetupCommandException;
 import io.sandboxfactory.core.testing.RecordingListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

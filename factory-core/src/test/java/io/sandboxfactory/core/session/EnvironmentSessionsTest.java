@@ -6,7 +6,6 @@ import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.files.SandboxFilesystem;
 import io.sandboxfactory.core.retire.RetireMode;
-import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.core.testing.Git;
 import org.junit.jupiter.api.BeforeEach;

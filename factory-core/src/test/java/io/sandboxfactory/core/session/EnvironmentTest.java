@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.core.internal.setup.SetupCommands;
-import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;

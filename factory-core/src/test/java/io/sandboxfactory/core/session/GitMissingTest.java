@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
 import io.sandboxfactory.api.testing.TestProviderContext;

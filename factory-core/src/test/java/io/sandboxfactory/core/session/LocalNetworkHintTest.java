@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

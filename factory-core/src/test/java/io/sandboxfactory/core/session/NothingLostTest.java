@@ -2,9 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
-import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;

@@ -4,7 +4,6 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.git.MaterializeException;
 import io.sandboxfactory.core.internal.git.SessionBranch;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.testing.Git;

@@ -3,8 +3,6 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.git.MaterializeException;
-import io.sandboxfactory.core.setup.SetupCommandException;
 import io.sandboxfactory.core.testing.CapturedLogs;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.nio.file.Files;

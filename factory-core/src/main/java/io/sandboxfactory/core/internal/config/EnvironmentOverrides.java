@@ -1,6 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 
 import java.util.List;
 import java.util.function.Function;

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import io.sandboxfactory.core.config.CacheConfig;
+import io.sandboxfactory.core.config.ConfigView;
 import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.JournalConfig;
@@ -50,7 +51,7 @@ public record ResolvedConfig(
         CacheConfig cache,
         JournalConfig journal,
         ConfigOrigins providerOrigins,
-        GitConfig git) {
+        GitConfig git) implements ConfigView {
 
     public ResolvedConfig {
         git = Objects.requireNonNullElse(git, GitConfig.of(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL));
@@ -91,7 +92,7 @@ public record ResolvedConfig(
         return providerConfigs.get(provider);
     }
 
-    /** The bound config of provider {@code name}, if its section was configured or it is the selected one. */
+    @Override
     public <C> Optional<C> providerConfig(String name, Class<C> type) {
         return Optional.ofNullable(providerConfigs.get(name)).map(type::cast);
     }

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.discovery;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 
 import java.util.Comparator;
 import java.util.List;

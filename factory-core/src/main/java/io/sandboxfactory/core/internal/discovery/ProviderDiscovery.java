@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.discovery;
 import io.sandboxfactory.api.SandboxProvider;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
-import io.sandboxfactory.core.git.MaterializeException;
+import io.sandboxfactory.core.session.MaterializeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

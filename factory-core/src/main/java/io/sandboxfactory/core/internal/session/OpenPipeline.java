@@ -6,7 +6,7 @@ import io.sandboxfactory.core.internal.store.SessionLeases;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.core.setup.SetupCommandException;
+import io.sandboxfactory.core.session.SetupCommandException;
 import jakarta.inject.Inject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -10,7 +10,7 @@ import io.sandboxfactory.core.internal.setup.SetupMarkers;
 import io.sandboxfactory.core.internal.setup.TeardownRunner;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionPhase;
-import io.sandboxfactory.core.setup.SetupCommandException;
+import io.sandboxfactory.core.session.SetupCommandException;
 import jakarta.inject.Inject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

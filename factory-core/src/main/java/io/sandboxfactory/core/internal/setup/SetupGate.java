@@ -4,7 +4,7 @@ import jakarta.inject.Inject;
 import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.core.setup.SetupCommandException;
+import io.sandboxfactory.core.session.SetupCommandException;
 import io.sandboxfactory.store.api.Fence;
 import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
 import io.sandboxfactory.core.testing.MemoryConfig;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;

@@ -9,7 +9,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.SandboxFactory;
-import io.sandboxfactory.core.discovery.DiscoveredProvider;
+import io.sandboxfactory.core.DiscoveredProvider;
 import io.sandboxfactory.core.testing.MemoryConfig;
 import io.sandboxfactory.core.testing.MemorySandboxProvider;
 import io.sandboxfactory.core.testing.ProviderJars;

@@ -4,7 +4,7 @@ import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
-import io.sandboxfactory.core.git.MaterializeException;
+import io.sandboxfactory.core.session.MaterializeException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

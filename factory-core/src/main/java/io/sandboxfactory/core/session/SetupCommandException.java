@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.setup;
+package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;

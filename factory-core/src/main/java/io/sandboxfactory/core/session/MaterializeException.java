@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.git;
+package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.SandboxException;

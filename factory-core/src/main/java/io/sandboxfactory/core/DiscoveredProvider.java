@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.discovery;
+package io.sandboxfactory.core;
 
 import io.sandboxfactory.api.SandboxProvider;
 
