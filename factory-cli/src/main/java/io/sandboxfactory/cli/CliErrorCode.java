@@ -15,6 +15,9 @@ public enum CliErrorCode implements ErrorCodeSupplier {
     FAILED(ErrorKind.INFRASTRUCTURE,
             "An exception without a code: a bug. Rerun with `--verbose` for the stack trace and report it.");
 
+    /** How discovery names the CLI when a provider's or store's code takes one of these names. */
+    public static final String OWNER = "the factory command (CliErrorCode)";
+
     private final ErrorCode code;
 
     CliErrorCode(ErrorKind kind, String meaning) {

@@ -51,6 +51,7 @@ public final class FactoryLauncher {
     /** The builder {@link #build} builds with: config, flags, environment, plugins and token applied. */
     public SandboxFactoryBuilder builder(SessionListener listener, String origin) {
         SandboxFactoryBuilder builder = SandboxFactory.builder().commandOrigin(origin)
+                .errorCodes(CliErrorCode.OWNER, List.of(CliErrorCode.values()))
                 .environment(console.environment())
                 .workingDirectory(console.workingDirectory());
         configFile().ifPresent(builder::config);

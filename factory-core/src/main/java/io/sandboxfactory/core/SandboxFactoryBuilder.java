@@ -1,5 +1,6 @@
 package io.sandboxfactory.core;
 
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.FactorySandboxContext;
@@ -14,6 +15,8 @@ import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.internal.wiring.HostObjects;
 import io.sandboxfactory.core.internal.wiring.FactorySettings;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +43,7 @@ public final class SandboxFactoryBuilder {
     private String commandOrigin = CommandJournal.API;
     /** Set only by {@link #journalSize}: it then wins over {@code journal.maxEntries}. */
     private Integer journalSize;
+    private final Map<String, List<ErrorCodeSupplier>> hostErrorCodes = new LinkedHashMap<>();
 
     SandboxFactoryBuilder() {
     }
@@ -160,6 +164,16 @@ public final class SandboxFactoryBuilder {
     }
 
     /**
+     * Error codes of the host's own (the {@code factory} command's), named {@code owner} in messages:
+     * discovery then fails when a provider or store declares a code by one of their names, as it does
+     * for the framework's {@code StandardErrorCode}s.
+     */
+    public SandboxFactoryBuilder errorCodes(String owner, List<? extends ErrorCodeSupplier> codes) {
+        hostErrorCodes.put(Objects.requireNonNull(owner, "owner"), List.copyOf(codes));
+        return this;
+    }
+
+    /**
      * Discovers providers, resolves the config, opens the selected provider, creates the state
      * directory and opens the store, wiring one injector ({@link FactoryAssembly}). Everything is
      * validated before that directory is created.
@@ -185,7 +199,7 @@ public final class SandboxFactoryBuilder {
                 environment == null ? System.getenv() : environment,
                 workingDirectory == null ? Path.of("").toAbsolutePath() : workingDirectory, hostObjects.build(),
                 Optional.ofNullable(sessionStore), sessionListener, Optional.ofNullable(repositoryToken), commandOrigin,
-                Optional.ofNullable(journalSize));
+                Optional.ofNullable(journalSize), hostErrorCodes);
     }
 
     private ClassLoader loader() {

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * Which module owns each error code name, so that a code's name in {@code --json} output says one
  * thing: the framework's {@link StandardErrorCode}s first, then each discovered provider or store
- * that declares codes of its own. One instance per discovery run.
+ * that declares codes of its own. One instance per factory, shared by the discovery of providers
+ * and of stores, so that a provider's code and a store's cannot share a name either.
  */
 public final class ErrorCodeOwners {
 
@@ -22,7 +23,16 @@ public final class ErrorCodeOwners {
     private final Map<String, String> ownerByName = new HashMap<>();
 
     public ErrorCodeOwners() {
-        List<String> clashes = claim(FRAMEWORK, List.of(StandardErrorCode.values()));
+        this(Map.of());
+    }
+
+    /**
+     * The framework's codes, then the host's own by owner (the {@code factory} command's), which no
+     * provider or store may reuse either.
+     */
+    public ErrorCodeOwners(Map<String, List<ErrorCodeSupplier>> hostCodes) {
+        List<String> clashes = new ArrayList<>(claim(FRAMEWORK, List.of(StandardErrorCode.values())));
+        hostCodes.forEach((owner, codes) -> clashes.addAll(claim(owner, codes)));
         if (!clashes.isEmpty()) {
             throw new IllegalStateException(String.join(" ", clashes));
         }

@@ -40,11 +40,15 @@ public final class ProviderDiscovery {
 
     /** Discovers the providers {@code loader} sees, or fails listing every problem found. */
     public DiscoveredProviders discover(ClassLoader loader) {
+        return discover(loader, new ErrorCodeOwners());
+    }
+
+    /** {@link #discover(ClassLoader)}, each provider's error codes claimed in {@code codeOwners}. */
+    public DiscoveredProviders discover(ClassLoader loader, ErrorCodeOwners codeOwners) {
         Objects.requireNonNull(loader, "loader");
         ServiceFileIndex index = new ServiceFileIndex(loader, SERVICE);
         Set<String> problems = new LinkedHashSet<>();
         Map<String, DiscoveredProvider> byName = new LinkedHashMap<>();
-        ErrorCodeOwners codeOwners = new ErrorCodeOwners();
 
         for (SandboxProvider<?> provider : load(loader, index, problems)) {
             describe(provider, problems).ifPresent(found -> {

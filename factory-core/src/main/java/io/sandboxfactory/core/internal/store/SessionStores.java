@@ -31,10 +31,14 @@ public final class SessionStores {
 
     /** Finds the providers on {@code loader}; broken entries and duplicate types fail together. */
     public static SessionStores discover(ClassLoader loader) {
+        return discover(loader, new ErrorCodeOwners());
+    }
+
+    /** {@link #discover(ClassLoader)}, each store's error codes claimed in {@code codeOwners}. */
+    public static SessionStores discover(ClassLoader loader, ErrorCodeOwners codeOwners) {
         Map<String, SessionStoreProvider> byType = new TreeMap<>();
         byType.put(StoreConfig.SQLITE, new Sqlite());
         List<String> problems = new ArrayList<>();
-        ErrorCodeOwners codeOwners = new ErrorCodeOwners();
         var iterator = ServiceLoader.load(SessionStoreProvider.class, loader).iterator();
         while (true) {
             SessionStoreProvider provider;

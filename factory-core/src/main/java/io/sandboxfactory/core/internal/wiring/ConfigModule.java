@@ -11,6 +11,7 @@ import io.sandboxfactory.core.internal.config.ConfigResolver;
 import io.sandboxfactory.core.internal.config.FactoryConfigLoader;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
+import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import io.sandboxfactory.core.internal.discovery.ProviderDiscovery;
 
 import java.nio.file.Path;
@@ -57,8 +58,15 @@ public final class ConfigModule extends AbstractModule {
 
     @Provides
     @Once
-    DiscoveredProviders providers(ProviderDiscovery discovery, FactorySettings settings) {
-        return discovery.discover(settings.classLoader());
+    DiscoveredProviders providers(ProviderDiscovery discovery, FactorySettings settings, ErrorCodeOwners codeOwners) {
+        return discovery.discover(settings.classLoader(), codeOwners);
+    }
+
+    /** Who owns each error code name: the framework, the host, then providers and stores as discovered. */
+    @Provides
+    @Singleton
+    ErrorCodeOwners errorCodeOwners(FactorySettings settings) {
+        return new ErrorCodeOwners(settings.hostErrorCodes());
     }
 
     /** Selecting the provider is injection: {@link SelectedProvider} picks from this map by the configured name. */

@@ -1,6 +1,7 @@
 package io.sandboxfactory.core.internal.wiring;
 
 import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Scopes;
@@ -67,9 +68,9 @@ public final class FactoryModule extends AbstractModule {
 
     @Provides
     @Once
-    StoreChoice storeChoice(FactorySettings settings, ResolvedConfig config) {
+    StoreChoice storeChoice(FactorySettings settings, ResolvedConfig config, ErrorCodeOwners codeOwners) {
         return new StoreChoice(settings.sessionStore().isPresent() ? Optional.empty()
-                : Optional.of(SessionStores.discover(settings.classLoader()).require(config.store())));
+                : Optional.of(SessionStores.discover(settings.classLoader(), codeOwners).require(config.store())));
     }
 
     /** Opened only once the store type is known to exist; I/O (an engine, a cluster), so its failure names the provider. */

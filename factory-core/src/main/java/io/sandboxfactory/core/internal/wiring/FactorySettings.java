@@ -6,6 +6,8 @@ import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.store.api.SessionStore;
 
 import java.nio.file.Path;
+import io.sandboxfactory.api.error.ErrorCodeSupplier;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,11 +28,13 @@ import java.util.function.Supplier;
  * @param repositoryToken a fresh token per start for sessions without their own access source
  * @param commandOrigin what the journal records as the origin of commands
  * @param journalSize the journal's size when the builder set one (it beats {@code journal.maxEntries})
+ * @param hostErrorCodes the host's own error codes by owner, which no provider or store may reuse
  */
 public record FactorySettings(Optional<Path> configFile, Optional<FactoryConfig> configObject, ClassLoader classLoader,
                               ConfigOverrides overrides, Map<String, String> environment, Path workingDirectory, HostObjects hostObjects,
                               Optional<SessionStore> sessionStore, SessionListener listener, Optional<Supplier<String>> repositoryToken,
-                              String commandOrigin, Optional<Integer> journalSize) {
+                              String commandOrigin, Optional<Integer> journalSize,
+                              Map<String, List<ErrorCodeSupplier>> hostErrorCodes) {
 
     public FactorySettings {
         Objects.requireNonNull(configFile, "configFile");
@@ -45,5 +49,6 @@ public record FactorySettings(Optional<Path> configFile, Optional<FactoryConfig>
         Objects.requireNonNull(repositoryToken, "repositoryToken");
         Objects.requireNonNull(commandOrigin, "commandOrigin");
         Objects.requireNonNull(journalSize, "journalSize");
+        hostErrorCodes = Map.copyOf(hostErrorCodes);
     }
 }

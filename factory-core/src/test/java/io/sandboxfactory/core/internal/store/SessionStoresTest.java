@@ -5,6 +5,7 @@ import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.ErrorKind;
 import io.sandboxfactory.core.FactoryConfigurationException;
 import io.sandboxfactory.core.config.StoreConfig;
+import io.sandboxfactory.core.internal.discovery.ErrorCodeOwners;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.store.api.SessionStoreProvider;
 import io.sandboxfactory.store.api.StoreContext;
@@ -18,6 +19,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -56,6 +58,23 @@ class SessionStoresTest {
                             + " 'clash' (" + ClashingStore.class.getName() + ")")
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("CLASH_OWN"));
         }
+    }
+
+    @Test
+    void aStoresErrorCodeNamedAsAProvidersOrTheHostsFailsDiscoveryWithTheOwnersOfTheFactory() throws IOException {
+        // One factory's owners: the host's codes, then a provider's (claimed by provider discovery), then the stores'.
+        ErrorCodeOwners owners = new ErrorCodeOwners(Map.of("the host (HostCode)",
+                List.of(new ErrorCode("CLASH_OWN", ErrorKind.BAD_INPUT, "A host code."))));
+        assertThat(owners.claim("sandbox provider 'quota'", List.of(new ErrorCode("QUOTA_EXCEEDED", ErrorKind.SANDBOX, "A code."))))
+                .isEmpty();
+        try (URLClassLoader loader = withServices(ClashingStore.class)) {
+            assertThatThrownBy(() -> SessionStores.discover(loader, owners))
+                    .isInstanceOf(FactoryConfigurationException.class)
+                    .hasMessageContaining("Error code CLASH_OWN is declared by the host (HostCode) and by session store 'clash'");
+        }
+        assertThat(owners.claim("session store 'other'", List.of(new ErrorCode("QUOTA_EXCEEDED", ErrorKind.SANDBOX, "A code."))))
+                .containsExactly("Error code QUOTA_EXCEEDED is declared by sandbox provider 'quota' and by session store 'other';"
+                        + " a module's codes need names no other module uses.");
     }
 
     @Test
