@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Builds examples/third-party-provider as a third party would: a separate Maven project, resolved
  * from a temporary local repository that holds only this build's artifacts (the parent pom,
- * factory-api, factory-core, factory-tck). Everything else comes from the developer's or CI's
- * Maven cache, served as a read-only file repository, with Maven Central behind it. The example's
+ * factory-api, factory-store-api, store-jdbc-support, factory-core, factory-tck). Everything else
+ * comes from the developer's or CI's Maven cache, served as a read-only file repository, with Maven
+ * Central behind it. The example's
  * build runs the kit against its provider; this test checks the kit's report, then drops the
  * example's jar into a plugins directory and runs the real {@code factory} command with it.
  *
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ThirdPartyExampleIT {
 
-    private static final List<String> REACTOR_MODULES = List.of("factory-api", "factory-core", "factory-tck");
+    private static final List<String> REACTOR_MODULES = List.of("factory-api", "factory-store-api", "store-jdbc-support", "factory-core",
+            "factory-tck");
     private static final Pattern COUNTS = Pattern.compile("tests=\"(\\d+)\"[^>]*errors=\"(\\d+)\"[^>]*skipped=\"(\\d+)\"[^>]*failures=\"(\\d+)\"");
 
     @TempDir
