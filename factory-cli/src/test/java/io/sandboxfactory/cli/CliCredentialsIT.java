@@ -70,7 +70,12 @@ class CliCredentialsIT {
             assertThat(open.exitCode()).as(open.toString()).isZero();
             assertThat(fetch.exitCode()).as(fetch.toString()).isZero();
             assertThat(fetch.stdout()).isEqualTo("fetched-with-token\n");
-            assertThat(open.stdout() + open.stderr() + fetch.stdout() + fetch.stderr()).doesNotContain(token);
+            // A command that prints the token: the --json document the CLI writes masks it.
+            CliProcess.Result printed = cli.run("--json", "exec", "p2", "--", "sh", "-c", "printf '%s\\n' \"$GH_TOKEN\"");
+            assertThat(printed.exitCode()).as(printed.toString()).isZero();
+            assertThat(printed.stdout()).as(printed.toString()).contains("\"stdout\" : \"****\\n\"");
+            assertThat(open.stdout() + open.stderr() + fetch.stdout() + fetch.stderr() + printed.stdout() + printed.stderr())
+                    .doesNotContain(token);
             assertThat(filesHolding(state, token)).as("files under the state directory holding the token").isEmpty();
         }
     }

@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigCliIT {
 
     private static final String TOKEN = "ghp_ConfigCliSecret42";
+    /** A token under a key not named like a secret: masked by its shape. */
+    private static final String SHAPED = "ghp_" + "ConfigCliShaped0123456789abcdefghij";
 
     @Parameter
     DaemonMode mode;
@@ -52,8 +54,8 @@ class ConfigCliIT {
                   passwordEnv: PG_PASSWORD_VAR
                 providers:
                   local:
-                    env: {CI: "true", GH_TOKEN: %s}
-                """.formatted(TOKEN));
+                    env: {CI: "true", GH_TOKEN: %s, NOTE: %s}
+                """.formatted(TOKEN, SHAPED));
         cli = mode.cli(state).in(temp).env("FACTORY_TIMEOUTS_COMMAND", "5m").env("PG_PASSWORD_VAR", "pg-secret-value")
                 .env("GH_TOKEN", TOKEN);
     }
@@ -89,7 +91,8 @@ class ConfigCliIT {
                 .contains("\"key\" : \"owner\", \"value\" : \"team-b\", \"source\" : \"environment FACTORY_OWNER\"")
                 .contains("\"key\" : \"stateDir\", \"value\" : \"" + state + "\", \"source\" : \"flag --state-dir\"")
                 .contains("\"key\" : \"providers.local.env.GH_TOKEN\", \"value\" : \"****\"")
-                .doesNotContain(TOKEN);
+                .contains("\"key\" : \"providers.local.env.NOTE\", \"value\" : \"****\"")
+                .doesNotContain(TOKEN).doesNotContain(SHAPED);
     }
 
     @Test

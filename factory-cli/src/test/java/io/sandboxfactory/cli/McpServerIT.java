@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.sandboxfactory.cli.mcp.McpSessionTools;
 import io.sandboxfactory.core.testing.GitHttpServer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -308,6 +309,16 @@ class McpServerIT {
             answers.add(McpClientSession.text(mcp.call("session_exec", Map.of("id", "p1", "command", "git fetch -q origin && echo fetched"))));
             answers.add(McpClientSession.text(mcp.call("session_status", Map.of("id", "p1"))));
             answers.add(McpClientSession.text(mcp.call("file_read", Map.of("id", "p1", "path", ".git/config"))));
+            // An agent asks for the token outright, and for a token-shaped value the factory was never told: both are masked,
+            // in the result and in the output streamed as progress.
+            String shaped = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8";
+            McpSchema.CallToolResult printed = mcp.callWithProgress("session_exec", Map.of("id", "p1",
+                    "command", "printf '%s\\n' \"$GH_TOKEN\" " + shaped), "secrets-1");
+            answers.add(McpClientSession.text(printed));
+            assertThat(printed.structuredContent()).as(McpClientSession.text(printed)).asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .containsEntry("stdout", "****\n****\n");
+            String progress = streamed(mcp.awaitProgress("secrets-1", notes -> streamed(notes, "stdout").contains("****\n****")), "stdout");
+            assertThat(progress).doesNotContain(token).doesNotContain(shaped);
             assertThat(answers.get(1)).as(answers.get(0)).contains("fetched");
             assertThat(String.join("\n", answers)).doesNotContain(token);
             assertThat(String.join("\n", mcp.stderr)).doesNotContain(token);

@@ -49,7 +49,7 @@ public final class ConfigCommand implements Callable<Integer> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("origin", config.origin());
             doc.put("values", values);
-            Json.print(console.out(), doc);
+            Json.print(console, doc);
             return ExitCodes.OK;
         }
         int width = config.values().stream().mapToInt(v -> v.key().length()).max().orElse(0);

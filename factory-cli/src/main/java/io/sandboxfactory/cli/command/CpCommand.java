@@ -72,7 +72,7 @@ public final class CpCommand implements Callable<Integer> {
                 doc.put("directories", summary.directories());
                 doc.put("symlinks", summary.symlinks());
                 doc.put("bytes", summary.bytes());
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else if (!global.quiet) {
                 console.err().printf("factory: copied %d file%s, %d director%s, %d link%s (%s) to %s%n",
                         summary.files(), summary.files() == 1 ? "" : "s",

@@ -66,7 +66,7 @@ public final class DaemonCommand {
                 doc.put("running", !daemons.isEmpty());
                 doc.put("stateDirectory", state.toString());
                 doc.put("daemons", daemons);
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else if (daemons.isEmpty()) {
                 console.out().println("No factory daemon runs for " + state + ".");
             } else {
@@ -97,7 +97,7 @@ public final class DaemonCommand {
                 throw new UncheckedIOException("Could not remove the factory daemon's socket in " + state + "/daemon: " + e.getMessage(), e);
             }
             if (json) {
-                Json.print(console.out(), Map.of("stopped", stopped.stream().map(Stop::json).toList()));
+                Json.print(console, Map.of("stopped", stopped.stream().map(Stop::json).toList()));
             } else if (stopped.isEmpty()) {
                 console.out().println("No factory daemon ran for " + state + "; nothing to stop.");
             }

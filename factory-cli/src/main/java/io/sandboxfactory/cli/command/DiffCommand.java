@@ -51,7 +51,7 @@ public final class DiffCommand implements Callable<Integer> {
             if (root.global.json) {
                 Optional<SessionDiff.HeadText> patch = stat ? Optional.empty() : Optional.of(new SessionDiff.HeadText(Integer.MAX_VALUE));
                 List<SessionDiff.Checkout> checkouts = diff.checkouts(patch.<Consumer<String>>map(p -> p));
-                Json.print(console.out(), SessionDiff.json(sessionId, checkouts, patch));
+                Json.print(console, SessionDiff.json(sessionId, checkouts, patch));
                 return ExitCodes.OK;
             }
             List<SessionDiff.Checkout> checkouts = diff.checkouts(stat ? Optional.empty() : Optional.of(console.out()::print));

@@ -84,7 +84,7 @@ public final class ExportCommand implements Callable<Integer> {
                 doc.put("commit", exported.commit());
                 doc.put("previous", exported.previous().orElse(null));
                 doc.put("uncommittedLeftBehind", exported.uncommittedLeftBehind());
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else {
                 console.out().println(exported.ref().substring("refs/heads/".length()) + " " + exported.commit());
                 if (exported.uncommittedLeftBehind()) {

@@ -41,7 +41,7 @@ public final class ListCommand implements Callable<Integer> {
                 }
             }
             if (root.global.json) {
-                Json.print(console.out(), Map.of("sessions", rows));
+                Json.print(console, Map.of("sessions", rows));
             } else {
                 String format = "%-24s %-9s %-11s %-12s %-24s %-20s %-20s%n";
                 console.out().printf(format, "SESSION", "PROVIDER", "STATUS", "ISOLATION", "BRANCH", "CREATED", "LAST USED");

@@ -45,7 +45,7 @@ public final class LogCommand implements Callable<Integer> {
             SandboxFactory factory = use.factory();
             List<JournalEntry> journal = SessionJournal.journal(factory, sessionId, entries);
             if (root.global.json) {
-                Json.print(console.out(), SessionJournal.document(sessionId, journal));
+                Json.print(console, SessionJournal.document(sessionId, journal));
             } else {
                 for (JournalEntry entry : journal) {
                     String end = entry.timedOut() ? "timeout " + entry.exitCode() : "exit " + entry.exitCode();

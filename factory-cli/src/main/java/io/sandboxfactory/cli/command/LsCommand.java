@@ -56,7 +56,7 @@ public final class LsCommand implements Callable<Integer> {
                 doc.put("session", where.sessionId());
                 doc.put("path", where.path());
                 doc.put("entries", rows);
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else {
                 for (FileInfo entry : entries) {
                     String name = shown(entry);

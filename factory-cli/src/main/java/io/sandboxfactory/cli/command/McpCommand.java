@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.command;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.cli.ExitCodes;
 import io.sandboxfactory.cli.FactoryCommand;
 import io.sandboxfactory.cli.FactoryLauncher;
@@ -45,9 +46,11 @@ public final class McpCommand implements Callable<Integer> {
         System.setOut(console.err());
         FactoryLauncher launcher = new FactoryLauncher(console, root.global);
         try (SandboxFactory factory = launcher.open(SessionListener.NONE, "mcp")) {
-            List<McpTool> tools = new ArrayList<>(new McpSessionTools(factory, console.workingDirectory(), OtherProviders.of(launcher)).tools());
+            Redaction redaction = console.redaction();
+            List<McpTool> tools = new ArrayList<>(new McpSessionTools(factory, console.workingDirectory(), OtherProviders.of(launcher),
+                    redaction).tools());
             tools.addAll(new McpFileTools(factory).tools());
-            new McpServerRunner(tools, version()).serve(System.in, protocol);
+            new McpServerRunner(tools, version(), redaction).serve(System.in, protocol);
         }
         return ExitCodes.OK;
     }

@@ -50,7 +50,7 @@ public final class OpenCommand implements Callable<Integer> {
             SessionHandle handle = factory.openSession(spec);
             reporter.end();
             if (global.json) {
-                Json.print(console.out(), SessionJson.describe(factory, handle, reporter, null));
+                Json.print(console, SessionJson.describe(factory, handle, reporter, null));
             } else {
                 console.out().println(sessionId + " " + handle.checkout().orElse(handle.workdir().orElse("")));
             }

@@ -46,7 +46,7 @@ public final class ProvidersCommand implements Callable<Integer> {
                 rows.add(row);
             }
             if (root.global.json) {
-                Json.print(console.out(), Map.of("providers", rows));
+                Json.print(console, Map.of("providers", rows));
             } else {
                 for (Map<String, Object> row : rows) {
                     console.out().printf("%s%s  %s%n", row.get("name"), Boolean.TRUE.equals(row.get("selected")) ? " (selected)" : "",

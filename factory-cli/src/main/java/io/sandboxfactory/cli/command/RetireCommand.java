@@ -125,7 +125,7 @@ public final class RetireCommand implements Callable<Integer> {
                 Map<String, Object> doc = SessionJson.retirement(result);
                 doc.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
                 doc.put("phases", reporter.phases().stream().map(PhaseReporter.Phase::toJson).toList());
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else if (result.failed() && root.global.quiet) {
                 console.err().println("factory: " + result.describe());
             }
@@ -148,7 +148,7 @@ public final class RetireCommand implements Callable<Integer> {
                     : selector.map(s -> factory.retireAll(s, mode, parallel)).orElseGet(() -> factory.retireEach(ids, mode, parallel));
             long failed = results.stream().filter(RetireResult::failed).count();
             if (root.global.json) {
-                Json.print(console.out(), results.stream().map(SessionJson::retirement).toList());
+                Json.print(console, results.stream().map(SessionJson::retirement).toList());
             } else {
                 results.forEach(r -> console.out().println(dryRun && r.failed() ? "would fail: " + r.describe() : r.describe()));
                 if (dryRun) {

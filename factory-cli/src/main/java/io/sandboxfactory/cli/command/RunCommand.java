@@ -79,7 +79,7 @@ public final class RunCommand implements Callable<Integer> {
                 CommandResult result = CommandRunner.run(handle, command, limit != null ? limit : factory.config().timeouts().command().orElse(null),
                         console, global.json);
                 if (global.json) {
-                    Json.print(console.out(), SessionJson.describe(factory, handle, reporter, result));
+                    Json.print(console, SessionJson.describe(factory, handle, reporter, result));
                 }
                 return result.exitCode();
             } finally {

@@ -42,7 +42,7 @@ public final class StatusCommand implements Callable<Integer> {
                 doc = states.describe(record);
             }
             if (root.global.json) {
-                Json.print(console.out(), doc);
+                Json.print(console, doc);
             } else {
                 doc.forEach((k, v) -> console.out().printf("%-15s %s%n", k + ":", v == null ? "-" : v));
             }

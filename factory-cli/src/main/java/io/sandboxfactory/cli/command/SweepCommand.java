@@ -37,7 +37,7 @@ public final class SweepCommand implements Callable<Integer> {
             List<String> forgotten = factory.forgetUnfinishedOpens();
             List<RetireResult> idle = factory.applyIdlePolicies();
             if (root.global.json) {
-                Json.print(console.out(), Map.of("abandonedRuns", outcomes(abandoned), "removed", removed.stream()
+                Json.print(console, Map.of("abandonedRuns", outcomes(abandoned), "removed", removed.stream()
                         .map(l -> Map.of("session", l.sessionId(), "sandboxId", l.sandboxId())).toList(),
                         "unfinishedOpens", forgotten, "idle", outcomes(idle)));
             } else {

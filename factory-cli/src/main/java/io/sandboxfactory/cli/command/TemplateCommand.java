@@ -69,7 +69,7 @@ public final class TemplateCommand implements Runnable {
 
     private void print(List<SandboxTemplate> templates) {
         if (root.global.json) {
-            Json.print(root.console.out(), Map.of("templates", templates.stream().map(TemplateCommand::json).toList()));
+            Json.print(root.console, Map.of("templates", templates.stream().map(TemplateCommand::json).toList()));
             return;
         }
         for (SandboxTemplate t : templates) {
@@ -107,7 +107,7 @@ public final class TemplateCommand implements Runnable {
                 SandboxTemplate template = use.factory().buildTemplate(request);
                 reporter.end();
                 if (root.global.json) {
-                    Json.print(root.console.out(), json(template));
+                    Json.print(root.console, json(template));
                 } else {
                     root.console.out().println(template.name());
                 }

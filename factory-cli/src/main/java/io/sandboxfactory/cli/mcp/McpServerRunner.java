@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.mcp;
 
+import io.sandboxfactory.core.session.Redaction;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -17,6 +18,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,10 +36,13 @@ public final class McpServerRunner {
     private final ObjectMapper json = new ObjectMapper();
     private final List<McpTool> tools;
     private final String version;
+    private final Redaction redaction;
 
-    public McpServerRunner(List<McpTool> tools, String version) {
+    /** @param redaction what every tool result and error is masked with before it reaches the client */
+    public McpServerRunner(List<McpTool> tools, String version, Redaction redaction) {
         this.tools = List.copyOf(tools);
         this.version = version;
+        this.redaction = redaction;
     }
 
     /**
@@ -81,15 +86,37 @@ public final class McpServerRunner {
             Optional<Object> progress = Optional.ofNullable(request.meta()).map(meta -> meta.get("progressToken"));
             McpArguments arguments = new McpArguments(tool.name(), request.arguments(), tool.schema().names());
             McpTool.McpReply reply = tool.handler().call(new McpTool.Call(arguments, exchange, progress));
+            Map<String, Object> document = redacted(reply.document());
             return McpSchema.CallToolResult.builder()
-                    .addTextContent(reply.text().orElseGet(() -> pretty(reply.document())))
-                    .structuredContent(reply.document())
+                    .addTextContent(redaction.apply(reply.text().orElseGet(() -> pretty(document))))
+                    .structuredContent(document)
                     .isError(false).build();
         } catch (RuntimeException e) {
             LOG.debug("Tool {} failed", tool.name(), e);
-            return McpSchema.CallToolResult.builder().addTextContent(ErrorReporter.message(e))
-                    .structuredContent(ErrorReporter.document(e)).isError(true).build();
+            return McpSchema.CallToolResult.builder().addTextContent(redaction.apply(ErrorReporter.message(e)))
+                    .structuredContent(redacted(ErrorReporter.document(e))).isError(true).build();
         }
+    }
+
+    /** {@code document} with every string in it masked, however deep. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> redacted(Map<String, Object> document) {
+        return (Map<String, Object>) redactedValue(document);
+    }
+
+    private Object redactedValue(Object value) {
+        if (value instanceof String text) {
+            return redaction.apply(text);
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> copy = new LinkedHashMap<>();
+            map.forEach((key, item) -> copy.put(key, redactedValue(item)));
+            return copy;
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(this::redactedValue).toList();
+        }
+        return value;
     }
 
     private String pretty(Map<String, Object> document) {

@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.mcp;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.cli.BadInputException;
@@ -49,12 +50,17 @@ public final class McpSessionTools {
     private final SandboxFactory factory;
     private final Path workingDirectory;
     private final OtherProviders otherProviders;
+    private final Redaction redaction;
 
-    /** @param otherProviders how session_status and session_list ask the provider of a session of another provider */
-    public McpSessionTools(SandboxFactory factory, Path workingDirectory, OtherProviders otherProviders) {
+    /**
+     * @param otherProviders how session_status and session_list ask the provider of a session of another provider
+     * @param redaction what a command's output streamed as progress is masked with (results are masked whole by the server)
+     */
+    public McpSessionTools(SandboxFactory factory, Path workingDirectory, OtherProviders otherProviders, Redaction redaction) {
         this.factory = factory;
         this.workingDirectory = workingDirectory;
         this.otherProviders = otherProviders;
+        this.redaction = redaction;
     }
 
     public List<McpTool> tools() {
@@ -143,7 +149,8 @@ public final class McpSessionTools {
                     Consumer<String> stdout = null;
                     Consumer<String> stderr = null;
                     if (call.progressToken().isPresent()) {
-                        Progress progress = new Progress(call);
+                        // The session's own secrets (its token, variables named like secrets) too.
+                        Progress progress = new Progress(call, redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv())));
                         stdout = progress::stdout;
                         stderr = progress::stderr;
                     }
@@ -157,8 +164,9 @@ public final class McpSessionTools {
                         doc.put("message", CommandRunner.timedOutMessage(timeout, result.exitCode()).substring("factory: ".length()));
                     }
                     doc.put("durationMillis", result.executionTime().toMillis());
-                    doc.put("stdout", result.stdout());
-                    doc.put("stderr", result.stderr());
+                    Redaction secrets = redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv()));
+                    doc.put("stdout", secrets.apply(result.stdout()));
+                    doc.put("stderr", secrets.apply(result.stderr()));
                     doc.put("stdoutTruncated", result.stdoutTruncated());
                     doc.put("stderrTruncated", result.stderrTruncated());
                     return McpTool.McpReply.of(doc);
@@ -168,10 +176,12 @@ public final class McpSessionTools {
     /** Sends a command's output as progress notifications, in order, numbered. */
     private static final class Progress {
         private final McpTool.Call call;
+        private final Redaction redaction;
         private final AtomicLong sent = new AtomicLong();
 
-        Progress(McpTool.Call call) {
+        Progress(McpTool.Call call, Redaction redaction) {
             this.call = call;
+            this.redaction = redaction;
         }
 
         void stdout(String chunk) {
@@ -185,7 +195,7 @@ public final class McpSessionTools {
         // One at a time: the two streams arrive on threads of their own, and progress must increase.
         private synchronized void send(String chunk, String stream) {
             call.exchange().progressNotification(new ProgressNotification(call.progressToken().get(),
-                    (double) sent.incrementAndGet(), null, chunk, Map.of("stream", stream)));
+                    (double) sent.incrementAndGet(), null, redaction.apply(chunk), Map.of("stream", stream)));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.output;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.cli.FactorySource;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,5 +19,13 @@ public record Console(PrintStream out, PrintStream err, Map<String, String> envi
     public Console(PrintStream out, PrintStream err, Map<String, String> environment) {
         this(out, err, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
                 FactorySource.PER_COMMAND);
+    }
+
+    /**
+     * What output of this invocation is redacted with: the values of this environment's secret
+     * variables ({@code GH_TOKEN}, the store password's variable, …) and token shapes.
+     */
+    public Redaction redaction() {
+        return Redaction.ofEnvironment(environment);
     }
 }

@@ -36,9 +36,9 @@ public final class ErrorReporter implements CommandLine.IExecutionExceptionHandl
         if (global.json) {
             Map<String, Object> doc = document(e);
             doc.put("exitCode", code);
-            Json.print(console.out(), doc);
+            Json.print(console, doc);
         }
-        console.err().println("factory: " + message(e));
+        console.err().println("factory: " + console.redaction().apply(message(e)));
         if (global.verbose) {
             e.printStackTrace(console.err());
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import java.io.PrintStream;
 
 /** Writes the one JSON document a {@code --json} invocation prints. */
 public final class Json {
@@ -12,10 +11,12 @@ public final class Json {
     private Json() {
     }
 
-    public static void print(PrintStream out, Object document) {
+    /** Prints {@code document} on the console's stdout, its secrets masked ({@link Console#redaction()}). */
+    public static void print(Console console, Object document) {
         try {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document));
-            out.flush();
+            console.out().println(console.redaction().apply(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(document)));
+            console.out().flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Could not write the JSON output: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.config;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.config.DurationFormat;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,9 +96,14 @@ public final class ConfigExplainer {
         ConfigKeys.leaves(effectiveTree(resolved)).forEach((key, node) -> {
             String source = sourceOf(key, sources).orElseGet(() -> setInBase.stream().anyMatch(set -> ConfigKeys.within(key, set)
                     || ConfigKeys.within(set, key)) ? baseSource : defaultSource(key, node));
-            values.add(new ConfigValue(key, isSecret(key) && !node.isNull() ? ConfigValue.MASKED : plain(node), source));
+            values.add(new ConfigValue(key, isSecret(key) && !node.isNull() ? ConfigValue.MASKED : masked(plain(node)), source));
         });
         return new EffectiveConfig(resolved.origin(), values);
+    }
+
+    /** A value under a key not named like a secret that still holds one by its shape ({@code ghp_…}) is masked whole. */
+    private static Object masked(Object value) {
+        return value instanceof String text && !text.equals(Redaction.shapes().apply(text)) ? ConfigValue.MASKED : value;
     }
 
     /** A git identity not configured is the host's unless it is the built-in one: which of the two defaults applied. */

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.git;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
 
@@ -102,16 +103,13 @@ public final class GitCredentials {
     }
 
     /**
-     * Replaces the token a sandbox's environment overlay holds ({@value #TOKEN_VARIABLE}) with
-     * {@code ***} in text, for output of commands run outside a start (teardown at retirement),
-     * where the token in effect is the one last put in the overlay (minted or refreshed).
+     * Masks the secrets a sandbox's environment overlay holds (the token, {@value #TOKEN_VARIABLE},
+     * and every variable named like a secret) and token shapes in text ({@link Redaction}), for
+     * output of commands run outside a start (teardown at retirement, a command of an open
+     * session), where the token in effect is the one last put in the overlay (minted or refreshed).
      */
     public static UnaryOperator<String> redaction(Map<String, String> overlay) {
-        String token = overlay.get(TOKEN_VARIABLE);
-        if (token == null || token.isEmpty()) {
-            return UnaryOperator.identity();
-        }
-        return text -> text == null ? null : text.replace(token, "***");
+        return Redaction.ofEnvironment(overlay);
     }
 
     /** {@code scheme://host[:port]} of an http(s) URL. */

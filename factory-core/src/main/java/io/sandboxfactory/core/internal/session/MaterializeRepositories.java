@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.session;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.internal.git.CheckoutState;
@@ -84,13 +85,6 @@ final class MaterializeRepositories {
     }
 
     private static UnaryOperator<String> redactor(List<RepositoryAccess> access) {
-        List<String> tokens = access.stream().flatMap(a -> a.authorization().stream()).map(RepositoryAccess.Authorization::token).toList();
-        return text -> {
-            String out = text;
-            for (String token : tokens) {
-                out = out.replace(token, "***");
-            }
-            return out;
-        };
+        return Redaction.of(access.stream().flatMap(a -> a.authorization().stream()).map(RepositoryAccess.Authorization::token).toList());
     }
 }
