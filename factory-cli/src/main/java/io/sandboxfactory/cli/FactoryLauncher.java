@@ -35,7 +35,7 @@ public final class FactoryLauncher {
 
     /** The same, for commands that journal as having come from {@code origin} ({@code mcp}). */
     public SandboxFactory open(SessionListener listener, String origin) {
-        Logging.configure(global.verbose, console.err());
+        Logging.configure(global.verbose, console.err(), console.redaction());
         return build(listener, origin);
     }
 

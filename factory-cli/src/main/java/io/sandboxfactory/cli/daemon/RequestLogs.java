@@ -1,6 +1,7 @@
 package io.sandboxfactory.cli.daemon;
 
 import io.sandboxfactory.cli.output.Logging;
+import io.sandboxfactory.core.session.Redaction;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,8 @@ final class RequestLogs {
     private int verboseRequests;
 
     RequestLogs(PrintStream daemonLog) {
-        this.daemon = new Logging.Route(daemonLog, false);
+        // The daemon's own log knows no caller's variables: token shapes are what it can mask.
+        this.daemon = new Logging.Route(daemonLog, false, Redaction.shapes());
     }
 
     /** Makes this the framework's log routing. */
@@ -27,9 +29,9 @@ final class RequestLogs {
         Logging.setVerbose(false);
     }
 
-    /** Sends what {@code thread} logs to {@code err} until {@link #end}. */
-    void begin(Thread thread, PrintStream err, boolean verbose) {
-        byThread.put(thread, new Logging.Route(err, verbose));
+    /** Sends what {@code thread} logs to {@code err}, masked with {@code redaction}, until {@link #end}. */
+    void begin(Thread thread, PrintStream err, boolean verbose, Redaction redaction) {
+        byThread.put(thread, new Logging.Route(err, verbose, redaction));
         if (verbose) {
             synchronized (this) {
                 if (verboseRequests++ == 0) {

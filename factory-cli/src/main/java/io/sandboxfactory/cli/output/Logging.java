@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.output;
 
+import io.sandboxfactory.core.session.Redaction;
 import java.io.PrintStream;
 import java.util.function.Function;
 import java.util.logging.Formatter;
@@ -9,7 +10,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record:
+ * Routes the framework's log (SLF4J over java.util.logging) to stderr as one line per record, its
+ * secrets masked ({@link Redaction}):
  * warnings and errors normally, the factory's own debug records too with {@code --verbose}. A library's housekeeping that
  * failed without any effect on the command, and the session store's pool and driver, count as debug
  * (see {@link #housekeeping}, {@link #storeDriver}).
@@ -19,14 +21,14 @@ public final class Logging {
     private Logging() {
     }
 
-    public static void configure(boolean verbose, PrintStream err) {
-        Route route = new Route(err, verbose);
+    public static void configure(boolean verbose, PrintStream err, Redaction redaction) {
+        Route route = new Route(err, verbose, redaction);
         configure(thread -> route);
         setVerbose(verbose);
     }
 
-    /** Where the records of one thread go, and whether its debug records go there too. */
-    public record Route(PrintStream stream, boolean verbose) {
+    /** Where the records of one thread go, whether its debug records go there too, and what each line is masked with. */
+    public record Route(PrintStream stream, boolean verbose, Redaction redaction) {
     }
 
     /**
@@ -44,7 +46,7 @@ public final class Logging {
             public void publish(LogRecord record) {
                 Route route = routeFor.apply(Thread.currentThread());
                 if (isLoggable(record) && (route.verbose() || level(record).intValue() >= Level.WARNING.intValue())) {
-                    route.stream().print(getFormatter().format(record));
+                    route.stream().print(route.redaction().apply(getFormatter().format(record)));
                     route.stream().flush();
                 }
             }

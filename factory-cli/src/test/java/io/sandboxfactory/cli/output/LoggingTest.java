@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.output;
 
+import io.sandboxfactory.core.session.Redaction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,7 +80,7 @@ class LoggingTest {
     void theStorePoolsAndDriversWarningsAreDebugWhileTheFactorysOwnStayWarnings() {
         for (boolean verbose : new boolean[] {false, true}) {
             ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-            Logging.configure(verbose, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+            Logging.configure(verbose, new PrintStream(stderr, true, StandardCharsets.UTF_8), Redaction.shapes());
             org.slf4j.LoggerFactory.getLogger("com.zaxxer.hikari.pool.PoolBase")
                     .warn("sandbox-factory-store - Failed to validate connection (This connection has been closed.)");
             Logger.getLogger("org.postgresql.Driver").log(Level.SEVERE, "Connection error: ");
@@ -94,10 +96,23 @@ class LoggingTest {
         }
     }
 
+    @Test
+    void aLogLineNeverShowsASecretOfTheCallerOrOneOfATokensShape() {
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        String shaped = "glpat-" + "abcdefghij0123456789";
+        Logging.configure(false, new PrintStream(stderr, true, StandardCharsets.UTF_8),
+                Redaction.ofEnvironment(Map.of("GH_TOKEN", "caller-token-value")));
+        org.slf4j.LoggerFactory.getLogger("io.sandboxfactory.core.internal.session.CommandJournal")
+                .warn("fetch with caller-token-value failed; the remote said " + shaped);
+
+        assertThat(stderr.toString(StandardCharsets.UTF_8).lines())
+                .containsExactly("factory: warning: fetch with **** failed; the remote said ****");
+    }
+
     /** Runs sqlite-jdbc's clean-up of other JVMs' native libraries, which each JVM runs before it loads its own. */
     private static String stderrOfSqliteCleanup(boolean verbose) throws Exception {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        Logging.configure(verbose, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        Logging.configure(verbose, new PrintStream(stderr, true, StandardCharsets.UTF_8), Redaction.shapes());
         Method cleanup = SQLiteJDBCLoader.class.getDeclaredMethod("cleanup");
         cleanup.setAccessible(true);
         cleanup.invoke(null);
