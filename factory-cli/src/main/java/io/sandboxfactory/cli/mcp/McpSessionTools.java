@@ -146,11 +146,12 @@ public final class McpSessionTools {
                     Duration timeout = args.optionalString("timeout").map(DurationFormat::parse)
                             .or(() -> factory.config().timeouts().command()).orElse(null);
                     SessionHandle handle = StoredSessions.resume(factory, args.string("id"), MCP);
+                    // The session's own secrets (its token, variables named like secrets) too, for the stream and the result.
+                    Redaction secrets = redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv()));
                     Consumer<String> stdout = null;
                     Consumer<String> stderr = null;
                     if (call.progressToken().isPresent()) {
-                        // The session's own secrets (its token, variables named like secrets) too.
-                        Progress progress = new Progress(call, redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv())));
+                        Progress progress = new Progress(call, secrets);
                         stdout = progress::stdout;
                         stderr = progress::stderr;
                     }
@@ -164,7 +165,6 @@ public final class McpSessionTools {
                         doc.put("message", CommandRunner.timedOutMessage(timeout, result.exitCode()).substring("factory: ".length()));
                     }
                     doc.put("durationMillis", result.executionTime().toMillis());
-                    Redaction secrets = redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv()));
                     doc.put("stdout", secrets.apply(result.stdout()));
                     doc.put("stderr", secrets.apply(result.stderr()));
                     doc.put("stdoutTruncated", result.stdoutTruncated());

@@ -37,6 +37,9 @@ public final class Redaction implements UnaryOperator<String> {
      */
     private static final Pattern SECRET_NAME = Pattern.compile("(?i)(?!.*_ENV$).*(token|secret|pass|credential|private|api_?key|auth).*");
 
+    /** Immutable, so one serves every caller that knows no secret values. */
+    private static final Redaction SHAPES = new Redaction(List.of());
+
     private final List<String> secrets;
 
     private Redaction(Collection<String> secrets) {
@@ -52,7 +55,7 @@ public final class Redaction implements UnaryOperator<String> {
 
     /** Masks token shapes only. */
     public static Redaction shapes() {
-        return new Redaction(List.of());
+        return SHAPES;
     }
 
     /** Masks {@code secrets} and token shapes. */

@@ -109,11 +109,12 @@ class CommandScriptsTest {
         try {
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("cat read /dev/null, not the open stdin").isTrue();
             assertThat(process.exitValue()).isEqualTo(5);
-            process.getOutputStream().close();
-            // The watchdog is gone with the wrapper, so the end of stdin kills nothing now.
-            assertThat(children).allMatch(CommandScriptsTest::running);
+            // The watchdog is gone with the wrapper (no process of the command reads stdin any more),
+            // so the end of stdin kills nothing now.
             assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> ProcessHandle.allProcesses()
                     .noneMatch(p -> p.info().commandLine().orElse("").contains(token)))).as("no watchdog left").isTrue();
+            process.getOutputStream().close();
+            assertThat(children).allMatch(CommandScriptsTest::running);
         } finally {
             children.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         }

@@ -1,6 +1,5 @@
 package io.sandboxfactory.core.internal.git;
 
-import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.support.Sandboxes;
 
@@ -11,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 
 /**
  * Hands a repository token to git without it touching disk or argv (design §5.5). The token lives
@@ -100,16 +98,6 @@ public final class GitCredentials {
     public static Set<String> overlayVariables() {
         return Set.of(TOKEN_VARIABLE, USERNAME_VARIABLE, "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
                 "GIT_CONFIG_VALUE_0", "GIT_CONFIG_KEY_1", "GIT_CONFIG_VALUE_1");
-    }
-
-    /**
-     * Masks the secrets a sandbox's environment overlay holds (the token, {@value #TOKEN_VARIABLE},
-     * and every variable named like a secret) and token shapes in text ({@link Redaction}), for
-     * output of commands run outside a start (teardown at retirement, a command of an open
-     * session), where the token in effect is the one last put in the overlay (minted or refreshed).
-     */
-    public static UnaryOperator<String> redaction(Map<String, String> overlay) {
-        return Redaction.ofEnvironment(overlay);
     }
 
     /** {@code scheme://host[:port]} of an http(s) URL. */

@@ -1,11 +1,11 @@
 package io.sandboxfactory.core.internal.retire;
 
+import io.sandboxfactory.core.session.Redaction;
 import jakarta.inject.Inject;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxStatus;
-import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.internal.session.SessionEntry;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.internal.session.SessionPlan;
@@ -166,7 +166,7 @@ public final class SessionRetirementCoordinator {
         }
         services.phase(entry.sessionId(), SessionPhase.TEARDOWN, entry.workdir().get());
         // Teardown output may echo the session's token (it is in the command environment): redact it.
-        UnaryOperator<String> redact = GitCredentials.redaction(sandbox.getEnv());
+        UnaryOperator<String> redact = Redaction.ofEnvironment(sandbox.getEnv());
         for (SessionPlan.Teardown unit : plan.get().teardowns(plan.get().layout(entry.workdir().get()))) {
             TeardownRunner.run(services.journal().recording(sandbox, entry.sessionId(), "teardown", unit.commands().text(), redact),
                     entry.sessionId(), unit.label(), unit.commands(), unit.directory(),

@@ -1,10 +1,10 @@
 package io.sandboxfactory.core.internal.session;
 
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.support.Sandboxes;
-import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.StartMode;
@@ -100,7 +100,7 @@ final class OpenSessionHandle implements SessionHandle {
             CommandResult result = execute(command, args, options);
             // The overlay holds the session's token; a command line or output that shows it is redacted.
             journal.record(sessionId(), journal.origin(), Sandboxes.join(command, args), started, result,
-                    GitCredentials.redaction(sandbox().getEnv()));
+                    Redaction.ofEnvironment(sandbox().getEnv()));
             return result;
         }
     }
