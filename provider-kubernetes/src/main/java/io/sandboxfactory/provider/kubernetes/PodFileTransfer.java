@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,6 +39,8 @@ final class PodFileTransfer implements RemoteFiles<String> {
     private static final long TAR_WAIT_MINUTES = 30;
     /** GNU tar's default record: 20 blocks of 512 bytes. */
     private static final int RECORD = 10240;
+    /** Records sent per write while the archive streams: 160 KiB. */
+    private static final int RECORDS_PER_WRITE = 16;
 
     private static final String EXTRACT = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; exec tar -xmf -";
     private static final String ARCHIVE = "cd -- \"$1\" 2>/dev/null || exit " + NO_DIRECTORY + "; [ -e \"$2\" ] || [ -h \"$2\" ]"
@@ -61,10 +64,24 @@ final class PodFileTransfer implements RemoteFiles<String> {
         try (tar; watch) {
             OutputStream stdin = watch.getInput();
             try {
-                long written = tar.transferTo(stdin);
                 // GNU tar reads a pipe in whole 10 KiB records and waits for the rest of a short one; stdin cannot
-                // be closed here, so fill the last record with zeros (after the end-of-archive blocks: ignored).
-                stdin.write(new byte[(int) ((RECORD - written % RECORD) % RECORD)]);
+                // be closed here, so the last record is filled with zeros (after the end-of-archive blocks: ignored).
+                // Only whole records are sent, the last one with its padding in one write: tar may end as soon as it
+                // has read the end-of-archive blocks, and nothing may still be on its way then (a send to an exec
+                // that already ended fails the copy).
+                byte[] archive = new byte[RECORD * RECORDS_PER_WRITE];
+                int held = 0;
+                int n;
+                while ((n = tar.read(archive, held, archive.length - held)) >= 0) {
+                    held += n;
+                    if (held == archive.length) {
+                        stdin.write(archive, 0, held);
+                        held = 0;
+                    }
+                }
+                int padded = (held + RECORD - 1) / RECORD * RECORD;
+                Arrays.fill(archive, held, padded, (byte) 0);
+                stdin.write(archive, 0, padded);
                 stdin.flush();
             } catch (IOException e) {
                 if (tar.failure().isPresent()) {
