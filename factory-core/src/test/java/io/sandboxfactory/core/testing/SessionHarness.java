@@ -7,6 +7,7 @@ import com.google.inject.Stage;
 import com.google.inject.TypeLiteral;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.testing.TestProviderContext;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.SessionRetirementCoordinator;
@@ -46,6 +47,8 @@ import java.util.function.UnaryOperator;
 public final class SessionHarness implements AutoCloseable {
 
     public final Path state;
+    /** The Git gateway the harness's sessions use (the local provider shows its directories). */
+    public final GitGateway gateway;
     public final SqliteSessionStore store;
     public final SessionLeases leases;
     public final InFlightStarts inFlight = new InFlightStarts();
@@ -67,6 +70,7 @@ public final class SessionHarness implements AutoCloseable {
 
     public SessionHarness(Path state, SessionDefaults defaults, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
+        this.gateway = new GitGateway(state, Duration.ofMinutes(5), false, Optional.empty(), true, "local");
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
         this.local = (LocalFactorySandbox) new LocalSandboxProvider()
@@ -94,6 +98,7 @@ public final class SessionHarness implements AutoCloseable {
                 bind(TemplateSettings.class).toInstance(TemplateSettings.disabled());
                 bind(AutoBuilds.class).toInstance(AutoBuilds.disabled());
                 bind(new TypeLiteral<Optional<ObjectCache>>() { }).toInstance(Optional.empty());
+                bind(GitGateway.class).toInstance(gateway);
                 install(new OpenPipelineModule());
             }
         });
@@ -114,6 +119,7 @@ public final class SessionHarness implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        gateway.close();
         activity.close();
         leases.close();
         store.close();

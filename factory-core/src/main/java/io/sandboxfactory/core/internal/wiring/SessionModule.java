@@ -8,6 +8,7 @@ import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.config.Timeouts;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;
@@ -132,6 +133,13 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
+    GitGateway gitGateway(ResolvedConfig config, SessionTimeouts timeouts, FactorySandbox provider) {
+        return new GitGateway(config.stateDirectory(), timeouts.network(), config.repository().exposeToken(),
+                config.repository().pushNamespace(), provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES), config.provider());
+    }
+
+    @Provides
+    @Singleton
     SessionProvider sessionProvider(ResolvedConfig config, FactorySandbox provider) {
         return new SessionProvider(config.provider(), provider);
     }
@@ -139,8 +147,9 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     Retirements retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, FactorySandbox provider,
-                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock) {
-        return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock);
+                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock, GitGateway gateway) {
+        return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock,
+                gateway);
     }
 
     @Provides
