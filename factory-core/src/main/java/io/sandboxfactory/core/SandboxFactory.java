@@ -228,7 +228,10 @@ public final class SandboxFactory implements AutoCloseable {
         return sessions.touch(SessionSpec.requireValidSessionId(sessionId));
     }
 
-    /** Replaces the repository token ({@code GH_TOKEN}) in an open session's environment for later commands. */
+    /**
+     * A new repository token for an open session's later git commands: the Git gateway's, or with
+     * {@code repository.exposeToken} its {@code GH_TOKEN}.
+     */
     public void refreshToken(String sessionId, String token) {
         requireOpen();
         sessions.refreshToken(sessionId, token);
