@@ -84,6 +84,8 @@ public final class McpSessionTools {
                 .strings("teardown", "With repo: teardown commands, run when the session is retired.")
                 .strings("workspace_setup", "With repos: commands run at the workspace root after every repository's setup.")
                 .strings("workspace_teardown", "With repos: commands run at the workspace root on retire.")
+                .strings("setup_secrets", "Names of variables of the factory's environment the setup commands get, and no later command"
+                        + " (default: the configured setupSecrets).")
                 .stringMap("labels", "Labels to find the session by, e.g. {\"task\": \"1234\"}.");
         return new McpTool("session_open", "Open (or reopen) a session: an isolated sandbox with a Git checkout of its own branch,"
                 + " cloned, checked out and set up once. Opening an open session again reconnects to it. Returns the checkout path.",
@@ -101,6 +103,7 @@ public final class McpSessionTools {
                     });
                     options.workspaceSetup.addAll(args.strings("workspace_setup"));
                     options.workspaceTeardown.addAll(args.strings("workspace_teardown"));
+                    options.setupSecrets.addAll(args.strings("setup_secrets"));
                     Optional<String> repo = args.optionalString("repo");
                     List<McpArguments> repos = args.objects("repos", repoItem.names());
                     if (repo.isPresent() && !repos.isEmpty()) {

@@ -7,6 +7,7 @@ import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.core.internal.template.TemplateInputs;
 
 import java.util.List;
@@ -31,9 +32,11 @@ import java.util.function.Supplier;
  *     URLs must lie under; empty (the default) allows every local repository
  * @param templateInputs files (relative to the checkout) whose content decides whether a template
  *     still fits, e.g. {@code package-lock.json}: hashed at the base commit (design §5.14)
+ * @param setupSecrets names of host environment variables whose values the setup commands get in
+ *     their environment, and no later command (each {@code [A-Za-z_][A-Za-z0-9_]*})
  */
 public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
-                                 List<String> allowedFileRoots, List<String> templateInputs) {
+                                 List<String> allowedFileRoots, List<String> templateInputs, List<String> setupSecrets) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
 
@@ -46,6 +49,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         List<String> setupCommands = nonBlank(setup);
         List<String> teardownCommands = nonBlank(teardown);
         List<String> inputs = templateInputs == null ? List.of() : templateInputs;
+        List<String> secrets = setupSecrets == null ? List.of() : setupSecrets;
         String template = cloneUrlTemplate;
         Optional<String> base = defaultBaseBranch;
         setup = checked(problems, "setup", () -> SetupCommands.requireRunnable(setupCommands, "Setup command"));
@@ -58,8 +62,15 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         checked(problems, "cloneUrlTemplate", () -> RepositorySyntax.requireValidTemplate(template));
         checked(problems, "defaultBaseBranch", () -> base.map(b -> GitRefs.requireValid(b, "Default base branch")));
         templateInputs = checked(problems, "templateInputs", () -> TemplateInputs.requireValid(inputs));
+        setupSecrets = checked(problems, "setupSecrets", () -> SetupSecrets.requireValidNames(secrets));
         problems.throwIfAny();
         allowedFileRoots = List.copyOf(allowedFileRoots);
+    }
+
+    /** The section without setup secrets. */
+    public RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
+                              List<String> allowedFileRoots, List<String> templateInputs) {
+        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, templateInputs, List.of());
     }
 
     /** The section without template inputs. */
@@ -97,7 +108,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
-        return new RepositoryDefaults(null, null, null, null, null, null);
+        return new RepositoryDefaults(null, null, null, null, null, null, null);
     }
 
     /** The clone URL of {@code owner/name} from the template. */
