@@ -80,6 +80,41 @@ class CliCredentialsIT {
         }
     }
 
+    /**
+     * What streams to the terminal is masked too: a token of no well-known shape, written in two
+     * pieces a moment apart, shows as one {@code ****}. A setup secret reaches the setup only, and its
+     * value printed by the setup shows masked in {@code factory log}, its {@code --json} and the open's.
+     */
+    @Test
+    void streamedOutputAndTheSetupsSecretsShowMasked() throws Exception {
+        Path state = temp.resolve("state");
+        String plain = "tok." + UUID.randomUUID();
+        String setupValue = "setup." + UUID.randomUUID();
+        try (GitHttpServer server = new GitHttpServer(served, plain)) {
+            CliProcess cli = cli(state).env("GH_TOKEN", plain).env("SETUP_VALUE_X", setupValue);
+            CliProcess.Result open = cli.run("--json", "open", "p3", "--repo", server.url("private.git"), "--branch", "work",
+                    "--setup-secret", "SETUP_VALUE_X", "--setup", "echo \"${SETUP_VALUE_X:+set}\" > ../setup-saw.txt; echo \"setup prints $SETUP_VALUE_X\"");
+            assertThat(open.exitCode()).as(open.toString()).isZero();
+
+            CliProcess.Result split = cli.run("exec", "p3", "--", "sh", "-c", "printf '%s\\n' \"$GH_TOKEN\" | cut -c1-9 | tr -d '\\n';"
+                    + " sleep 0.5; printf '%s\\n' \"$GH_TOKEN\" | cut -c10-; echo \"err $GH_TOKEN\" >&2");
+            assertThat(split.exitCode()).as(split.toString()).isZero();
+            assertThat(split.stdout()).isEqualTo("****\n");
+            assertThat(split.stderr()).contains("err ****");
+
+            CliProcess.Result saw = cli.run("exec", "p3", "--", "sh", "-c", "cat ../setup-saw.txt; printenv SETUP_VALUE_X || echo unset");
+            assertThat(saw.stdout()).as(saw.toString()).isEqualTo("set\nunset\n");
+            CliProcess.Result log = cli.run("log", "p3");
+            CliProcess.Result jsonLog = cli.run("--json", "log", "p3");
+            assertThat(log.stdout()).as(log.toString()).contains("setup");
+            assertThat(jsonLog.stdout()).as(jsonLog.toString()).contains("setup prints ****");
+            String everything = open.stdout() + open.stderr() + split.stdout() + split.stderr() + saw.stdout() + saw.stderr()
+                    + log.stdout() + log.stderr() + jsonLog.stdout() + jsonLog.stderr();
+            assertThat(everything).doesNotContain(plain).doesNotContain(setupValue);
+            assertThat(filesHolding(state, setupValue)).as("files under the state directory holding the setup secret").isEmpty();
+        }
+    }
+
     @Test
     void ghTokenFromTheEnvironmentClonesAPrivateRepositoryAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");

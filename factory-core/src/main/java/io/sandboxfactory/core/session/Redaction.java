@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,6 +75,19 @@ public final class Redaction implements UnaryOperator<String> {
         List<String> both = new ArrayList<>(secrets);
         both.addAll(other.secrets);
         return new Redaction(both);
+    }
+
+    /**
+     * Masks what passes through to {@code sink} in chunks (a command's streamed output), also a
+     * secret split across two chunks; {@link RedactedStream#flush()} once the stream ended.
+     */
+    public RedactedStream streamTo(Consumer<String> sink) {
+        return new RedactedStream(this, sink);
+    }
+
+    /** The secret values, longest first. */
+    List<String> secrets() {
+        return secrets;
     }
 
     /** {@code text} with every secret masked; null stays null. */
