@@ -95,6 +95,20 @@ class SetupSecretsTest {
         }
     }
 
+    /** A clone's failure quotes git's output, which names the repository: the caller sees the session's secrets and token shapes masked. */
+    @Test
+    void aFailedClonesMessageShowsTheSessionsSecretsMasked() throws Exception {
+        String secret = "plain-" + UUID.randomUUID();
+        String shaped = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+        Path missing = tmp.resolve(secret).resolve(shaped).resolve("app.git");
+        try (SandboxFactory factory = factory(Map.of(NAME, secret), new RecordingListener())) {
+            SessionSpec spec = SessionSpec.builder("sec-6").repository(missing.toString()).branch("work").setupSecrets(NAME).build();
+            MaterializeException failure = catchThrowableOfType(MaterializeException.class, () -> factory.openSession(spec));
+            assertThat(failure.errorCode()).isEqualTo(StandardErrorCode.CLONE_FAILED.toErrorCode());
+            assertThat(failure.getMessage()).contains(Redaction.MASK).doesNotContain(secret).doesNotContain(shaped);
+        }
+    }
+
     @Test
     void anUnsetVariableFailsTheOpenNamingItBeforeAnythingIsCreated() throws Exception {
         Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));
