@@ -115,7 +115,35 @@ class CliCredentialsIT {
         }
     }
 
+    /**
+     * The store's password, under a variable the config names (not named like a secret), is masked in
+     * what the CLI prints: streamed output, {@code --json} and error lines.
+     */
     @Test
+    void theStorePasswordIsMaskedInTheOutput() throws Exception {
+        Path state = temp.resolve("state");
+        String password = "store.pw." + UUID.randomUUID();
+        Files.writeString(temp.resolve("factory.yaml"), "store:\n  passwordEnv: SF_STORE_PW\n");
+        CliProcess cli = cli(state).env("SF_STORE_PW", password);
+        String repo = served.resolve("private.git").toString();
+
+        CliProcess.Result streamed = cli.run("run", "--repo", repo, "--branch", "work", "--", "sh", "-c",
+                "echo \"out " + password + "\"; echo \"err " + password + "\" >&2");
+        CliProcess.Result json = cli.run("--json", "run", "--repo", repo, "--branch", "work", "--", "echo", password);
+        CliProcess.Result error = cli.run("exec", "no-such-" + password, "--", "true");
+
+        assertThat(streamed.exitCode()).as(streamed.toString()).isZero();
+        assertThat(streamed.stdout()).isEqualTo("out ****\n");
+        assertThat(streamed.stderr()).contains("err ****");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.stdout()).contains("\"stdout\" : \"****\\n\"");
+        assertThat(error.exitCode()).as(error.toString()).isNotZero();
+        assertThat(error.stderr()).contains("no-such-****");
+        assertThat(streamed.stdout() + streamed.stderr() + json.stdout() + json.stderr() + error.stdout() + error.stderr())
+                .doesNotContain(password);
+    }
+
+        @Test
     void ghTokenFromTheEnvironmentClonesAPrivateRepositoryAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");
         try (GitHttpServer server = new GitHttpServer(served, token)) {

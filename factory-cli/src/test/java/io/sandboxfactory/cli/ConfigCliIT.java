@@ -170,6 +170,7 @@ class ConfigCliIT {
             Map.entry("repository.teardown", List.of("echo bye", "[\"echo bye\"]")),
             Map.entry("repository.allowedFileRoots", List.of("/srv/git", "[\"/srv/git\"]")),
             Map.entry("repository.templateInputs", List.of("package-lock.json", "[\"package-lock.json\"]")),
+            Map.entry("repository.setupSecrets", List.of("[NPM_TOKEN, PIP_TOKEN]", "[\"NPM_TOKEN\",\"PIP_TOKEN\"]")),
             Map.entry("timeouts.setup", List.of("7m", "\"7m\"")), Map.entry("timeouts.command", List.of("8m", "\"8m\"")),
             Map.entry("timeouts.probe", List.of("9m", "\"9m\"")), Map.entry("timeouts.network", List.of("1m", "\"1m\"")),
             Map.entry("timeouts.checkout", List.of("2m", "\"2m\"")), Map.entry("timeouts.teardown", List.of("3m", "\"3m\"")),

@@ -38,6 +38,9 @@ public final class Redaction implements UnaryOperator<String> {
      */
     private static final Pattern SECRET_NAME = Pattern.compile("(?i)(?!.*_ENV$).*(token|secret|pass|credential|private|api_?key|auth).*");
 
+    /** A variable that names the variable holding a secret ({@code FACTORY_STORE_PASSWORD_ENV}). */
+    private static final Pattern NAMES_SECRET = Pattern.compile("(?i).*(token|secret|pass|credential|private|api_?key|auth).*_ENV");
+
     /** Immutable, so one serves every caller that knows no secret values. */
     private static final Redaction SHAPES = new Redaction(List.of());
 
@@ -64,10 +67,21 @@ public final class Redaction implements UnaryOperator<String> {
         return new Redaction(secrets);
     }
 
-    /** Masks the values of {@code environment}'s variables whose names say they are secrets ({@code GH_TOKEN}, {@code *_PASSWORD}, …) and token shapes. */
+    /**
+     * Masks the values of {@code environment}'s variables whose names say they are secrets ({@code
+     * GH_TOKEN}, {@code *_PASSWORD}, …), the value of the variable one named so but ending in {@code
+     * _ENV} names ({@code FACTORY_STORE_PASSWORD_ENV=PGPW}: {@code $PGPW}), and token shapes.
+     */
     public static Redaction ofEnvironment(Map<String, String> environment) {
-        return new Redaction(environment.entrySet().stream().filter(variable -> SECRET_NAME.matcher(variable.getKey()).matches())
-                .map(Map.Entry::getValue).toList());
+        List<String> values = new ArrayList<>();
+        environment.forEach((name, value) -> {
+            if (SECRET_NAME.matcher(name).matches()) {
+                values.add(value);
+            } else if (NAMES_SECRET.matcher(name).matches() && value != null) {
+                values.add(environment.get(value));
+            }
+        });
+        return new Redaction(values);
     }
 
     /** This redaction and {@code other}'s secrets too. */

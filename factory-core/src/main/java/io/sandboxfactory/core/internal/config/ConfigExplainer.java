@@ -120,10 +120,13 @@ public final class ConfigExplainer {
         return sources.entrySet().stream().filter(e -> ConfigKeys.within(key, e.getKey())).map(Map.Entry::getValue).findFirst();
     }
 
-    /** Keys are secret by their own name or the name of a variable under an {@code env} map. */
+    /**
+     * Keys are secret by their own name or the name of a variable under an {@code env} map; {@code
+     * setupSecrets} lists names of variables, which are not.
+     */
     static boolean isSecret(String key) {
         String last = key.substring(key.lastIndexOf('.') + 1);
-        return SECRET.matcher(last).matches() && !last.endsWith("Env");
+        return SECRET.matcher(last).matches() && !last.endsWith("Env") && !last.equals("setupSecrets");
     }
 
     private ObjectNode effectiveTree(ResolvedConfig resolved) {

@@ -81,7 +81,10 @@ final class SectionOverrides {
         return result;
     }
 
-    /** {@code FACTORY_REPOSITORY_SETUP} and {@code _TEARDOWN}: one command, or several as a YAML flow list {@code [npm ci, make]}. */
+    /**
+     * {@code FACTORY_REPOSITORY_SETUP}, {@code _TEARDOWN} and {@code _SETUP_SECRETS}: one command (name), or several as a YAML
+     * flow list {@code [npm ci, make]}.
+     */
     private RepositoryDefaults commands(RepositoryDefaults fromFile) {
         RepositoryDefaults result = fromFile;
         Optional<String> setup = env.get(EnvironmentOverrides.SETUP);
@@ -96,6 +99,13 @@ final class SectionOverrides {
             result = fromEnv(EnvironmentOverrides.TEARDOWN, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), commandList(teardown.get()), current.allowedFileRoots(),
                     current.templateInputs(), current.setupSecrets()), current);
+        }
+        Optional<String> secrets = env.get(EnvironmentOverrides.SETUP_SECRETS);
+        if (secrets.isPresent()) {
+            RepositoryDefaults current = result;
+            result = fromEnv(EnvironmentOverrides.SETUP_SECRETS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(),
+                    commandList(secrets.get())), current);
         }
         return result;
     }
