@@ -319,6 +319,12 @@ class McpServerIT {
                     .containsEntry("stdout", "****\n****\n");
             String progress = streamed(mcp.awaitProgress("secrets-1", notes -> streamed(notes, "stdout").contains("****\n****")), "stdout");
             assertThat(progress).doesNotContain(token).doesNotContain(shaped);
+            // Written in two pieces a moment apart, the token still streams as one ****.
+            McpSchema.CallToolResult split = mcp.callWithProgress("session_exec", Map.of("id", "p1", "command",
+                    "printf '%s\\n' \"$GH_TOKEN\" | cut -c1-9 | tr -d '\\n'; sleep 0.5; printf '%s\\n' \"$GH_TOKEN\" | cut -c10-"), "secrets-2");
+            answers.add(McpClientSession.text(split));
+            String splitProgress = streamed(mcp.awaitProgress("secrets-2", notes -> streamed(notes, "stdout").contains("\n")), "stdout");
+            assertThat(splitProgress).isEqualTo("****\n");
             assertThat(answers.get(1)).as(answers.get(0)).contains("fetched");
             assertThat(String.join("\n", answers)).doesNotContain(token);
             assertThat(String.join("\n", mcp.stderr)).doesNotContain(token);
