@@ -115,6 +115,26 @@ class CliCredentialsIT {
         }
     }
 
+    /** A setup secret that is no variable name, or that is unset, fails the open as bad input, and no session is made. */
+    @Test
+    void aBadOrUnsetSetupSecretFailsTheOpenBeforeAnythingIsCreated() throws Exception {
+        Path state = temp.resolve("state");
+        CliProcess cli = cli(state);
+        String repo = served.resolve("private.git").toString();
+
+        CliProcess.Result invalid = cli.run("--json", "open", "p4", "--repo", repo, "--branch", "w", "--setup-secret", "1BAD", "--setup", "true");
+        CliProcess.Result unset = cli.run("open", "p4", "--repo", repo, "--branch", "w", "--setup-secret", "SF_UNSET_SECRET_X",
+                "--setup", "true");
+        CliProcess.Result list = cli.run("--json", "list");
+
+        assertThat(invalid.exitCode()).as(invalid.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(invalid.stderr()).contains("'1BAD'");
+        assertThat(invalid.stdout()).contains("\"code\" : \"INVALID_CONFIG\"");
+        assertThat(unset.exitCode()).as(unset.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(unset.stderr()).contains("Setup secret SF_UNSET_SECRET_X is not set in the factory's environment");
+        assertThat(list.stdout()).as(list.toString()).doesNotContain("p4");
+    }
+
     /**
      * The store's password, under a variable the config names (not named like a secret), is masked in
      * what the CLI prints: streamed output, {@code --json} and error lines.
