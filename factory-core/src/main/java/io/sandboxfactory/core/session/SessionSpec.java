@@ -53,8 +53,8 @@ import java.util.Optional;
  *     output reaches; replaces {@code repository.setupSecrets} of the config (an environment's own
  *     {@code setupSecrets} for an environment). A name that is not {@code [A-Za-z_][A-Za-z0-9_]*}
  *     is {@code INVALID_CONFIG}; a variable unset on the host fails the open before anything is
- *     created. Not stored: a later open of the session, or a start in another process, reads the
- *     configured names again.
+ *     created. Not stored: a session reached again from the store ({@link #resume}) uses {@code
+ *     repository.setupSecrets} (an environment: none).
  */
 public record SessionSpec(
         String sessionId,
