@@ -11,6 +11,7 @@ import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
 import io.sandboxfactory.store.api.SessionDefinition;
 
@@ -47,6 +48,13 @@ import java.util.Optional;
  * @param ephemeralOwner the process that destroys the session once its one command ended (a {@code
  *     run}), recorded with the session so that {@code sweep} removes it when that process is provably
  *     gone; empty (the default) for a session that is kept
+ * @param setupSecrets names of host environment variables the factory reads at open and gives to the
+ *     setup commands' environment only, never to later commands, masked in everything the setup's
+ *     output reaches; replaces {@code repository.setupSecrets} of the config (an environment's own
+ *     {@code setupSecrets} for an environment). A name that is not {@code [A-Za-z_][A-Za-z0-9_]*}
+ *     is {@code INVALID_CONFIG}; a variable unset on the host fails the open before anything is
+ *     created. Not stored: a session reached again from the store ({@link #resume}) uses {@code
+ *     repository.setupSecrets} (an environment: none).
  */
 public record SessionSpec(
         String sessionId,
@@ -63,7 +71,8 @@ public record SessionSpec(
         Optional<String> workingDirectory,
         Map<String, String> labels,
         boolean useTemplates,
-        Optional<HostProcess> ephemeralOwner) {
+        Optional<HostProcess> ephemeralOwner,
+        Optional<List<String>> setupSecrets) {
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = SessionIds.MAX_LENGTH;
@@ -105,6 +114,7 @@ public record SessionSpec(
         repository.ifPresent(RepositorySyntax::requireValid);
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
+        setupSecrets = Objects.requireNonNullElse(setupSecrets, Optional.<List<String>>empty()).map(SetupSecrets::requireValidNames);
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
             throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
@@ -122,7 +132,7 @@ public record SessionSpec(
                        Optional<Duration> setupTimeout, SandboxResources resources, Optional<String> workingDirectory,
                        Map<String, String> labels, boolean useTemplates) {
         this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode, repositoryAccess,
-                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty());
+                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -149,7 +159,7 @@ public record SessionSpec(
     /** This spec for an ephemeral session that {@code owner} destroys once its command ended (see {@link #ephemeralOwner()}). */
     public SessionSpec ephemeralFor(HostProcess owner) {
         return new SessionSpec(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode,
-                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner));
+                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner), setupSecrets);
     }
 
     /** The repositories of this session in position order; one for a single-repository session. */
@@ -201,6 +211,7 @@ public record SessionSpec(
         private final Map<String, String> labels = new LinkedHashMap<>();
         private boolean useTemplates = true;
         private HostProcess ephemeralOwner;
+        private List<String> setupSecrets;
 
         private Builder(String sessionId) {
             this.sessionId = sessionId;
@@ -229,6 +240,16 @@ public record SessionSpec(
 
         public Builder setupCommands(List<String> commands) {
             this.setupCommands = List.copyOf(commands);
+            return this;
+        }
+
+        /** Replaces the configured setup secrets (names of host variables); none means no secrets. */
+        public Builder setupSecrets(String... names) {
+            return setupSecrets(Arrays.asList(names));
+        }
+
+        public Builder setupSecrets(List<String> names) {
+            this.setupSecrets = List.copyOf(names);
             return this;
         }
 
@@ -293,7 +314,8 @@ public record SessionSpec(
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner));
+                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner),
+                    Optional.ofNullable(setupSecrets));
         }
     }
 }

@@ -44,7 +44,7 @@ class GitGatewayTest {
         String token = "ghp_" + UUID.randomUUID().toString().replace("-", "");
         Path state = tmp.resolve("state");
         FactoryConfig config = FactoryConfig.builder().repository(new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(),
-                List.of(), List.of(), false, Optional.of("agents"))).build();
+                List.of(), List.of(), List.of(), false, Optional.of("agents"))).build();
         try (GitHttpServer server = new GitHttpServer(served, token);
              SandboxFactory factory = SandboxFactory.builder().config(config).provider("local").stateDirectory(state)
                      .repositoryToken(() -> token).build()) {
