@@ -19,9 +19,28 @@ public final class RecordingListener implements SessionListener {
         commands.add(commandLine);
     }
 
+    private final java.util.concurrent.atomic.AtomicReference<Hold> hold = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** Holds the thread that next reports {@code phase}: {@code entered} opens, and it goes on once {@code release} does. */
+    public record Hold(SessionPhase phase, java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release) {
+    }
+
+    public void holdNext(Hold next) {
+        hold.set(next);
+    }
+
     @Override
     public void onPhase(String sessionId, SessionPhase phase, String detail) {
         phases.add(phase);
+        Hold next = hold.get();
+        if (next != null && next.phase() == phase && hold.compareAndSet(next, null)) {
+            next.entered().countDown();
+            try {
+                next.release().await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     @Override

@@ -61,11 +61,14 @@ final class OpenPipeline {
         return t;
     });
 
+    private final StartFlights flights;
+
     @Inject
     OpenPipeline(ValidateSpec validate, GenerationCheck generations, TakeLease lease, AcquireSandbox acquire,
                  MaterializeRepositories materialize, CheckoutSessionBranch branch, RunSetupGates setup, RecordStart record,
                  SandboxInstances instances, SessionTemplates templates, SessionRevival revival, GuardedStart starts,
-                 SessionServices services, SessionProvider provider, SessionMemo memo) {
+                 SessionServices services, SessionProvider provider, SessionMemo memo, StartFlights flights) {
+        this.flights = flights;
         this.validate = validate;
         this.generations = generations;
         this.lease = lease;
@@ -112,8 +115,13 @@ final class OpenPipeline {
         return handle;
     }
 
-    /** Steps 3 and 4: holding the lease, the provider's start (whose hook runs steps 5–8). */
+    /** Steps 3 and 4, or joining the same start under way ({@link StartFlights}). */
     private void start(SessionEntry entry, SessionPlan plan) {
+        flights.startOrJoin(entry, plan, () -> startHoldingLease(entry, plan));
+    }
+
+    /** Steps 3 and 4: holding the lease, the provider's start (whose hook runs steps 5–8). */
+    private void startHoldingLease(SessionEntry entry, SessionPlan plan) {
         String id = entry.sessionId();
         try (SessionLeases.Lease held = lease.take(id, () -> {
             // A retirement evicted this entry while we waited: starting it would revive a retired sandbox.

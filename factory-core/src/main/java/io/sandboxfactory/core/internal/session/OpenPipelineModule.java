@@ -29,6 +29,7 @@ public final class OpenPipelineModule extends AbstractModule {
         bind(RunSetupGates.class).in(Scopes.SINGLETON);
         bind(RecordStart.class).in(Scopes.SINGLETON);
         bind(OpenPipeline.class).in(Scopes.SINGLETON);
+        bind(StartFlights.class).in(Scopes.SINGLETON);
 
         bind(SandboxInstances.class).in(Scopes.SINGLETON);
         bind(SessionTemplates.class).in(Scopes.SINGLETON);

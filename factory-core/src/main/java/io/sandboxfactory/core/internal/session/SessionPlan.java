@@ -36,6 +36,28 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
                           Optional<HostProcess> ephemeralOwner, SetupSecrets setupSecrets) {
 
     /**
+     * Whether {@code other} asks a start for the same work: everything equal but how each
+     * repository's token is minted (a source per open), so a start of one serves the other.
+     */
+    boolean sameWork(SessionPlan other) {
+        if (!sessionId.equals(other.sessionId) || !branch.equals(other.branch) || environment != other.environment
+                || !workspaceSetup.text().equals(other.workspaceSetup.text()) || !workspaceTeardown.text().equals(other.workspaceTeardown.text())
+                || !setupTimeout.equals(other.setupTimeout) || !labels.equals(other.labels) || !ephemeralOwner.equals(other.ephemeralOwner)
+                || !setupSecrets.equals(other.setupSecrets) || repositories.size() != other.repositories.size()) {
+            return false;
+        }
+        for (int i = 0; i < repositories.size(); i++) {
+            Repository mine = repositories.get(i);
+            Repository theirs = other.repositories.get(i);
+            if (!mine.repository().equals(theirs.repository()) || !mine.dir().equals(theirs.dir()) || !mine.baseBranch().equals(theirs.baseBranch())
+                    || !mine.setup().text().equals(theirs.setup().text()) || !mine.teardown().text().equals(theirs.teardown().text())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * One repository of the plan.
      *
      * @param repository as named by the host
