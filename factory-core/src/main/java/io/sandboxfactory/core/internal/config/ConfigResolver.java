@@ -187,7 +187,7 @@ public final class ConfigResolver {
         env.checkKnown(providers, binder::keys, named, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
-                origin, store, templates, cache, journal, providerOrigins, git);
+                origin, store, templates, cache, journal, providerOrigins, git, config.egress());
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {
