@@ -42,6 +42,11 @@ public final class EgressSessions {
         });
     }
 
+    /** Whether {@code sessionId} holds a capability now. */
+    public boolean registered(String sessionId) {
+        return capabilityBySession.containsKey(sessionId);
+    }
+
     Optional<Registration> find(String capability) {
         return Optional.ofNullable(byCapability.get(capability));
     }

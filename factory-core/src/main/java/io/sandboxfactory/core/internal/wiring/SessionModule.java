@@ -7,7 +7,12 @@ import com.google.inject.Singleton;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.Timeouts;
+import io.sandboxfactory.core.egress.EgressProxy;
+import io.sandboxfactory.core.egress.EgressResolver;
+import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.internal.session.EgressRules;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;
@@ -57,6 +62,8 @@ public final class SessionModule extends AbstractModule {
         bind(SessionServices.class).in(Scopes.SINGLETON);
         bind(CommandActivity.class).in(Scopes.SINGLETON);
         bind(SessionRetirementCoordinator.class).in(Scopes.SINGLETON);
+        bind(EgressSessions.class).in(Scopes.SINGLETON);
+        bind(EgressRules.class).in(Scopes.SINGLETON);
         install(new OpenPipelineModule());
     }
 
@@ -107,6 +114,19 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     CommandJournal journal(SessionStore store, ResolvedConfig config, Clock clock, FactorySettings host) {
         return new CommandJournal(store, host.commandOrigin(), host.journalSize().orElse(config.journal().maxEntries()), clock);
+    }
+
+    @Provides
+    @Singleton
+    EgressConfig egressConfig(ResolvedConfig config) {
+        return config.egress();
+    }
+
+    /** One proxy for every session of the factory; it binds its port only when a session in mode allowlist starts. */
+    @Provides
+    @Singleton
+    EgressProxy egressProxy(EgressSessions sessions, EgressConfig config, CommandJournal journal, Clock clock) {
+        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), journal::recordEgress, clock);
     }
 
     @Provides

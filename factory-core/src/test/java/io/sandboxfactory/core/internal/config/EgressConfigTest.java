@@ -30,11 +30,14 @@ class EgressConfigTest {
     @TempDir
     Path tmp;
 
+    private static DiscoveredProviders providers() {
+        return new DiscoveredProviders(List.of(new DiscoveredProvider("local", new MemorySandboxProvider("local"),
+                MemorySandboxProvider.class, MemoryConfig.class, "test", "")));
+    }
+
     private ResolvedConfig resolve(String yaml) throws IOException {
         Path file = Files.writeString(tmp.resolve("factory.yaml"), yaml);
-        DiscoveredProviders providers = new DiscoveredProviders(List.of(new DiscoveredProvider("local", new MemorySandboxProvider("local"),
-                MemorySandboxProvider.class, MemoryConfig.class, "test", "")));
-        return new ConfigResolver(tmp, "tester").resolveFile(new FactoryConfigLoader(tmp), file, Map.of(), ConfigOverrides.none(), providers);
+        return new ConfigResolver(tmp, "tester").resolveFile(new FactoryConfigLoader(tmp), file, Map.of(), ConfigOverrides.none(), providers());
     }
 
     @Test
@@ -84,6 +87,18 @@ class EgressConfigTest {
                 .hasMessageContaining("'has space.org' for configuration key 'egress.allow[4]'")
                 .hasMessageContaining("'registry.internal' for configuration key 'egress.resolve.registry.example.test' in " + tmp.resolve("factory.yaml")
                         + "; it must be an IPv4 or IPv6 address, not a name.");
+    }
+
+    @Test
+    void theEnvironmentOverridesModeAllowListAndProxyAddress() throws IOException {
+        Path file = Files.writeString(tmp.resolve("factory.yaml"), "provider: local\negress: {allow: [file.test]}\n");
+        EgressConfig egress = new ConfigResolver(tmp, "tester").resolveFile(new FactoryConfigLoader(tmp), file,
+                Map.of("FACTORY_EGRESS_MODE", "allowlist", "FACTORY_EGRESS_ALLOW", "[a.test, '*.b.test:443']",
+                        "FACTORY_EGRESS_PROXY_ADDRESS", "10.0.0.9:3128"), ConfigOverrides.none(), providers()).egress();
+        assertThat(egress).isEqualTo(new EgressConfig("allowlist", List.of("a.test", "*.b.test:443"), Map.of(), Optional.of("10.0.0.9:3128")));
+        assertThatThrownBy(() -> new ConfigResolver(tmp, "tester").resolveFile(new FactoryConfigLoader(tmp), file,
+                Map.of("FACTORY_EGRESS_MODE", "sometimes"), ConfigOverrides.none(), providers()))
+                .hasMessageContaining("'sometimes'").hasMessageContaining("egress.mode").hasMessageContaining("FACTORY_EGRESS_MODE");
     }
 
     @Test
