@@ -6,6 +6,7 @@ import io.sandboxfactory.core.egress.EgressPolicy;
 import io.sandboxfactory.core.egress.EgressRule;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
  *     {@code *.domain}, either with {@code :port}; a session adds its own ({@code --egress-allow})
  * @param resolve addresses the proxy connects to for these host names instead of asking the resolver;
  *     each value an IP literal
- * @param proxyAddress the {@code host:port} where Kubernetes pods reach the proxy (their only allowed egress)
+ * @param proxyAddress the IPv4 {@code address:port} the proxy listens at instead of an ephemeral port on
+ *     127.0.0.1, for sandboxes that reach it over the network (Kubernetes pods: their only allowed egress)
  */
 public record EgressConfig(String mode, List<String> allow, Map<String, String> resolve, Optional<String> proxyAddress) {
 
@@ -50,12 +52,13 @@ public record EgressConfig(String mode, List<String> allow, Map<String, String> 
                 problems.reject("resolve." + host, address, "it must be an IPv4 or IPv6 address, not a name");
             }
         });
-        proxyAddress.ifPresent(address -> problems.check(() -> {
-            EgressRule rule = EgressRule.parse("proxyAddress", address);
-            if (rule.port().isEmpty() || rule.wildcard()) {
-                throw new InvalidConfigValueException("proxyAddress", address, "it must be host:port");
+        proxyAddress.ifPresent(address -> {
+            int colon = address.lastIndexOf(':');
+            if (colon < 0 || !IPV4.matcher(address.substring(0, colon)).matches() || !address.substring(colon + 1).matches("[1-9][0-9]{0,4}")
+                    || Integer.parseInt(address.substring(colon + 1)) > 65535) {
+                problems.reject("proxyAddress", address, "it must be an IPv4 address and a port, such as 10.0.0.2:3128");
             }
-        }));
+        });
         problems.throwIfAny();
     }
 
@@ -81,6 +84,22 @@ public record EgressConfig(String mode, List<String> allow, Map<String, String> 
             policy = policy.denying(EgressRule.parse("deny", pattern));
         }
         return policy;
+    }
+
+    /** The address the proxy listens at: {@link #proxyAddress()} when set in mode allowlist, else none (an ephemeral port on 127.0.0.1). */
+    public Optional<InetSocketAddress> proxySocket() {
+        if (egressMode() != EgressMode.ALLOWLIST) {
+            return Optional.empty();
+        }
+        return proxyAddress.map(address -> {
+            int colon = address.lastIndexOf(':');
+            try {
+                // A literal: no lookup happens.
+                return new InetSocketAddress(InetAddress.getByName(address.substring(0, colon)), Integer.parseInt(address.substring(colon + 1)));
+            } catch (UnknownHostException e) {
+                throw new InvalidConfigValueException("proxyAddress", address, "it must be an IPv4 address and a port, such as 10.0.0.2:3128");
+            }
+        });
     }
 
     /** The {@code resolve} map as addresses, keyed by lower-case name. */

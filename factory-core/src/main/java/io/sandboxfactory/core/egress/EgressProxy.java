@@ -16,12 +16,13 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * The host-side HTTP proxy that enforces egress allow-lists: one per factory, on 127.0.0.1 at an
- * ephemeral port, serving every session by its own capability ({@link EgressSessions}). It binds on
+ * ephemeral port (or at {@code egress.proxyAddress}, for sandboxes that reach it over a network), serving every session by its own capability ({@link EgressSessions}). It binds on
  * first use, so a factory without an allow-list session opens no port.
  *
  * <p>{@code CONNECT host:port} is decided by the session's policy; an allowed tunnel must then
@@ -43,6 +44,7 @@ public final class EgressProxy implements Closeable {
     private final EgressResolver resolver;
     private final EgressEvents events;
     private final Clock clock;
+    private final Optional<InetSocketAddress> listen;
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "egress-proxy");
         t.setDaemon(true);
@@ -51,36 +53,45 @@ public final class EgressProxy implements Closeable {
     private ServerSocket server;
     private boolean closed;
 
-    public EgressProxy(EgressSessions sessions, EgressResolver resolver, EgressEvents events, Clock clock) {
+    /** @param listen where to listen; empty: an ephemeral port on 127.0.0.1 */
+    public EgressProxy(EgressSessions sessions, EgressResolver resolver, EgressEvents events, Clock clock, Optional<InetSocketAddress> listen) {
+        this.listen = Objects.requireNonNull(listen, "listen");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.resolver = Objects.requireNonNull(resolver, "resolver");
         this.events = Objects.requireNonNull(events, "events");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** The proxy's port on 127.0.0.1, binding it on the first call. */
+    /** The proxy's port, binding it on the first call. */
     public synchronized int port() throws IOException {
+        return address().getPort();
+    }
+
+    /** The address the proxy listens at, binding it on the first call. */
+    public synchronized InetSocketAddress address() throws IOException {
         if (closed) {
             throw new IOException("The egress proxy is closed.");
         }
         if (server == null) {
             ServerSocket socket = new ServerSocket();
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try {
+                socket.bind(listen.orElseGet(() -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
+            } catch (IOException e) {
+                socket.close();
+                throw new IOException("cannot listen at " + listen.map(a -> a.getAddress().getHostAddress() + ":" + a.getPort())
+                        .orElse("127.0.0.1") + " (" + e.getMessage() + ")", e);
+            }
             server = socket;
             threads.execute(() -> accept(socket));
-            LOG.debug("Egress proxy listening on 127.0.0.1:{}", socket.getLocalPort());
+            LOG.debug("Egress proxy listening on {}", socket.getLocalSocketAddress());
         }
-        return server.getLocalPort();
+        return (InetSocketAddress) server.getLocalSocketAddress();
     }
 
-    /** The proxy URL a sandbox of the session holding {@code capability} uses: {@code http://<capability>@127.0.0.1:<port>}. */
+    /** The proxy URL a sandbox of the session holding {@code capability} uses: {@code http://<capability>@<address>:<port>}. */
     public String url(String capability) throws IOException {
-        return url(capability, "127.0.0.1:" + port());
-    }
-
-    /** The proxy URL with another address for the proxy (what a pod or a sandbox-side listener reaches). */
-    public static String url(String capability, String hostAndPort) {
-        return "http://" + capability + "@" + hostAndPort;
+        InetSocketAddress address = address();
+        return "http://" + capability + "@" + address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
     @Override

@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -95,7 +96,7 @@ class EgressProxyTest {
         InetAddress upstream = InetAddress.getByName("127.0.0.2");
         sessions = new EgressSessions();
         proxy = new EgressProxy(sessions, new EgressResolver(Map.of("api.example.test", upstream, "other.example.test", upstream,
-                "plain.example.test", upstream, "cdn.assets.test", upstream)), events::add, Clock.systemUTC());
+                "plain.example.test", upstream, "cdn.assets.test", upstream)), events::add, Clock.systemUTC(), Optional.empty());
         policy.set(policy("api.example.test", "plain.example.test:" + http.getAddress().getPort(), "*.assets.test"));
         capability = sessions.register("s1", policy::get);
     }
@@ -196,6 +197,24 @@ class EgressProxyTest {
         proxy.close();
         assertThatThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class);
         assertThatThrownBy(proxy::port).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aConfiguredAddressIsWhereTheProxyListensAndWhatItsUrlNames() throws Exception {
+        int free;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getByName("127.0.0.3"))) {
+            free = probe.getLocalPort();
+        }
+        try (EgressProxy bound = new EgressProxy(sessions, new EgressResolver(Map.of()), events::add, Clock.systemUTC(),
+                Optional.of(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), free)))) {
+            assertThat(bound.url(capability)).isEqualTo("http://" + capability + "@127.0.0.3:" + free);
+            try (Socket socket = new Socket(InetAddress.getByName("127.0.0.3"), free)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("CONNECT nothing.test:443 HTTP/1.1\r\n" + auth(capability) + "\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).startsWith("HTTP/1.1 403");
+            }
+        }
     }
 
     @Test

@@ -70,6 +70,25 @@ class FactoryEgressTest {
     }
 
     @Test
+    void aConfiguredProxyAddressIsWhereSandboxesAreSentAndWhatTheProviderIsTold() throws Exception {
+        Path repo = Git.bareRepository(tmp.resolve("app.git"));
+        int free;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.4"))) {
+            free = probe.getLocalPort();
+        }
+        FactoryConfig config = FactoryConfig.builder().provider("local")
+                .providerSection("local", Map.of("isolation", "namespaces", "network", "none"))
+                .egress(new EgressConfig("allowlist", List.of("allowed.test"), Map.of(), Optional.of("127.0.0.4:" + free))).build();
+        try (SandboxFactory factory = SandboxFactory.builder().environment(Map.of()).stateDirectory(tmp.resolve("state")).config(config).build()) {
+            SessionHandle handle = factory.openSession(SessionSpec.builder("f3").repository(repo.toString()).branch("b").build());
+            assertThat(handle.sandbox().getEnv().get("HTTP_PROXY")).endsWith("@127.0.0.4:" + free);
+            assertThat(config.egress().proxySocket()).contains(new java.net.InetSocketAddress("127.0.0.4", free));
+        }
+        assertThat(new EgressConfig("open", List.of(), Map.of(), Optional.of("10.0.0.2:3128")).proxySocket())
+                .as("only an allow-list has a proxy for the provider to open a way to").isEmpty();
+    }
+
+    @Test
     void theHostsNetworkIsRefusedForAnAllowList() throws Exception {
         Path repo = Git.bareRepository(tmp.resolve("app.git"));
         try (SandboxFactory factory = factory("allowlist", "host")) {

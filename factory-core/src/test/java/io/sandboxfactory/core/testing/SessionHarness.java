@@ -99,7 +99,7 @@ public final class SessionHarness implements AutoCloseable {
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
         this.egressRules = new EgressRules(egress, store);
         this.egressProxy = new EgressProxy(egressSessions, new EgressResolver(egress.resolvedAddresses()), egressEvents::add,
-                java.time.Clock.systemUTC());
+                java.time.Clock.systemUTC(), egress.proxySocket());
         this.opener = openPipeline(provider).getInstance(SessionOpener.class);
     }
 

@@ -126,7 +126,7 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     EgressProxy egressProxy(EgressSessions sessions, EgressConfig config, CommandJournal journal, Clock clock) {
-        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), journal::recordEgress, clock);
+        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), journal::recordEgress, clock, config.proxySocket());
     }
 
     @Provides

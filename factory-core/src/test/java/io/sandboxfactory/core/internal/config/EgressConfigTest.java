@@ -74,10 +74,12 @@ class EgressConfigTest {
                   mode: closed
                   allow: ["https://api.github.com", "a.*.org", "", "host:99999", "has space.org"]
                   resolve: {registry.example.test: registry.internal}
+                  proxyAddress: proxy.internal:3128
                 """))
                 .isInstanceOfSatisfying(SandboxException.class,
                         e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode()))
-                .hasMessageContaining("The configuration has 7 errors")
+                .hasMessageContaining("The configuration has 8 errors")
+                .hasMessageContaining("'proxy.internal:3128' for configuration key 'egress.proxyAddress'")
                 .hasMessageContaining("Invalid value 'closed' for configuration key 'egress.mode' in " + tmp.resolve("factory.yaml")
                         + "; it must be one of none, allowlist, open.")
                 .hasMessageContaining("'https://api.github.com' for configuration key 'egress.allow[0]'")
