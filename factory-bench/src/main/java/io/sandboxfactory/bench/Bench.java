@@ -1,6 +1,7 @@
 package io.sandboxfactory.bench;
 
 import io.sandboxfactory.bench.docker.DockerSandboxes;
+import io.sandboxfactory.bench.egress.EgressOverhead;
 import io.sandboxfactory.bench.docker.DockerStarts;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
 import io.sandboxfactory.bench.local.LocalFactories;
@@ -140,6 +141,12 @@ public final class Bench {
         files.measure("10 MiB", 10 << 20, new Interleaved(plan.bigRounds(), 2)).forEach(report::add);
         progress("opens and factory run");
         report.add(new OpenGroups(subjects, factories).measure(new Interleaved(plan.openRounds(), 1)));
+        progress("HTTPS requests through the egress proxy");
+        try (EgressOverhead egress = EgressOverhead.start(workspace.directory("egress"))) {
+            report.add(egress.measure(new Interleaved(plan.execRounds(), plan.warmup())));
+        } catch (java.io.IOException e) {
+            report.note("egress proxy overhead skipped: " + e.getMessage() + ".");
+        }
         progress(CROWD + " concurrent opens");
         try (ConcurrentOpens crowd = new ConcurrentOpens(local, factories, CROWD)) {
             report.add(crowd.measure(new Interleaved(plan.crowdRounds(), 1)));
