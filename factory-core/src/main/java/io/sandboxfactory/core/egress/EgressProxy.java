@@ -171,6 +171,10 @@ public final class EgressProxy implements Closeable {
                 deny(client, session, "CONNECT", target, decision.rule());
                 return;
             }
+            Optional<InetAddress> address = resolve(client, session, "CONNECT", target);
+            if (address.isEmpty()) {
+                return;
+            }
             OutputStream out = client.getOutputStream();
             out.write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
@@ -194,7 +198,7 @@ public final class EgressProxy implements Closeable {
                 return;
             }
             record(session, "CONNECT", target, true, decision.rule());
-            try (Socket upstream = connect(target)) {
+            try (Socket upstream = connect(address.get(), target)) {
                 upstream.getOutputStream().write(hello, 0, length);
                 client.setSoTimeout(0);
                 Splice.run(threads, in, client, upstream);
@@ -210,10 +214,14 @@ public final class EgressProxy implements Closeable {
             deny(client, session, request.method(), target, decision.rule());
             return;
         }
+        Optional<InetAddress> address = resolve(client, session, request.method(), target);
+        if (address.isEmpty()) {
+            return;
+        }
         record(session, request.method(), target, true, decision.rule());
         Socket upstream;
         try {
-            upstream = connect(target);
+            upstream = connect(address.get(), target);
         } catch (IOException e) {
             respond(client, 502, "Bad Gateway", "", "The egress proxy could not reach " + target + ": " + e.getMessage() + ".");
             return;
@@ -246,10 +254,24 @@ public final class EgressProxy implements Closeable {
         };
     }
 
-    private Socket connect(ProxyRequest.Authority target) throws IOException {
+    /** The target's address; empty after answering the client when the name is refused (403) or unknown (502). */
+    private Optional<InetAddress> resolve(Socket client, EgressSessions.Registration session, String method, ProxyRequest.Authority target)
+            throws IOException {
+        try {
+            return Optional.of(resolver.resolve(target.host()));
+        } catch (EgressResolver.Refused e) {
+            deny(client, session, method, target, e.getMessage());
+        } catch (IOException e) {
+            record(session, method, target, false, e.getMessage());
+            respond(client, 502, "Bad Gateway", "", "The egress proxy could not resolve " + target.host() + ": " + e.getMessage() + ".");
+        }
+        return Optional.empty();
+    }
+
+    private Socket connect(InetAddress address, ProxyRequest.Authority target) throws IOException {
         Socket upstream = new Socket();
         try {
-            upstream.connect(new InetSocketAddress(resolver.resolve(target.host()), target.port()), CONNECT_TIMEOUT_MILLIS);
+            upstream.connect(new InetSocketAddress(address, target.port()), CONNECT_TIMEOUT_MILLIS);
             return upstream;
         } catch (IOException e) {
             upstream.close();

@@ -218,6 +218,17 @@ class EgressProxyTest {
     }
 
     @Test
+    void anAllowedNameThatResolvesToThisHostIsRefusedUnlessPinned() throws Exception {
+        policy.set(policy("localhost"));
+        String response = rawConnect(capability, "localhost:" + https.getAddress().getPort());
+        assertThat(response).startsWith("HTTP/1.1 403").contains("localhost resolves to 127.0.0.1, an address of this host or its link");
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.allowed()).isFalse());
+        // Pinned names (api.example.test -> 127.0.0.2 above) and allowed literals are meant: they pass.
+        policy.set(policy("127.0.0.2"));
+        assertThat(httpsConnectStatus(capability, "127.0.0.2")).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
     void aMalformedRequestIs400() throws Exception {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
             socket.getOutputStream().write("nonsense\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -12,6 +12,7 @@ import io.sandboxfactory.core.config.Timeouts;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.egress.EgressResolver;
 import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.internal.session.EgressJournal;
 import io.sandboxfactory.core.internal.session.EgressRules;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
@@ -126,7 +127,8 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     EgressProxy egressProxy(EgressSessions sessions, EgressConfig config, CommandJournal journal, Clock clock) {
-        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), journal::recordEgress, clock, config.proxySocket());
+        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), new EgressJournal(journal), clock,
+                config.proxySocket());
     }
 
     @Provides
