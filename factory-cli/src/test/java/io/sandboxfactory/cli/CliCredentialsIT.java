@@ -19,7 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CLI against a private remote: a real git http-backend on loopback behind HTTP Basic auth.
- * The token comes from {@code $GH_TOKEN} (or {@code $GITHUB_TOKEN}) and reaches git only, never the
+ * The token comes from {@code $GH_TOKEN} (or {@code $GITHUB_TOKEN}) and stays in the factory: the
+ * session (in its own network namespace, no route to the remote) clones and fetches through the Git
+ * gateway of the CLI process or the daemon; the token never reaches the session's commands, the
  * output, the checkout's git config or the state directory (the daemon's log included); with the
  * factory daemon off and on.
  */
@@ -51,12 +53,9 @@ class CliCredentialsIT {
         }
     }
 
-    /**
-     * The remote listens on the host's loopback: sessions (whose clone and commands run inside the
-     * local provider's boundary) reach it only with the host's network.
-     */
+    /** Sessions in the local provider's boundary, without network: only the gateway reaches the remote. */
     private CliProcess cli(Path state) {
-        return mode.cli(state).in(temp).env("FACTORY_PROVIDERS_LOCAL_NETWORK", "host");
+        return mode.cli(state).in(temp);
     }
 
     @Test
@@ -70,10 +69,10 @@ class CliCredentialsIT {
             assertThat(open.exitCode()).as(open.toString()).isZero();
             assertThat(fetch.exitCode()).as(fetch.toString()).isZero();
             assertThat(fetch.stdout()).isEqualTo("fetched-with-token\n");
-            // A command that prints the token: the --json document the CLI writes masks it.
-            CliProcess.Result printed = cli.run("--json", "exec", "p2", "--", "sh", "-c", "printf '%s\\n' \"$GH_TOKEN\"");
+            // The session's commands have no token to print.
+            CliProcess.Result printed = cli.run("--json", "exec", "p2", "--", "sh", "-c", "printf '%s\\n' \"${GH_TOKEN:-no token}\"");
             assertThat(printed.exitCode()).as(printed.toString()).isZero();
-            assertThat(printed.stdout()).as(printed.toString()).contains("\"stdout\" : \"****\\n\"");
+            assertThat(printed.stdout()).as(printed.toString()).contains("\"stdout\" : \"no token\\n\"");
             assertThat(open.stdout() + open.stderr() + fetch.stdout() + fetch.stderr() + printed.stdout() + printed.stderr())
                     .doesNotContain(token);
             assertThat(filesHolding(state, token)).as("files under the state directory holding the token").isEmpty();
@@ -103,7 +102,8 @@ class CliCredentialsIT {
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(fallback.exitCode()).as(fallback.toString()).isZero();
 
-            CliProcess.Result without = cli(temp.resolve("state-b")).env("GH_TOKEN", "").env("GITHUB_TOKEN", "")
+            CliProcess.Result without = cli(temp.resolve("state-b")).env("FACTORY_PROVIDERS_LOCAL_NETWORK", "host").env("GH_TOKEN", "")
+                    .env("GITHUB_TOKEN", "")
                     .run("run", "--repo", server.url("private.git"), "--branch", "work", "--", "cat", "README.md");
             assertThat(without.exitCode()).as(without.toString()).isEqualTo(ExitCodes.INFRASTRUCTURE);
             assertThat(without.stderr()).contains("Cloning");

@@ -318,22 +318,22 @@ class McpServerIT {
         GitRepos.bareWithMain(served, "private");
         String token = "ghp_mcp" + UUID.randomUUID().toString().replace("-", "");
         try (GitHttpServer server = new GitHttpServer(served, token)) {
-            // The clone reaches the test's loopback server: the session shares the host network.
-            mcp = new McpClientSession(state, environment(Map.of("GH_TOKEN", token, "FACTORY_PROVIDERS_LOCAL_NETWORK", "host")));
+            // The session has no network: the clone and the fetch go through the server's Git gateway.
+            mcp = new McpClientSession(state, environment(Map.of("GH_TOKEN", token)));
             List<String> answers = new ArrayList<>();
             answers.add(McpClientSession.text(mcp.call("session_open", Map.of("id", "p1", "repo", server.url("private.git"), "branch", "w"))));
             answers.add(McpClientSession.text(mcp.call("session_exec", Map.of("id", "p1", "command", "git fetch -q origin && echo fetched"))));
             answers.add(McpClientSession.text(mcp.call("session_status", Map.of("id", "p1"))));
             answers.add(McpClientSession.text(mcp.call("file_read", Map.of("id", "p1", "path", ".git/config"))));
-            // An agent asks for the token outright, and for a token-shaped value the factory was never told: both are masked,
-            // in the result and in the output streamed as progress.
+            // An agent asks for the token outright (the session has none), and for a token-shaped value the factory was never
+            // told: masked, in the result and in the output streamed as progress.
             String shaped = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8";
             McpSchema.CallToolResult printed = mcp.callWithProgress("session_exec", Map.of("id", "p1",
-                    "command", "printf '%s\\n' \"$GH_TOKEN\" " + shaped), "secrets-1");
+                    "command", "printf '%s\\n' \"${GH_TOKEN:-no token}\" " + shaped), "secrets-1");
             answers.add(McpClientSession.text(printed));
             assertThat(printed.structuredContent()).as(McpClientSession.text(printed)).asInstanceOf(InstanceOfAssertFactories.MAP)
-                    .containsEntry("stdout", "****\n****\n");
-            String progress = streamed(mcp.awaitProgress("secrets-1", notes -> streamed(notes, "stdout").contains("****\n****")), "stdout");
+                    .containsEntry("stdout", "no token\n****\n");
+            String progress = streamed(mcp.awaitProgress("secrets-1", notes -> streamed(notes, "stdout").contains("no token\n****")), "stdout");
             assertThat(progress).doesNotContain(token).doesNotContain(shaped);
             assertThat(answers.get(1)).as(answers.get(0)).contains("fetched");
             assertThat(String.join("\n", answers)).doesNotContain(token);

@@ -6,6 +6,7 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.config.FactoryConfig;
+import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.MaterializeException;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
@@ -31,11 +32,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The token's whole path against a real authenticated remote (git http-backend behind HTTP Basic
- * auth on loopback): it reaches git, and nothing else — not the session directory, not the store,
- * not logs, not argv, not URLs.
+ * The token's whole path with {@code repository.exposeToken: true} (the sandbox gets the token, as
+ * {@code GH_TOKEN}) against a real authenticated remote (git http-backend behind HTTP Basic auth on
+ * loopback): it reaches git, and nothing else — not the session directory, not the store, not logs,
+ * not argv, not URLs. The default, where the token stays in the factory's Git gateway, is {@code
+ * GitGatewayTest}'s.
  */
 class CredentialFlowTest {
+
+    /** The token given to the sandbox. */
+    private static final FactoryConfig EXPOSED = FactoryConfig.builder().repository(new RepositoryDefaults(null, java.util.Optional.empty(),
+            List.of(), List.of(), List.of(), List.of(), true, java.util.Optional.empty())).build();
 
     @TempDir
     Path tmp;
@@ -52,8 +59,8 @@ class CredentialFlowTest {
 
         try (GitHttpServer server = new GitHttpServer(projectRoot, firstToken);
              CapturedLogs logs = new CapturedLogs();
-             SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).stateDirectory(state)
-                     .sessionListener(listener).repositoryToken(minted::get).build()) {
+             SandboxFactory factory = SandboxFactory.builder().config(EXPOSED).provider("local")
+                     .environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).stateDirectory(state).sessionListener(listener).repositoryToken(minted::get).build()) {
             SessionSpec spec = SessionSpec.builder("auth-1").repository(server.url("app.git")).branch("feature/auth")
                     .setupCommands("test -n \"$GH_TOKEN\" && echo setup-saw-a-token").build();
 
@@ -127,7 +134,7 @@ class CredentialFlowTest {
         Path state = tmp.resolve("state");
         Path argvLog = tmp.resolve("git-argv.log");
         Path bin = gitWrapper(tmp.resolve("bin"), argvLog);
-        FactoryConfig config = FactoryConfig.builder()
+        FactoryConfig config = FactoryConfig.builder().repository(EXPOSED.repository())
                 .providerSection("local", Map.of("env", Map.of("PATH", bin + ":" + System.getenv("PATH")))).build();
         List<Throwable> failures = new java.util.ArrayList<>();
 

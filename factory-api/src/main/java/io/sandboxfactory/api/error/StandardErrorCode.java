@@ -145,6 +145,11 @@ public enum StandardErrorCode implements ErrorCodeSupplier {
             + " providers.local.network is host (or providers.local.isolation is none).\" Give the sandbox "
             + "network (`providers.local.network: host`, docker `networkMode`), or give the repository as a "
             + "host path (the session sees it read-only)."),
+    GATEWAY_UNAVAILABLE(ErrorKind.BAD_INPUT,
+            "A session's repository needs a token, but its sandboxes cannot reach the factory's Git gateway (the "
+            + "provider does not show host directories to its sandboxes, or the sandbox was made before the "
+            + "gateway's directory was given to it). Use a provider that does, retire the session and open it "
+            + "again, or set `repository.exposeToken: true` to give the sandbox the token (unsafe with untrusted code)."),
     CLONE_FAILED(ErrorKind.INFRASTRUCTURE,
             "`git clone` failed for another reason (missing repository, authentication). Check the repository"
             + " and the token (`GH_TOKEN`); the message carries git's words."),

@@ -31,9 +31,15 @@ import java.util.function.Supplier;
  *     URLs must lie under; empty (the default) allows every local repository
  * @param templateInputs files (relative to the checkout) whose content decides whether a template
  *     still fits, e.g. {@code package-lock.json}: hashed at the base commit (design §5.14)
+ * @param exposeToken give the sandbox the repository token ({@code GH_TOKEN} in every command's
+ *     environment) instead of serving its repositories through the factory's Git gateway; unsafe with
+ *     untrusted code (default false)
+ * @param pushNamespace a branch namespace every session may push to through the gateway besides its
+ *     own branch (every branch under {@code refs/heads/<namespace>/}); empty for none
  */
 public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
-                                 List<String> allowedFileRoots, List<String> templateInputs) {
+                                 List<String> allowedFileRoots, List<String> templateInputs, Boolean exposeToken,
+                                 Optional<String> pushNamespace) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
 
@@ -58,14 +64,18 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         checked(problems, "cloneUrlTemplate", () -> RepositorySyntax.requireValidTemplate(template));
         checked(problems, "defaultBaseBranch", () -> base.map(b -> GitRefs.requireValid(b, "Default base branch")));
         templateInputs = checked(problems, "templateInputs", () -> TemplateInputs.requireValid(inputs));
+        exposeToken = exposeToken != null && exposeToken;
+        pushNamespace = pushNamespace == null ? Optional.empty() : pushNamespace.map(String::trim);
+        Optional<String> namespace = pushNamespace;
+        checked(problems, "pushNamespace", () -> namespace.map(RepositoryDefaults::requireNamespace));
         problems.throwIfAny();
         allowedFileRoots = List.copyOf(allowedFileRoots);
     }
 
-    /** The section without template inputs. */
+    /** The section without template inputs, the token kept in the factory. */
     public RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
                               List<String> allowedFileRoots) {
-        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of());
+        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of(), false, Optional.empty());
     }
 
     /** The section without allowed file roots: every local repository may be cloned. */
@@ -75,6 +85,15 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     private static List<String> nonBlank(List<String> commands) {
         return commands == null ? List.of() : commands.stream().filter(Objects::nonNull).filter(c -> !c.isBlank()).toList();
+    }
+
+    /** A push namespace: a branch path without leading or trailing '/' (so {@code <namespace>/x} is a valid branch). */
+    private static String requireNamespace(String namespace) {
+        if (namespace.isEmpty() || namespace.startsWith("/") || namespace.endsWith("/") || !GitRefs.isValidGitRef(namespace + "/x")) {
+            throw new InvalidInputException(StandardErrorCode.INVALID_CONFIG, "Push namespace '" + InputText.shown(namespace)
+                    + "' is invalid; it must be a branch path such as 'agents' or 'ai/work' (no leading or trailing '/').");
+        }
+        return namespace;
     }
 
     private static String requireRoot(String root) {
@@ -97,7 +116,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
-        return new RepositoryDefaults(null, null, null, null, null, null);
+        return new RepositoryDefaults(null, null, null, null, null, null, false, null);
     }
 
     /** The clone URL of {@code owner/name} from the template. */

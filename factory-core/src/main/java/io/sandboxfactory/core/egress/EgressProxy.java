@@ -3,7 +3,6 @@ package io.sandboxfactory.core.egress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,24 +121,32 @@ public final class EgressProxy implements Closeable {
         }
     }
 
-    private void serve(Socket client) {
-        try (client) {
-            serveOpen(client);
+    private void serve(Socket socket) {
+        try (socket) {
+            serve(ProxyClient.of(socket));
         } catch (IOException e) {
             LOG.debug("Egress proxy connection ended: {}", e.getMessage());
         }
     }
 
+    /**
+     * Serves one connection that came through session {@code sessionId}'s host channel (its sandbox
+     * has no route to the proxy's port): only that session's capability is accepted on it.
+     */
+    public void serveChannel(String sessionId, InputStream in, OutputStream out) throws IOException {
+        serve(ProxyClient.ofChannel(sessionId, in, out));
+    }
+
     /** Serves one connection; the caller closes it. */
-    private void serveOpen(Socket client) throws IOException {
+    private void serve(ProxyClient client) throws IOException {
         try {
-            client.setSoTimeout(HEAD_TIMEOUT_MILLIS);
-            InputStream in = new BufferedInputStream(client.getInputStream());
+            client.readTimeout(HEAD_TIMEOUT_MILLIS);
+            InputStream in = client.in();
             ProxyRequest request = ProxyRequest.read(in).orElse(null);
             if (request == null) {
                 return;
             }
-            EgressSessions.Registration session = request.capability().flatMap(sessions::find).orElse(null);
+            EgressSessions.Registration session = request.capability().flatMap(sessions::find).filter(client::accepts).orElse(null);
             if (session == null) {
                 respond(client, 407, "Proxy Authentication Required", REALM,
                         "The egress proxy needs the session's capability as the proxy URL's user name.");
@@ -165,7 +172,7 @@ public final class EgressProxy implements Closeable {
             this.target = target;
         }
 
-        void run(Socket client, InputStream in) throws IOException {
+        void run(ProxyClient client, InputStream in) throws IOException {
             EgressDecision decision = session.policy().get().decide(target.host(), target.port());
             if (!decision.allowed()) {
                 deny(client, session, "CONNECT", target, decision.rule());
@@ -175,7 +182,7 @@ public final class EgressProxy implements Closeable {
             if (address.isEmpty()) {
                 return;
             }
-            OutputStream out = client.getOutputStream();
+            OutputStream out = client.out();
             out.write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             byte[] hello = new byte[ClientHello.MAX_BYTES];
@@ -200,13 +207,13 @@ public final class EgressProxy implements Closeable {
             record(session, "CONNECT", target, true, decision.rule());
             try (Socket upstream = connect(address.get(), target)) {
                 upstream.getOutputStream().write(hello, 0, length);
-                client.setSoTimeout(0);
+                client.readTimeout(0);
                 Splice.run(threads, in, client, upstream);
             }
         }
     }
 
-    private void forward(EgressSessions.Registration session, ProxyRequest request, Socket client, InputStream in) throws IOException {
+    private void forward(EgressSessions.Registration session, ProxyRequest request, ProxyClient client, InputStream in) throws IOException {
         java.net.URI uri = request.absoluteTarget();
         ProxyRequest.Authority target = ProxyRequest.authority(uri);
         EgressDecision decision = session.policy().get().decide(target.host(), target.port());
@@ -239,7 +246,7 @@ public final class EgressProxy implements Closeable {
             }
             head.append("Connection: close\r\n\r\n");
             upstream.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-            client.setSoTimeout(0);
+            client.readTimeout(0);
             Splice.run(threads, in, client, upstream);
         }
     }
@@ -255,7 +262,7 @@ public final class EgressProxy implements Closeable {
     }
 
     /** The target's address; empty after answering the client when the name is refused (403) or unknown (502). */
-    private Optional<InetAddress> resolve(Socket client, EgressSessions.Registration session, String method, ProxyRequest.Authority target)
+    private Optional<InetAddress> resolve(ProxyClient client, EgressSessions.Registration session, String method, ProxyRequest.Authority target)
             throws IOException {
         try {
             return Optional.of(resolver.resolve(target.host()));
@@ -279,7 +286,7 @@ public final class EgressProxy implements Closeable {
         }
     }
 
-    private void deny(Socket client, EgressSessions.Registration session, String method, ProxyRequest.Authority target, String rule)
+    private void deny(ProxyClient client, EgressSessions.Registration session, String method, ProxyRequest.Authority target, String rule)
             throws IOException {
         record(session, method, target, false, rule);
         respond(client, 403, "Forbidden", "", "Egress to " + target + " is denied for session '" + session.sessionId() + "': " + rule + ".");
@@ -293,17 +300,17 @@ public final class EgressProxy implements Closeable {
         }
     }
 
-    private static void respond(Socket client, int status, String reason, String extraHeaders, String line) throws IOException {
+    private static void respond(ProxyClient client, int status, String reason, String extraHeaders, String line) throws IOException {
         byte[] body = (line + "\n").getBytes(StandardCharsets.UTF_8);
         String head = "HTTP/1.1 " + status + " " + reason + "\r\n" + extraHeaders + "Content-Type: text/plain; charset=utf-8\r\n"
                 + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
-        OutputStream out = client.getOutputStream();
+        OutputStream out = client.out();
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
     }
 
-    private static void respondQuietly(Socket client, int status, String reason, String line) {
+    private static void respondQuietly(ProxyClient client, int status, String reason, String line) {
         try {
             respond(client, status, reason, "", line);
         } catch (SocketException e) {

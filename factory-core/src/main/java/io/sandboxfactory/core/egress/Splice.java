@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -18,23 +17,21 @@ import java.util.concurrent.TimeoutException;
  */
 final class Splice {
 
-    private static final Duration CLIENT_GRACE = Duration.ofSeconds(2);
-
     private Splice() {
     }
 
     /** Copies {@code fromClient} to {@code upstream} and {@code upstream} to {@code client}; returns when both ended. */
-    static void run(ExecutorService threads, InputStream fromClient, Socket client, Socket upstream) throws IOException {
+    static void run(ExecutorService threads, InputStream fromClient, ProxyClient client, Socket upstream) throws IOException {
         Future<?> up = threads.submit(() -> {
             copy(fromClient, upstream.getOutputStream());
             shutdownOutput(upstream);
             return null;
         });
         try {
-            copy(upstream.getInputStream(), client.getOutputStream());
-            shutdownOutput(client);
+            copy(upstream.getInputStream(), client.out());
+            client.endOutput();
             // The upstream is done: a client that keeps its side open (keep-alive) gets a moment, then the caller closes both.
-            up.get(CLIENT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            up.get(client.grace().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {

@@ -149,13 +149,34 @@ final class DockerSessionRig implements AutoCloseable {
 
     /**
      * A new factory on the shared state directory with the host git object cache on, containers on
-     * the host's network (so they reach a loopback git server) and {@code token} for the repository.
+     * the host's network (so they reach a loopback git server) and {@code token} for the repository,
+     * given to the sandbox ({@code repository.exposeToken}: the clones go to the server directly, as
+     * the cache's tests count them).
      */
     SandboxFactory cachedFactory(SessionListener listener, String token) {
         FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
+                .repository(new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(), true, Optional.empty()))
                 .providerSection("docker", Map.of("networkMode", "host", "labels", Map.of(RUN_LABEL, runId)))
                 .cache(new CacheConfig(true, null)).build();
         return factory(config, SandboxFactory.builder().sessionListener(listener).repositoryToken(() -> token));
+    }
+
+    /**
+     * A new factory on the shared state directory: containers without network in {@code runtime}
+     * (empty: the engine's default), {@code token} for the repository.
+     */
+    SandboxFactory tokenFactory(String token, Optional<String> runtime) {
+        Map<String, Object> section = new java.util.HashMap<>(Map.of("networkMode", "none", "labels", Map.of(RUN_LABEL, runId)));
+        runtime.ifPresent(name -> section.put("runtime", name));
+        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", section).build();
+        return factory(config, SandboxFactory.builder().repositoryToken(() -> token));
+    }
+
+    /** A new factory on the shared state directory: containers with {@code networkMode}, egress {@code egress}. */
+    SandboxFactory egressFactory(String networkMode, io.sandboxfactory.core.config.EgressConfig egress) {
+        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
+                .providerSection("docker", Map.of("networkMode", networkMode, "labels", Map.of(RUN_LABEL, runId))).egress(egress).build();
+        return factory(config, SandboxFactory.builder());
     }
 
     private SandboxFactory factory(FactoryConfig config, SandboxFactoryBuilder builder) {

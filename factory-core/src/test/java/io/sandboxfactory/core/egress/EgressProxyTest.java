@@ -1,7 +1,6 @@
 package io.sandboxfactory.core.egress;
 
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -10,12 +9,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,14 +23,12 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +37,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The proxy against upstream servers on 127.0.0.2 (plain HTTP and HTTPS), names pinned by the resolver: loopback only. */
 class EgressProxyTest {
 
-    private static final String PASSWORD = "changeit";
     private static HttpServer http;
     private static HttpsServer https;
     private static SSLContext clientTls;
@@ -55,34 +49,10 @@ class EgressProxyTest {
 
     @BeforeAll
     static void servers(@TempDir Path dir) throws Exception {
-        InetAddress upstream = InetAddress.getByName("127.0.0.2");
-        http = HttpServer.create(new InetSocketAddress(upstream, 0), 0);
-        http.createContext("/", exchange -> reply(exchange, "plain " + exchange.getRequestHeaders().getFirst("Host")));
-        http.start();
-
-        Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
-                "-alias", "upstream", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", "CN=api.example.test",
-                "-ext", "SAN=dns:api.example.test,dns:other.example.test", "-storetype", "PKCS12", "-keystore", keystore.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD).redirectErrorStream(true).start();
-        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(keytool.exitValue()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = java.nio.file.Files.newInputStream(keystore)) {
-            store.load(in, PASSWORD.toCharArray());
-        }
-        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, PASSWORD.toCharArray());
-        SSLContext serverTls = SSLContext.getInstance("TLS");
-        serverTls.init(keys.getKeyManagers(), null, null);
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(store);
-        clientTls = SSLContext.getInstance("TLS");
-        clientTls.init(null, trust.getTrustManagers(), null);
-        https = HttpsServer.create(new InetSocketAddress(upstream, 0), 0);
-        https.setHttpsConfigurator(new HttpsConfigurator(serverTls));
-        https.createContext("/", exchange -> reply(exchange, "secure"));
-        https.start();
+        http = Upstreams.http("plain");
+        Upstreams.Tls tls = Upstreams.https(dir);
+        https = tls.server();
+        clientTls = tls.client();
     }
 
     @AfterAll
@@ -297,13 +267,5 @@ class EgressProxyTest {
 
     private static String auth(String capability) {
         return "Proxy-Authorization: Basic " + Base64.getEncoder().encodeToString((capability + ":").getBytes(StandardCharsets.UTF_8)) + "\r\n";
-    }
-
-    private static void reply(com.sun.net.httpserver.HttpExchange exchange, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(200, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
     }
 }

@@ -5,7 +5,10 @@ import io.sandboxfactory.core.egress.EgressEvent;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.egress.EgressResolver;
 import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.egress.EgressMode;
+import io.sandboxfactory.core.internal.session.EgressChannels;
 import io.sandboxfactory.core.internal.session.EgressRules;
+import io.sandboxfactory.api.SandboxCapability;
 import java.util.concurrent.CopyOnWriteArrayList;
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;
@@ -14,6 +17,7 @@ import com.google.inject.Stage;
 import com.google.inject.TypeLiteral;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.testing.TestProviderContext;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.SessionRetirementCoordinator;
@@ -53,6 +57,8 @@ import java.util.function.UnaryOperator;
 public final class SessionHarness implements AutoCloseable {
 
     public final Path state;
+    /** The Git gateway the harness's sessions use (the local provider shows its directories). */
+    public final GitGateway gateway;
     public final SqliteSessionStore store;
     public final SessionLeases leases;
     public final InFlightStarts inFlight = new InFlightStarts();
@@ -68,6 +74,7 @@ public final class SessionHarness implements AutoCloseable {
     public final EgressSessions egressSessions = new EgressSessions();
     public final EgressProxy egressProxy;
     public final EgressRules egressRules;
+    public final EgressChannels egressChannels;
 
     public SessionHarness(Path state) {
         this(state, UnaryOperator.identity());
@@ -88,6 +95,7 @@ public final class SessionHarness implements AutoCloseable {
 
     private SessionHarness(Path state, SessionDefaults defaults, EgressConfig egress, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
+        this.gateway = new GitGateway(state, Duration.ofMinutes(5), false, Optional.empty(), true, "local");
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
         this.local = (LocalFactorySandbox) new LocalSandboxProvider()
@@ -100,6 +108,8 @@ public final class SessionHarness implements AutoCloseable {
         this.egressRules = new EgressRules(egress, store);
         this.egressProxy = new EgressProxy(egressSessions, new EgressResolver(egress.resolvedAddresses()), egressEvents::add,
                 java.time.Clock.systemUTC(), egress.proxySocket());
+        this.egressChannels = new EgressChannels(state, egressProxy, egress.egressMode() == EgressMode.ALLOWLIST
+                && provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES));
         this.opener = openPipeline(provider).getInstance(SessionOpener.class);
     }
 
@@ -122,6 +132,8 @@ public final class SessionHarness implements AutoCloseable {
                 bind(EgressRules.class).toInstance(egressRules);
                 bind(EgressSessions.class).toInstance(egressSessions);
                 bind(EgressProxy.class).toInstance(egressProxy);
+                bind(EgressChannels.class).toInstance(egressChannels);
+                bind(GitGateway.class).toInstance(gateway);
                 install(new OpenPipelineModule());
             }
         });
@@ -142,7 +154,9 @@ public final class SessionHarness implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        egressChannels.close();
         egressProxy.close();
+        gateway.close();
         activity.close();
         leases.close();
         store.close();

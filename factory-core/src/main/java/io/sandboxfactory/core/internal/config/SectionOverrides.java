@@ -57,27 +57,27 @@ final class SectionOverrides {
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
             result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, "repository", () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs()), fromFile);
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs()), current);
+                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
             result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs()), current);
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
         }
         Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
         if (inputs.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
             result = fromEnv(EnvironmentOverrides.TEMPLATE_INPUTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list), current);
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list, current.exposeToken(), current.pushNamespace()), current);
         }
         return result;
     }
@@ -89,14 +89,14 @@ final class SectionOverrides {
         if (setup.isPresent()) {
             result = fromEnv(EnvironmentOverrides.SETUP, "repository", () -> new RepositoryDefaults(fromFile.cloneUrlTemplate(),
                     fromFile.defaultBaseBranch(), commandList(setup.get()), fromFile.teardown(), fromFile.allowedFileRoots(),
-                    fromFile.templateInputs()), fromFile);
+                    fromFile.templateInputs(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
         }
         Optional<String> teardown = env.get(EnvironmentOverrides.TEARDOWN);
         if (teardown.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.TEARDOWN, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), commandList(teardown.get()), current.allowedFileRoots(),
-                    current.templateInputs()), current);
+                    current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
         }
         return result;
     }

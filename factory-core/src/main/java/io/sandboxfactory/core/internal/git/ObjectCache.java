@@ -45,16 +45,14 @@ public final class ObjectCache {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectCache.class);
     private static final String STAMP = "sandbox-factory-fetched";
     /** Enough of git's output for the end of an error message ({@link GitErrors#tail}). */
-    private static final long OUTPUT_BYTES = 64 * 1024;
 
     private final Path directory;
-    private final Duration timeout;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
-    private final HostCommandRunner commands = new HostCommandRunner("host git object cache");
+    private final HostGit git;
 
     public ObjectCache(Path directory, Duration timeout) {
         this.directory = directory;
-        this.timeout = timeout;
+        this.git = new HostGit("host git object cache", timeout);
     }
 
     /**
@@ -76,7 +74,7 @@ public final class ObjectCache {
      */
     public Optional<String> referenceFor(RepositoryAccess access, Instant asked) {
         String url = access.cloneUrl();
-        String key = key(url);
+        String key = HostGit.key(url);
         Path mirror = directory.resolve(key + ".git");
         ReentrantLock local = locks.computeIfAbsent(key, k -> new ReentrantLock());
         local.lock();
@@ -106,7 +104,7 @@ public final class ObjectCache {
             for (Path mirror : (Iterable<Path>) children.filter(p -> p.getFileName().toString().endsWith(".git"))::iterator) {
                 Path stamp = mirror.resolve(STAMP);
                 if (Files.exists(stamp) && Files.getLastModifiedTime(stamp).toInstant().isBefore(cutoff)) {
-                    run(directory, "rm -rf " + Sandboxes.quote(mirror.toString()), Map.of());
+                    git.run(directory, "rm -rf " + Sandboxes.quote(mirror.toString()), Map.of());
                     removed++;
                 }
             }
@@ -123,45 +121,14 @@ public final class ObjectCache {
             return; // brought up to date while this open waited for the lock
         }
         if (Files.isDirectory(mirror)) {
-            run(mirror, "git " + credentials.gitOptions() + " fetch --quiet --prune origin", env);
+            git.run(mirror, "git " + credentials.gitOptions() + " fetch --quiet --prune origin", env);
         } else {
             Path partial = directory.resolve(mirror.getFileName() + ".partial");
-            run(directory, "rm -rf " + Sandboxes.quote(partial.toString()) + " && git " + credentials.gitOptions()
+            git.run(directory, "rm -rf " + Sandboxes.quote(partial.toString()) + " && git " + credentials.gitOptions()
                     + " clone --quiet --mirror -- " + Sandboxes.quote(url) + " " + Sandboxes.quote(partial.toString()), env);
             Files.move(partial, mirror, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.writeString(stamp, url + "\n", StandardCharsets.UTF_8);
         Files.setLastModifiedTime(stamp, FileTime.from(Instant.now()));
-    }
-
-    /** Runs {@code script} on the host with only PATH, HOME and git's variables; a timeout kills git with its helpers. */
-    private void run(Path cwd, String script, Map<String, String> gitEnv) throws IOException {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String name : new String[] {"PATH", "HOME"}) {
-            Optional.ofNullable(System.getenv(name)).ifPresent(value -> env.put(name, value));
-        }
-        CommandRequest request = new CommandRequest(script, gitEnv, Optional.empty(), Optional.of(timeout), Optional.empty(),
-                Optional.empty(), OUTPUT_BYTES);
-        CommandResult result = commands.run(request, cwd, env);
-        if (result.timedOut()) {
-            throw new IOException("git on the host timed out after " + DurationFormat.format(timeout));
-        }
-        if (result.exitCode() != 0) {
-            throw new IOException("exit " + result.exitCode() + ": " + GitErrors.tail(redact(result.stdout() + result.stderr(), gitEnv)));
-        }
-    }
-
-    private static String redact(String text, Map<String, String> env) {
-        String token = env.get(GitCredentials.TOKEN_VARIABLE);
-        return token == null || token.isEmpty() ? text : text.replace(token, "***");
-    }
-
-    static String key(String url) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, 24);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.internal.setup.LogText;
@@ -65,8 +66,12 @@ public final class Retirements {
      * @param activity the sessions running commands in this factory (never idle)
      * @param lifecycle the idle policies {@link #applyIdlePolicies} applies
      */
+    private final GitGateway gateway;
+
     public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, String providerName,
-                       FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock) {
+                       FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock,
+                       GitGateway gateway) {
+        this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.store = Objects.requireNonNull(store, "store");
         this.memo = Objects.requireNonNull(memo, "memo");
@@ -101,6 +106,8 @@ public final class Retirements {
             startForTeardown(record.get(), listed);
         }
         List<String> problems = coordinator.retire(sessionId, mode.deletesSession());
+        // After the teardown (which may still push): the session's capability ends with it.
+        gateway.revoke(sessionId, mode.deletesSession());
         if (mode == RetireMode.STOP && problems.isEmpty()) {
             // The start for the teardown is not a use: an idle session stays as idle as it was.
             record.ifPresent(r -> store.recordUse(sessionId, r.lastUsedAt(), Optional.empty()));

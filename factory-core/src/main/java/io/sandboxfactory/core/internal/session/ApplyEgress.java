@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * anything is created, and keeps the open's {@code --egress-allow}. On every start of a session in
  * mode {@code allowlist}, registers it with the factory's {@link EgressProxy} and puts the proxy URL,
  * with the session's capability, into the sandbox's env overlay ({@link #VARIABLES}); other modes
- * remove them.
+ * remove them. A sandbox that sees host directories (a network namespace of its own, Docker's
+ * {@code none}) reaches the proxy through the session's {@link EgressChannels channel} and the
+ * {@link EgressListener listener} started in it; any other (a pod) at the proxy's address.
  */
 final class ApplyEgress {
 
@@ -39,10 +41,12 @@ final class ApplyEgress {
     private final EgressProxy proxy;
     private final SessionProvider provider;
     private final SessionRetirementCoordinator retirements;
+    private final EgressChannels channels;
 
     @Inject
     ApplyEgress(EgressRules rules, EgressSessions sessions, EgressProxy proxy, SessionProvider provider,
-                SessionRetirementCoordinator retirements) {
+                SessionRetirementCoordinator retirements, EgressChannels channels) {
+        this.channels = Objects.requireNonNull(channels, "channels");
         this.retirements = Objects.requireNonNull(retirements, "retirements");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -78,13 +82,7 @@ final class ApplyEgress {
                 revokeOnRetirement(id);
             }
             String capability = sessions.register(id, () -> rules.enforced(id));
-            String url;
-            try {
-                url = proxy.url(capability);
-            } catch (IOException e) {
-                throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + id + "' needs the egress proxy (egress.mode"
-                        + " allowlist), which could not listen: " + e.getMessage() + ".", e);
-            }
+            String url = channels.enabled() ? throughChannel(start, capability) : direct(id, capability);
             overlay.put("HTTP_PROXY", url);
             overlay.put("HTTPS_PROXY", url);
             overlay.put("http_proxy", url);
@@ -99,11 +97,28 @@ final class ApplyEgress {
         });
     }
 
-    /** A retirement here ends the session's capability (the proxy refuses it from then on), once. */
+    /** The proxy's own address: for sandboxes with a route to it (a pod to {@code egress.proxyAddress}). */
+    private String direct(String sessionId, String capability) {
+        try {
+            return proxy.url(capability);
+        } catch (IOException e) {
+            throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + sessionId + "' needs the egress proxy (egress.mode"
+                    + " allowlist), which could not listen: " + e.getMessage() + ".", e);
+        }
+    }
+
+    /** The listener in the sandbox, which carries each connection through the session's channel to the proxy. */
+    private String throughChannel(SessionStart start, String capability) {
+        channels.connect(start.id(), start.exec());
+        return "http://" + capability + "@127.0.0.1:" + EgressListener.PORT;
+    }
+
+    /** A retirement here ends the session's capability and channel (the proxy refuses it from then on), once. */
     private void revokeOnRetirement(String sessionId) {
         AtomicReference<Runnable> unregister = new AtomicReference<>();
         unregister.set(retirements.onInvalidate(sessionId, () -> {
             sessions.revoke(sessionId);
+            channels.revoke(sessionId);
             unregister.get().run();
         }));
     }

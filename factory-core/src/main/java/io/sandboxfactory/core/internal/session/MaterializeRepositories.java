@@ -3,6 +3,11 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.support.Sandboxes;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
+import io.sandboxfactory.core.internal.gateway.GitRoute;
 import io.sandboxfactory.core.internal.git.CheckoutState;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.internal.git.ObjectCache;
@@ -12,7 +17,10 @@ import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.store.api.Fence;
 import jakarta.inject.Inject;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,10 +28,11 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Pipeline step: materialize. Mints each repository's access (the primary's token goes into the
- * sandbox's env overlay as {@code GH_TOKEN}), probes the workspace in one command, and clones each
- * repository or fetches the checkout it keeps (a clone borrows objects from the host's cache when
- * there is one).
+ * Pipeline step: materialize. Mints each repository's access and routes it ({@link GitGateway}: a
+ * repository that needs a token is served through the gateway, whose git configuration goes into the
+ * sandbox's env overlay; with {@code repository.exposeToken} the token itself does), probes the
+ * workspace in one command, and clones each repository or fetches the checkout it keeps (a clone
+ * borrows objects from the host's cache when there is one).
  */
 final class MaterializeRepositories {
 
@@ -31,10 +40,12 @@ final class MaterializeRepositories {
     private final WorkspaceProbe probe;
     private final RepositoryMaterializer materializer;
     private final Optional<ObjectCache> objectCache;
+    private final GitGateway gateway;
 
     @Inject
     MaterializeRepositories(SessionServices services, WorkspaceProbe probe, RepositoryMaterializer materializer,
-                            Optional<ObjectCache> objectCache) {
+                            Optional<ObjectCache> objectCache, GitGateway gateway) {
+        this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.services = Objects.requireNonNull(services, "services");
         this.probe = Objects.requireNonNull(probe, "probe");
         this.materializer = Objects.requireNonNull(materializer, "materializer");
@@ -47,9 +58,11 @@ final class MaterializeRepositories {
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
         start.redactWith(redactor(access));
+        GitRoute route = gateway.route(start.id(), plan.branch(), access);
         if (start.sandbox() instanceof MastraSandbox<?> mastra) {
-            applyOverlay(mastra, access.get(0));
+            applyOverlay(mastra, route.overlayEnv());
         }
+        requireGatewayVisible(start, access);
 
         start.phase(SessionPhase.PROBE, "");
         Optional<String> knownRoot = start.entry().flatMap(SessionEntry::workdir).or(() -> start.sandbox().workingDirectory())
@@ -69,19 +82,39 @@ final class MaterializeRepositories {
             Instant cloneAsked = Instant.now();
             start.phase(fetch ? SessionPhase.FETCH : SessionPhase.CLONE, minted.cloneUrl());
             Optional<String> reference = fetch ? Optional.empty() : objectCache.flatMap(cache -> cache.referenceFor(minted, cloneAsked));
-            materializer.materialize(start.exec(), layout.repositories().get(i).path(), state, minted, reference);
+            materializer.materialize(start.exec(), layout.repositories().get(i).path(), state, route.sandboxAccess().get(i), reference);
             fetched.add(fetch);
         }
-        return new PreparedWorkspace(access, seen, layout, fetched, fence);
+        return new PreparedWorkspace(route.sandboxAccess(), seen, layout, fetched, fence);
     }
 
-    private static void applyOverlay(MastraSandbox<?> sandbox, RepositoryAccess access) {
-        GitCredentials credentials = GitCredentials.of(access);
+    private static void applyOverlay(MastraSandbox<?> sandbox, Map<String, String> overlay) {
         sandbox.setEnv(env -> {
-            env.keySet().removeAll(GitCredentials.overlayVariables());
-            env.putAll(credentials.overlayEnv());
+            env.keySet().removeIf(name -> GitCredentials.overlayVariables().contains(name) || name.startsWith("GIT_CONFIG_KEY_")
+                    || name.startsWith("GIT_CONFIG_VALUE_"));
+            env.putAll(overlay);
             return env;
         });
+    }
+
+    /**
+     * A sandbox that cannot open the gateway's channel — made before the gateway's directory was given
+     * to it (a kept container), or in a runtime that does not pass FIFOs (gVisor) — is told so now,
+     * not by git. Opening a {@code down} FIFO and closing it unread disturbs no connection.
+     */
+    private void requireGatewayVisible(SessionStart start, List<RepositoryAccess> access) {
+        Optional<Path> client = gateway.client(start.id());
+        if (client.isEmpty()) {
+            return;
+        }
+        String fifo = client.get().resolveSibling("s0.down").toString();
+        CommandResult seen = start.exec().executeCommand("test -r " + Sandboxes.quote(client.get().toString()) + " && : < "
+                + Sandboxes.quote(fifo), List.of(), CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
+        if (seen.exitCode() != 0) {
+            throw GitGateway.unavailable(start.id(), access.get(0), "the session's sandbox cannot open the Git gateway's channel (a"
+                    + " sandbox made before the gateway's directory was given to it: retire the session and open it again; or a"
+                    + " runtime such as gVisor that does not pass FIFOs)");
+        }
     }
 
     private static UnaryOperator<String> redactor(List<RepositoryAccess> access) {

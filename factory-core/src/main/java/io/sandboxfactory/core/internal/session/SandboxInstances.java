@@ -5,6 +5,7 @@ import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.SandboxStatus;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.template.TemplateUse;
 import io.sandboxfactory.store.api.SessionRecord;
@@ -35,6 +36,8 @@ final class SandboxInstances {
     private final SessionMemo memo;
     private final SessionServices services;
     private final Optional<ObjectCache> objectCache;
+    private final GitGateway gateway;
+    private final EgressChannels egress;
     private final SessionTemplates templates;
     /** Looked up when a hook is made: the pipeline opens sessions through these instances. */
     private final Provider<OpenPipeline> pipeline;
@@ -43,11 +46,13 @@ final class SandboxInstances {
 
     @Inject
     SandboxInstances(SessionProvider provider, SessionMemo memo, SessionServices services, Optional<ObjectCache> objectCache,
-                     SessionTemplates templates, Provider<OpenPipeline> pipeline) {
+                     GitGateway gateway, SessionTemplates templates, Provider<OpenPipeline> pipeline, EgressChannels egress) {
+        this.egress = Objects.requireNonNull(egress, "egress");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.memo = Objects.requireNonNull(memo, "memo");
         this.services = Objects.requireNonNull(services, "services");
         this.objectCache = Objects.requireNonNull(objectCache, "objectCache");
+        this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.templates = Objects.requireNonNull(templates, "templates");
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     }
@@ -128,11 +133,14 @@ final class SandboxInstances {
     /**
      * The host directories a new sandbox must see read-only: the git object cache, and every
      * repository of the session given as a local path or {@code file://} URL (an isolated sandbox
-     * sees nothing of the host it is not given, and must still clone them).
+     * sees nothing of the host it is not given, and must still clone them), and the session's Git
+     * gateway and egress channels.
      */
     private List<String> hostDirectories(SessionPlan plan) {
         List<String> directories = new ArrayList<>();
         objectCache.ifPresent(cache -> directories.add(cache.directory()));
+        gateway.directoryFor(plan.sessionId()).map(Path::toString).ifPresent(directories::add);
+        egress.directoryFor(plan.sessionId()).map(Path::toString).ifPresent(directories::add);
         for (SessionPlan.Repository repository : plan.repositories()) {
             services.defaults().locator().localHostPath(repository.repository()).map(Path::toString)
                     .filter(path -> !directories.contains(path)).ifPresent(directories::add);

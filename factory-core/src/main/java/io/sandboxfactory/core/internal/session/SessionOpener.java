@@ -5,6 +5,7 @@ import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionRetiredException;
@@ -29,10 +30,12 @@ public final class SessionOpener implements AutoCloseable {
     private final GuardedStart starts;
     private final SessionServices services;
     private final SandboxInstances instances;
+    private final GitGateway gateway;
 
     @Inject
     SessionOpener(OpenPipeline pipeline, SessionMemo memo, SessionRevival revival, GuardedStart starts, SessionServices services,
-                  SandboxInstances instances) {
+                  SandboxInstances instances, GitGateway gateway) {
+        this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.instances = Objects.requireNonNull(instances, "instances");
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
         this.memo = Objects.requireNonNull(memo, "memo");
@@ -62,8 +65,9 @@ public final class SessionOpener implements AutoCloseable {
     }
 
     /**
-     * Replaces the repository token in the session's environment overlay, so later commands (a
-     * {@code git fetch} or {@code push} in the sandbox) use it. The session must be open here.
+     * Gives the session's later git commands (a {@code git fetch} or {@code push} in the sandbox) a new
+     * token: the Git gateway's, or (with {@code repository.exposeToken}) the one in the session's
+     * environment overlay. The session must be open here.
      */
     public void refreshToken(String sessionId, String token) {
         Objects.requireNonNull(token, "token");
@@ -72,6 +76,9 @@ public final class SessionOpener implements AutoCloseable {
         }
         SessionEntry entry = memo.peek(sessionId).orElseThrow(() -> new SandboxException(StandardErrorCode.SESSION_NOT_OPEN,
                 "Session '" + sessionId + "' is not open in this factory; open it before refreshing its token."));
+        if (gateway.refreshToken(sessionId, token)) {
+            return;
+        }
         entry.sandbox().setEnv(env -> {
             env.put(GitCredentials.TOKEN_VARIABLE, token);
             return env;

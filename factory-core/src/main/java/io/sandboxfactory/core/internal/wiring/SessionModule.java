@@ -12,8 +12,11 @@ import io.sandboxfactory.core.config.Timeouts;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.egress.EgressResolver;
 import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.egress.EgressMode;
+import io.sandboxfactory.core.internal.session.EgressChannels;
 import io.sandboxfactory.core.internal.session.EgressJournal;
 import io.sandboxfactory.core.internal.session.EgressRules;
+import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.internal.retire.OrphanSweeper;
@@ -131,6 +134,14 @@ public final class SessionModule extends AbstractModule {
                 config.proxySocket());
     }
 
+    /** Sandboxes that see host directories reach the proxy through a channel of their session; others at its address. */
+    @Provides
+    @Singleton
+    EgressChannels egressChannels(ResolvedConfig config, EgressProxy proxy, FactorySandbox provider) {
+        return new EgressChannels(config.stateDirectory(), proxy, config.egress().egressMode() == EgressMode.ALLOWLIST
+                && provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES));
+    }
+
     @Provides
     @Singleton
     TemplateSettings templateSettings(ResolvedConfig config) {
@@ -154,6 +165,13 @@ public final class SessionModule extends AbstractModule {
 
     @Provides
     @Singleton
+    GitGateway gitGateway(ResolvedConfig config, SessionTimeouts timeouts, FactorySandbox provider) {
+        return new GitGateway(config.stateDirectory(), timeouts.network(), config.repository().exposeToken(),
+                config.repository().pushNamespace(), provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES), config.provider());
+    }
+
+    @Provides
+    @Singleton
     SessionProvider sessionProvider(ResolvedConfig config, FactorySandbox provider) {
         return new SessionProvider(config.provider(), provider);
     }
@@ -161,8 +179,9 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     Retirements retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, FactorySandbox provider,
-                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock) {
-        return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock);
+                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock, GitGateway gateway) {
+        return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock,
+                gateway);
     }
 
     @Provides

@@ -39,7 +39,8 @@ class ObjectCacheTest {
         remote = Git.bareRepository(tmp.resolve("remote/project.git"));
         state = tmp.resolve("state");
         config = tmp.resolve("factory.yaml");
-        Files.writeString(config, "cache:\n  enabled: true\n");
+        // The token goes to the sandboxes (not through the Git gateway), so the clones reach the server and are counted there.
+        Files.writeString(config, "cache:\n  enabled: true\nrepository:\n  exposeToken: true\n");
     }
 
     private SandboxFactory factory() {
@@ -82,8 +83,9 @@ class ObjectCacheTest {
             String url = server.url(remote.getFileName().toString());
             Function<String, SessionSpec> spec = id -> SessionSpec.builder(id).repository(url).branch("work").build();
             int perOpen;
-            try (SandboxFactory plain = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host")).stateDirectory(tmp.resolve("plain"))
-                    .repositoryToken(() -> token).build()) {
+            Path exposed = Files.writeString(tmp.resolve("exposed.yaml"), "repository:\n  exposeToken: true\n");
+            try (SandboxFactory plain = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_NETWORK", "host"))
+                    .config(exposed).stateDirectory(tmp.resolve("plain")).repositoryToken(() -> token).build()) {
                 int before = server.uploadPackAdvertisements();
                 plain.openSession(spec.apply("control"));
                 perOpen = server.uploadPackAdvertisements() - before;

@@ -1,0 +1,118 @@
+package io.sandboxfactory.core.internal.channel;
+
+import java.io.IOException;
+import java.nio.channels.Channel;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
+
+/** The files of a {@link HostChannel}: FIFOs, the client script, removal. */
+final class ChannelFiles {
+
+    private ChannelFiles() {
+    }
+
+    /**
+     * The client: takes a free slot (a lock directory holding its pid, taken over when that process is
+     * gone), opens {@code down} before it sends the header (the factory reads the header only from a
+     * client that will read the answer), sends the header line and standard input on {@code up}, and
+     * copies {@code down} to standard output until the factory ends it. All slots busy: it waits up to
+     * a minute for one.
+     */
+    static String clientScript(String name, int slots) {
+        return """
+                #!/bin/sh
+                # Sandbox Factory host channel client, written by the factory (HostChannel); do not edit.
+                # Usage: sh connect HEADER... — standard input goes to the factory after one header line,
+                # and its answer comes out on standard output.
+                dir=$(dirname "$0")
+                tries=0
+                while :; do
+                  k=0
+                  while [ "$k" -lt %d ]; do
+                    lock="${TMPDIR:-/tmp}/.sandbox-factory-%s-$k"
+                    if mkdir "$lock" 2>/dev/null || { [ -f "$lock/pid" ] && ! kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null \\
+                        && rm -rf "$lock" && mkdir "$lock" 2>/dev/null; }; then
+                      # Written whole, then renamed: a half-written pid would read as a dead holder.
+                      echo "$$" >"$lock/pid.new" && mv "$lock/pid.new" "$lock/pid"
+                      trap 'rm -rf "$lock"' EXIT
+                      trap 'exit 1' INT TERM HUP
+                      [ -p "$dir/s$k.down" ] || { echo "sandbox-factory: nothing serves $dir (is the factory running?)" >&2; exit 1; }
+                      exec 4<"$dir/s$k.down" 3<&0
+                      { printf '%%s\\n' "$*"; exec cat <&3; } >"$dir/s$k.up" &
+                      cat <&4
+                      kill "$!" 2>/dev/null
+                      exit 0
+                    fi
+                    k=$((k + 1))
+                  done
+                  tries=$((tries + 1))
+                  [ "$tries" -lt 600 ] || { echo "sandbox-factory: every connection of $dir is busy" >&2; exit 1; }
+                  sleep 0.1
+                done
+                """.formatted(slots, name);
+    }
+
+    /** Makes a FIFO every user may open (the sandbox's user is not the factory's). */
+    static void mkfifo(Path path) throws IOException {
+        Process process = new ProcessBuilder("mkfifo", "-m", "0666", "--", path.toString()).redirectErrorStream(true).start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IOException("mkfifo " + path + " failed: " + output.strip());
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while making " + path, e);
+        }
+    }
+
+    /** Removes what {@code directory} holds (no link followed), keeping the directory. */
+    static void deleteContents(Path directory) throws IOException {
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                if (!dir.equals(directory)) {
+                    Files.delete(dir);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /** Removes the FIFOs of {@code directory}, keeping the client script. */
+    static void deleteFifos(Path directory) throws IOException {
+        try (var files = Files.list(directory)) {
+            for (Path file : files.toList()) {
+                if (Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
+    static void closeQuietly(Channel channel) {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Nothing left to do with it.
+        }
+    }
+}
