@@ -4,6 +4,7 @@ import io.sandboxfactory.bench.docker.DockerSandboxes;
 import io.sandboxfactory.bench.egress.EgressOverhead;
 import io.sandboxfactory.bench.docker.DockerStarts;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
+import io.sandboxfactory.bench.git.GatewayGroups;
 import io.sandboxfactory.bench.local.LocalFactories;
 import io.sandboxfactory.bench.local.RawProcess;
 import io.sandboxfactory.bench.open.ConcurrentOpens;
@@ -141,6 +142,8 @@ public final class Bench {
         files.measure("10 MiB", 10 << 20, new Interleaved(plan.bigRounds(), 2)).forEach(report::add);
         progress("opens and factory run");
         report.add(new OpenGroups(subjects, factories).measure(new Interleaved(plan.openRounds(), 1)));
+        progress("git fetch through the Git gateway");
+        report.add(new GatewayGroups(workspace).measure(new Interleaved(plan.openRounds(), 1)));
         progress("HTTPS requests through the egress proxy");
         try (EgressOverhead egress = EgressOverhead.start(workspace.directory("egress"))) {
             report.add(egress.measure(new Interleaved(plan.execRounds(), plan.warmup())));

@@ -35,7 +35,8 @@ public final class FactoryLauncher {
 
     /** The same, for commands that journal as having come from {@code origin} ({@code mcp}). */
     public SandboxFactory open(SessionListener listener, String origin) {
-        Logging.configure(global.verbose, console.err(), console.redaction());
+        // Read per line: the store's password is known once the factory is built.
+        Logging.configure(global.verbose, console.err(), line -> console.redaction().apply(line));
         return build(listener, origin);
     }
 
@@ -45,7 +46,13 @@ public final class FactoryLauncher {
      * @param origin what the command journal records the commands of its sessions as coming from
      */
     public SandboxFactory build(SessionListener listener, String origin) {
-        return builder(listener, origin).build();
+        return learnedFrom(builder(listener, origin).build());
+    }
+
+    /** {@code factory}, after this invocation's output learned to mask its secrets (the store's password). */
+    public SandboxFactory learnedFrom(SandboxFactory factory) {
+        console.learned().learn(factory.redaction());
+        return factory;
     }
 
     /** The builder {@link #build} builds with: config, flags, environment, plugins and token applied. */

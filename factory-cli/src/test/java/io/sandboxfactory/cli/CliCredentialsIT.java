@@ -79,7 +79,92 @@ class CliCredentialsIT {
         }
     }
 
+    /**
+     * What streams to the terminal is masked too: a token of no well-known shape, written in two
+     * pieces a moment apart, shows as one {@code ****}. A setup secret reaches the setup only, and its
+     * value printed by the setup shows masked in {@code factory log}, its {@code --json} and the open's.
+     */
     @Test
+    void streamedOutputAndTheSetupsSecretsShowMasked() throws Exception {
+        Path state = temp.resolve("state");
+        String plain = "tok." + UUID.randomUUID();
+        String setupValue = "setup." + UUID.randomUUID();
+        try (GitHttpServer server = new GitHttpServer(served, plain)) {
+            CliProcess cli = cli(state).env("GH_TOKEN", plain).env("SETUP_VALUE_X", setupValue);
+            CliProcess.Result open = cli.run("--json", "open", "p3", "--repo", server.url("private.git"), "--branch", "work",
+                    "--setup-secret", "SETUP_VALUE_X", "--setup", "echo \"${SETUP_VALUE_X:+set}\" > ../setup-saw.txt; echo \"setup prints $SETUP_VALUE_X\"");
+            assertThat(open.exitCode()).as(open.toString()).isZero();
+
+            // The session holds no token (the gateway does): a token-shaped value, written in two pieces a moment apart.
+            String shaped = "ghp_" + UUID.randomUUID().toString().replace("-", "");
+            CliProcess.Result split = cli.run("exec", "p3", "--", "sh", "-c", "printf '%s' " + shaped.substring(0, 9) + "; sleep 0.5;"
+                    + " printf '%s\\n' " + shaped.substring(9) + "; echo \"err $0\" >&2", shaped);
+            assertThat(split.exitCode()).as(split.toString()).isZero();
+            assertThat(split.stdout()).isEqualTo("****\n");
+            assertThat(split.stderr()).contains("err ****");
+
+            CliProcess.Result saw = cli.run("exec", "p3", "--", "sh", "-c", "cat ../setup-saw.txt; printenv SETUP_VALUE_X || echo unset");
+            assertThat(saw.stdout()).as(saw.toString()).isEqualTo("set\nunset\n");
+            CliProcess.Result log = cli.run("log", "p3");
+            CliProcess.Result jsonLog = cli.run("--json", "log", "p3");
+            assertThat(log.stdout()).as(log.toString()).contains("setup");
+            assertThat(jsonLog.stdout()).as(jsonLog.toString()).contains("setup prints ****");
+            String everything = open.stdout() + open.stderr() + split.stdout() + split.stderr() + saw.stdout() + saw.stderr()
+                    + log.stdout() + log.stderr() + jsonLog.stdout() + jsonLog.stderr();
+            assertThat(everything).doesNotContain(plain).doesNotContain(setupValue).doesNotContain(shaped.substring(4));
+            assertThat(filesHolding(state, setupValue)).as("files under the state directory holding the setup secret").isEmpty();
+        }
+    }
+
+    /** A setup secret that is no variable name, or that is unset, fails the open as bad input, and no session is made. */
+    @Test
+    void aBadOrUnsetSetupSecretFailsTheOpenBeforeAnythingIsCreated() throws Exception {
+        Path state = temp.resolve("state");
+        CliProcess cli = cli(state);
+        String repo = served.resolve("private.git").toString();
+
+        CliProcess.Result invalid = cli.run("--json", "open", "p4", "--repo", repo, "--branch", "w", "--setup-secret", "1BAD", "--setup", "true");
+        CliProcess.Result unset = cli.run("open", "p4", "--repo", repo, "--branch", "w", "--setup-secret", "SF_UNSET_SECRET_X",
+                "--setup", "true");
+        CliProcess.Result list = cli.run("--json", "list");
+
+        assertThat(invalid.exitCode()).as(invalid.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(invalid.stderr()).contains("'1BAD'");
+        assertThat(invalid.stdout()).contains("\"code\" : \"INVALID_CONFIG\"");
+        assertThat(unset.exitCode()).as(unset.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(unset.stderr()).contains("Setup secret SF_UNSET_SECRET_X is not set in the factory's environment");
+        assertThat(list.stdout()).as(list.toString()).doesNotContain("p4");
+    }
+
+    /**
+     * The store's password, under a variable the config names (not named like a secret), is masked in
+     * what the CLI prints: streamed output, {@code --json} and error lines.
+     */
+    @Test
+    void theStorePasswordIsMaskedInTheOutput() throws Exception {
+        Path state = temp.resolve("state");
+        String password = "store.pw." + UUID.randomUUID();
+        Files.writeString(temp.resolve("factory.yaml"), "store:\n  passwordEnv: SF_STORE_PW\n");
+        CliProcess cli = cli(state).env("SF_STORE_PW", password);
+        String repo = served.resolve("private.git").toString();
+
+        CliProcess.Result streamed = cli.run("run", "--repo", repo, "--branch", "work", "--", "sh", "-c",
+                "echo \"out " + password + "\"; echo \"err " + password + "\" >&2");
+        CliProcess.Result json = cli.run("--json", "run", "--repo", repo, "--branch", "work", "--", "echo", password);
+        CliProcess.Result error = cli.run("exec", "no-such-" + password, "--", "true");
+
+        assertThat(streamed.exitCode()).as(streamed.toString()).isZero();
+        assertThat(streamed.stdout()).isEqualTo("out ****\n");
+        assertThat(streamed.stderr()).contains("err ****");
+        assertThat(json.exitCode()).as(json.toString()).isZero();
+        assertThat(json.stdout()).contains("\"stdout\" : \"****\\n\"");
+        assertThat(error.exitCode()).as(error.toString()).isNotZero();
+        assertThat(error.stderr()).contains("no-such-****");
+        assertThat(streamed.stdout() + streamed.stderr() + json.stdout() + json.stderr() + error.stdout() + error.stderr())
+                .doesNotContain(password);
+    }
+
+        @Test
     void ghTokenFromTheEnvironmentClonesAPrivateRepositoryAndLeavesNoTrace() throws Exception {
         Path state = temp.resolve("state");
         try (GitHttpServer server = new GitHttpServer(served, token)) {

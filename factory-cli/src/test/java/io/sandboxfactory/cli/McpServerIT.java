@@ -335,6 +335,12 @@ class McpServerIT {
                     .containsEntry("stdout", "no token\n****\n");
             String progress = streamed(mcp.awaitProgress("secrets-1", notes -> streamed(notes, "stdout").contains("no token\n****")), "stdout");
             assertThat(progress).doesNotContain(token).doesNotContain(shaped);
+            // Written in two pieces a moment apart, a token-shaped value still streams as one ****.
+            McpSchema.CallToolResult split = mcp.callWithProgress("session_exec", Map.of("id", "p1", "command",
+                    "printf '%s' " + shaped.substring(0, 9) + "; sleep 0.5; printf '%s\\n' " + shaped.substring(9)), "secrets-2");
+            answers.add(McpClientSession.text(split));
+            String splitProgress = streamed(mcp.awaitProgress("secrets-2", notes -> streamed(notes, "stdout").contains("\n")), "stdout");
+            assertThat(splitProgress).isEqualTo("****\n");
             assertThat(answers.get(1)).as(answers.get(0)).contains("fetched");
             assertThat(String.join("\n", answers)).doesNotContain(token);
             assertThat(String.join("\n", mcp.stderr)).doesNotContain(token);

@@ -20,16 +20,19 @@ import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
 import io.sandboxfactory.core.retire.SessionSelector;
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
+import io.sandboxfactory.core.internal.wiring.FactorySettings;
 import io.sandboxfactory.core.internal.wiring.OwnedResources;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -100,6 +103,17 @@ public final class SandboxFactory implements AutoCloseable {
     /** The effective configuration. */
     public ConfigView config() {
         return config;
+    }
+
+    /**
+     * What a host that prints what this factory hands it (the {@code factory} command) masks that
+     * output with: the session store's password (the value of the variable {@code store.passwordEnv}
+     * names), the values of the factory's environment's variables named like secrets, and token
+     * shapes. A session's own secrets (its token, its setup secrets) are masked where its output leaves.
+     */
+    public Redaction redaction() {
+        Map<String, String> environment = injector.getInstance(FactorySettings.class).environment();
+        return Redaction.ofEnvironment(environment).and(Redaction.of(config.store().passwordEnv().map(environment::get).stream().toList()));
     }
 
     /** The absolute state directory; it exists once the factory is built. */
@@ -230,7 +244,10 @@ public final class SandboxFactory implements AutoCloseable {
         return sessions.touch(SessionSpec.requireValidSessionId(sessionId));
     }
 
-    /** Replaces the repository token ({@code GH_TOKEN}) in an open session's environment for later commands. */
+    /**
+     * A new repository token for an open session's later git commands: the Git gateway's, or with
+     * {@code repository.exposeToken} its {@code GH_TOKEN}.
+     */
     public void refreshToken(String sessionId, String token) {
         requireOpen();
         sessions.refreshToken(sessionId, token);

@@ -42,7 +42,7 @@ class CredentialFlowTest {
 
     /** The token given to the sandbox. */
     private static final FactoryConfig EXPOSED = FactoryConfig.builder().repository(new RepositoryDefaults(null, java.util.Optional.empty(),
-            List.of(), List.of(), List.of(), List.of(), true, java.util.Optional.empty())).build();
+            List.of(), List.of(), List.of(), List.of(), List.of(), true, java.util.Optional.empty())).build();
 
     @TempDir
     Path tmp;

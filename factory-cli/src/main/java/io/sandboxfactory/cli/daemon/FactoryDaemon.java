@@ -340,7 +340,7 @@ public final class FactoryDaemon {
             cancellation.cancel();
         }, "factory-daemon-cancel");
         watcher.start();
-        logs.begin(Thread.currentThread(), err, verbose, console.redaction());
+        logs.begin(Thread.currentThread(), err, verbose, line -> console.redaction().apply(line));
         try {
             return FactoryCommand.commandLine(console, args).execute(args);
         } finally {

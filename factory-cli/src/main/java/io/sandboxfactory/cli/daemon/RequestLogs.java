@@ -2,9 +2,11 @@ package io.sandboxfactory.cli.daemon;
 
 import io.sandboxfactory.cli.output.Logging;
 import io.sandboxfactory.core.session.Redaction;
+
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Where the factory daemon's log goes: what a request's thread logs to that request's client
@@ -30,7 +32,7 @@ final class RequestLogs {
     }
 
     /** Sends what {@code thread} logs to {@code err}, masked with {@code redaction}, until {@link #end}. */
-    void begin(Thread thread, PrintStream err, boolean verbose, Redaction redaction) {
+    void begin(Thread thread, PrintStream err, boolean verbose, UnaryOperator<String> redaction) {
         byThread.put(thread, new Logging.Route(err, verbose, redaction));
         if (verbose) {
             synchronized (this) {

@@ -48,6 +48,8 @@ public final class WarmFactories implements FactorySource, AutoCloseable {
             ThreadRoutedListener routed = new ThreadRoutedListener();
             warm = adopt(fingerprint, new Warm(launcher.build(routed, "daemon"), routed));
         }
+        // A warm factory was built for another invocation: this one learns its secrets too.
+        launcher.learnedFrom(warm.factory);
         Thread thread = Thread.currentThread();
         Warm used = warm;
         used.listener.route(thread, listener);

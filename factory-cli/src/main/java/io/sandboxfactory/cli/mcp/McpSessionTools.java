@@ -1,5 +1,6 @@
 package io.sandboxfactory.cli.mcp;
 
+import io.sandboxfactory.core.session.RedactedStream;
 import io.sandboxfactory.core.session.Redaction;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.sandboxfactory.api.CommandResult;
@@ -85,6 +86,8 @@ public final class McpSessionTools {
                 .strings("teardown", "With repo: teardown commands, run when the session is retired.")
                 .strings("workspace_setup", "With repos: commands run at the workspace root after every repository's setup.")
                 .strings("workspace_teardown", "With repos: commands run at the workspace root on retire.")
+                .strings("setup_secrets", "Names of variables of the factory's environment the setup commands get, and no later command"
+                        + " (default: the configured setupSecrets).")
                 .stringMap("labels", "Labels to find the session by, e.g. {\"task\": \"1234\"}.")
                 .strings("egress_allow", "Hosts the session may reach when the factory's egress mode is allowlist: host, *.domain,"
                         + " either with :port.");
@@ -104,6 +107,7 @@ public final class McpSessionTools {
                     });
                     options.workspaceSetup.addAll(args.strings("workspace_setup"));
                     options.workspaceTeardown.addAll(args.strings("workspace_teardown"));
+                    options.setupSecrets.addAll(args.strings("setup_secrets"));
                     options.egressAllow.addAll(args.strings("egress_allow"));
                     Optional<String> repo = args.optionalString("repo");
                     List<McpArguments> repos = args.objects("repos", repoItem.names());
@@ -152,15 +156,24 @@ public final class McpSessionTools {
                     SessionHandle handle = StoredSessions.resume(factory, args.string("id"), MCP);
                     // The session's own secrets (its token, variables named like secrets) too, for the stream and the result.
                     Redaction secrets = redaction.and(Redaction.ofEnvironment(handle.sandbox().getEnv()));
-                    Consumer<String> stdout = null;
-                    Consumer<String> stderr = null;
+                    RedactedStream stdout = null;
+                    RedactedStream stderr = null;
                     if (call.progressToken().isPresent()) {
-                        Progress progress = new Progress(call, secrets);
-                        stdout = progress::stdout;
-                        stderr = progress::stderr;
+                        // Masked as a stream: a secret split across two chunks is masked whole.
+                        Progress progress = new Progress(call);
+                        stdout = secrets.streamTo(progress::stdout);
+                        stderr = secrets.streamTo(progress::stderr);
                     }
-                    CommandResult result = CommandRunner.run(handle, List.of("sh", "-c", command), timeout, workdir,
-                            new CommandRunner.Output(stdout, stderr, EXEC_TAIL_BYTES));
+                    CommandResult result;
+                    try {
+                        result = CommandRunner.run(handle, List.of("sh", "-c", command), timeout, workdir,
+                                new CommandRunner.Output(stdout, stderr, EXEC_TAIL_BYTES));
+                    } finally {
+                        if (stdout != null) {
+                            stdout.flush();
+                            stderr.flush();
+                        }
+                    }
                     Map<String, Object> doc = new LinkedHashMap<>();
                     doc.put("session", handle.sessionId());
                     doc.put("exitCode", result.exitCode());
@@ -177,15 +190,13 @@ public final class McpSessionTools {
                 });
     }
 
-    /** Sends a command's output as progress notifications, in order, numbered. */
+    /** Sends a command's output (masked by the caller) as progress notifications, in order, numbered. */
     private static final class Progress {
         private final McpTool.Call call;
-        private final Redaction redaction;
         private final AtomicLong sent = new AtomicLong();
 
-        Progress(McpTool.Call call, Redaction redaction) {
+        Progress(McpTool.Call call) {
             this.call = call;
-            this.redaction = redaction;
         }
 
         void stdout(String chunk) {
@@ -199,7 +210,7 @@ public final class McpSessionTools {
         // One at a time: the two streams arrive on threads of their own, and progress must increase.
         private synchronized void send(String chunk, String stream) {
             call.exchange().progressNotification(new ProgressNotification(call.progressToken().get(),
-                    (double) sent.incrementAndGet(), null, redaction.apply(chunk), Map.of("stream", stream)));
+                    (double) sent.incrementAndGet(), null, chunk, Map.of("stream", stream)));
         }
     }
 

@@ -11,9 +11,10 @@ import java.util.Map;
  * daemon these are the calling client's, not the daemon process's own.
  *
  * @param factories where commands that run in a session get their factory
+ * @param learned what the factories this invocation used said to mask (see {@link io.sandboxfactory.cli.FactoryLauncher})
  */
 public record Console(PrintStream out, PrintStream err, Map<String, String> environment, Path workingDirectory, Path home,
-               FactorySource factories) {
+               FactorySource factories, LearnedSecrets learned) {
 
     /** This process's own surroundings; each command builds its own factory. */
     public Console(PrintStream out, PrintStream err, Map<String, String> environment) {
@@ -21,11 +22,18 @@ public record Console(PrintStream out, PrintStream err, Map<String, String> envi
                 FactorySource.PER_COMMAND);
     }
 
+    /** A new invocation's surroundings: nothing learned yet. */
+    public Console(PrintStream out, PrintStream err, Map<String, String> environment, Path workingDirectory, Path home,
+                   FactorySource factories) {
+        this(out, err, environment, workingDirectory, home, factories, new LearnedSecrets());
+    }
+
     /**
      * What output of this invocation is redacted with: the values of this environment's secret
-     * variables ({@code GH_TOKEN}, the store password's variable, …) and token shapes.
+     * variables ({@code GH_TOKEN}, the store password's variable, …), what the factories it used
+     * said to mask (the store's password under whatever variable the config names) and token shapes.
      */
     public Redaction redaction() {
-        return Redaction.ofEnvironment(environment);
+        return Redaction.ofEnvironment(environment).and(learned.redaction());
     }
 }

@@ -3,6 +3,7 @@ package io.sandboxfactory.cli.output;
 import io.sandboxfactory.core.session.Redaction;
 import java.io.PrintStream;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -21,14 +22,14 @@ public final class Logging {
     private Logging() {
     }
 
-    public static void configure(boolean verbose, PrintStream err, Redaction redaction) {
+    public static void configure(boolean verbose, PrintStream err, UnaryOperator<String> redaction) {
         Route route = new Route(err, verbose, redaction);
         configure(thread -> route);
         setVerbose(verbose);
     }
 
     /** Where the records of one thread go, whether its debug records go there too, and what each line is masked with. */
-    public record Route(PrintStream stream, boolean verbose, Redaction redaction) {
+    public record Route(PrintStream stream, boolean verbose, UnaryOperator<String> redaction) {
     }
 
     /**

@@ -8,6 +8,8 @@ import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.files.FileInfo;
 import io.sandboxfactory.core.files.SandboxFilesystem;
+import io.sandboxfactory.core.session.RedactedStream;
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.session.SessionHandle;
 
 import java.time.Duration;
@@ -15,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** Runs the user's command in a session: argv semantics, output streamed through untouched. */
+/** Runs the user's command in a session: argv semantics, output streamed through with secrets masked. */
 public final class CommandRunner {
 
     private CommandRunner() {
@@ -31,14 +33,32 @@ public final class CommandRunner {
      */
     public static CommandResult run(SessionHandle session, List<String> argv, Duration timeout, Console console, boolean capture,
                              Optional<String> workdir) {
-        Output output = capture ? Output.CAPTURED : new Output(chunk -> {
+        if (capture) {
+            return reportingTimeout(run(session, argv, timeout, workdir, Output.CAPTURED), timeout, console);
+        }
+        // The session's variables (its token) are known once it started; what streams to the terminal is masked
+        // with them and the caller's, a secret split across two chunks included.
+        session.awaitStarted();
+        Redaction redaction = console.redaction().and(Redaction.ofEnvironment(session.sandbox().getEnv()));
+        RedactedStream out = redaction.streamTo(chunk -> {
             console.out().print(chunk);
             console.out().flush();
-        }, chunk -> {
+        });
+        RedactedStream err = redaction.streamTo(chunk -> {
             console.err().print(chunk);
             console.err().flush();
-        }, CommandOptions.defaults().maxRetainedBytes());
-        CommandResult result = run(session, argv, timeout, workdir, output);
+        });
+        CommandResult result;
+        try {
+            result = run(session, argv, timeout, workdir, new Output(out, err, CommandOptions.defaults().maxRetainedBytes()));
+        } finally {
+            out.flush();
+            err.flush();
+        }
+        return reportingTimeout(result, timeout, console);
+    }
+
+    private static CommandResult reportingTimeout(CommandResult result, Duration timeout, Console console) {
         if (result.timedOut() && timeout != null) {
             // Exit 124 alone reads like the command's own failure; say what happened and who killed it.
             console.err().println(timedOutMessage(timeout, result.exitCode()));

@@ -53,6 +53,11 @@ public final class SessionOptions {
     @Option(names = "--workspace-teardown", paramLabel = "CMD", description = "Environment: run at the workspace root after every repository's teardown; repeatable.")
     public List<String> workspaceTeardown = new ArrayList<>();
 
+    @Option(names = "--setup-secret", paramLabel = "NAME",
+            description = "A variable of this shell the setup commands get, and no later command; masked in every output (default:"
+                    + " repository.setupSecrets, or the environment's setupSecrets); repeatable.")
+    public List<String> setupSecrets = new ArrayList<>();
+
     @Option(names = "--branch", paramLabel = "B", required = true, description = "Session branch; created from the base when new (in every repository).")
     public String branch;
 
@@ -75,6 +80,9 @@ public final class SessionOptions {
     public SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode, SandboxFactory factory) {
         SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate)
                 .egressAllow(egressAllow);
+        if (!setupSecrets.isEmpty()) {
+            builder.setupSecrets(setupSecrets);
+        }
         if (base != null) {
             builder.baseBranch(base);
         }

@@ -17,8 +17,9 @@ import java.util.Optional;
  * @param repos in position order; the first is the primary
  * @param setup the workspace setup
  * @param teardown the workspace teardown
+ * @param setupSecrets host variables every setup of the environment gets, and no later command
  */
-public record EnvironmentConfig(List<Repo> repos, List<String> setup, List<String> teardown) {
+public record EnvironmentConfig(List<Repo> repos, List<String> setup, List<String> teardown, List<String> setupSecrets) {
 
     /**
      * One repository of an environment.
@@ -40,18 +41,24 @@ public record EnvironmentConfig(List<Repo> repos, List<String> setup, List<Strin
         repos = repos == null ? List.of() : List.copyOf(repos);
         setup = setup == null ? List.of() : List.copyOf(setup);
         teardown = teardown == null ? List.of() : List.copyOf(teardown);
-        environment(repos, setup, teardown);
+        setupSecrets = setupSecrets == null ? List.of() : List.copyOf(setupSecrets);
+        environment(repos, setup, teardown, setupSecrets);
+    }
+
+    /** An environment without setup secrets. */
+    public EnvironmentConfig(List<Repo> repos, List<String> setup, List<String> teardown) {
+        this(repos, setup, teardown, null);
     }
 
     /** The environment a session opens. */
     public SessionEnvironment toEnvironment() {
-        return environment(repos, setup, teardown);
+        return environment(repos, setup, teardown, setupSecrets);
     }
 
     /** Fails naming the value and the rule when an entry is invalid. */
-    private static SessionEnvironment environment(List<Repo> repos, List<String> setup, List<String> teardown) {
+    private static SessionEnvironment environment(List<Repo> repos, List<String> setup, List<String> teardown, List<String> setupSecrets) {
         return new SessionEnvironment(repos.stream().map(r -> new EnvironmentRepository(Objects.requireNonNull(r.repo(),
                 "Every repository of an environment needs 'repo'"), Optional.ofNullable(r.dir()), Optional.ofNullable(r.base()),
-                r.setup(), r.teardown(), Optional.empty())).toList(), setup, teardown);
+                r.setup(), r.teardown(), Optional.empty())).toList(), setup, teardown, setupSecrets);
     }
 }

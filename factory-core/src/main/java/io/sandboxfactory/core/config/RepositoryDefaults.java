@@ -7,6 +7,7 @@ import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.core.internal.template.TemplateInputs;
 
 import java.util.List;
@@ -31,6 +32,8 @@ import java.util.function.Supplier;
  *     URLs must lie under; empty (the default) allows every local repository
  * @param templateInputs files (relative to the checkout) whose content decides whether a template
  *     still fits, e.g. {@code package-lock.json}: hashed at the base commit (design §5.14)
+ * @param setupSecrets names of host environment variables whose values the setup commands get in
+ *     their environment, and no later command (each {@code [A-Za-z_][A-Za-z0-9_]*})
  * @param exposeToken give the sandbox the repository token ({@code GH_TOKEN} in every command's
  *     environment) instead of serving its repositories through the factory's Git gateway; unsafe with
  *     untrusted code (default false)
@@ -38,7 +41,7 @@ import java.util.function.Supplier;
  *     own branch (every branch under {@code refs/heads/<namespace>/}); empty for none
  */
 public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
-                                 List<String> allowedFileRoots, List<String> templateInputs, Boolean exposeToken,
+                                 List<String> allowedFileRoots, List<String> templateInputs, List<String> setupSecrets, Boolean exposeToken,
                                  Optional<String> pushNamespace) {
 
     public static final String DEFAULT_CLONE_URL_TEMPLATE = "https://github.com/{owner}/{name}.git";
@@ -52,6 +55,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         List<String> setupCommands = nonBlank(setup);
         List<String> teardownCommands = nonBlank(teardown);
         List<String> inputs = templateInputs == null ? List.of() : templateInputs;
+        List<String> secrets = setupSecrets == null ? List.of() : setupSecrets;
         String template = cloneUrlTemplate;
         Optional<String> base = defaultBaseBranch;
         setup = checked(problems, "setup", () -> SetupCommands.requireRunnable(setupCommands, "Setup command"));
@@ -64,6 +68,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         checked(problems, "cloneUrlTemplate", () -> RepositorySyntax.requireValidTemplate(template));
         checked(problems, "defaultBaseBranch", () -> base.map(b -> GitRefs.requireValid(b, "Default base branch")));
         templateInputs = checked(problems, "templateInputs", () -> TemplateInputs.requireValid(inputs));
+        setupSecrets = checked(problems, "setupSecrets", () -> SetupSecrets.requireValidNames(secrets));
         exposeToken = exposeToken != null && exposeToken;
         pushNamespace = pushNamespace == null ? Optional.empty() : pushNamespace.map(String::trim);
         Optional<String> namespace = pushNamespace;
@@ -72,10 +77,10 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         allowedFileRoots = List.copyOf(allowedFileRoots);
     }
 
-    /** The section without template inputs, the token kept in the factory. */
+    /** The section without template inputs or setup secrets, the token kept in the factory. */
     public RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
                               List<String> allowedFileRoots) {
-        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of(), false, Optional.empty());
+        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of(), List.of(), false, Optional.empty());
     }
 
     /** The section without allowed file roots: every local repository may be cloned. */
@@ -116,7 +121,7 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
 
     /** Every default: GitHub over HTTPS, each repository's default branch as base, no setup or teardown, every local repository allowed. */
     public static RepositoryDefaults defaults() {
-        return new RepositoryDefaults(null, null, null, null, null, null, false, null);
+        return new RepositoryDefaults(null, null, null, null, null, null, null, false, null);
     }
 
     /** The clone URL of {@code owner/name} from the template. */

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,6 +38,9 @@ public final class Redaction implements UnaryOperator<String> {
      */
     private static final Pattern SECRET_NAME = Pattern.compile("(?i)(?!.*_ENV$).*(token|secret|pass|credential|private|api_?key|auth).*");
 
+    /** A variable that names the variable holding a secret ({@code FACTORY_STORE_PASSWORD_ENV}). */
+    private static final Pattern NAMES_SECRET = Pattern.compile("(?i).*(token|secret|pass|credential|private|api_?key|auth).*_ENV");
+
     /** Immutable, so one serves every caller that knows no secret values. */
     private static final Redaction SHAPES = new Redaction(List.of());
 
@@ -45,7 +49,9 @@ public final class Redaction implements UnaryOperator<String> {
     private Redaction(Collection<String> secrets) {
         List<String> kept = new ArrayList<>();
         for (String secret : secrets) {
-            if (secret != null && secret.length() >= MIN_SECRET_LENGTH && !kept.contains(secret)) {
+            // A flag (FACTORY_REPOSITORY_EXPOSE_TOKEN=true) holds no secret, and masking every "true" would break any document.
+            if (secret != null && secret.length() >= MIN_SECRET_LENGTH && !kept.contains(secret) && !secret.equalsIgnoreCase("true")
+                    && !secret.equalsIgnoreCase("false")) {
                 kept.add(secret);
             }
         }
@@ -63,10 +69,21 @@ public final class Redaction implements UnaryOperator<String> {
         return new Redaction(secrets);
     }
 
-    /** Masks the values of {@code environment}'s variables whose names say they are secrets ({@code GH_TOKEN}, {@code *_PASSWORD}, …) and token shapes. */
+    /**
+     * Masks the values of {@code environment}'s variables whose names say they are secrets ({@code
+     * GH_TOKEN}, {@code *_PASSWORD}, …), the value of the variable one named so but ending in {@code
+     * _ENV} names ({@code FACTORY_STORE_PASSWORD_ENV=PGPW}: {@code $PGPW}), and token shapes.
+     */
     public static Redaction ofEnvironment(Map<String, String> environment) {
-        return new Redaction(environment.entrySet().stream().filter(variable -> SECRET_NAME.matcher(variable.getKey()).matches())
-                .map(Map.Entry::getValue).toList());
+        List<String> values = new ArrayList<>();
+        environment.forEach((name, value) -> {
+            if (SECRET_NAME.matcher(name).matches()) {
+                values.add(value);
+            } else if (NAMES_SECRET.matcher(name).matches() && value != null) {
+                values.add(environment.get(value));
+            }
+        });
+        return new Redaction(values);
     }
 
     /** This redaction and {@code other}'s secrets too. */
@@ -74,6 +91,19 @@ public final class Redaction implements UnaryOperator<String> {
         List<String> both = new ArrayList<>(secrets);
         both.addAll(other.secrets);
         return new Redaction(both);
+    }
+
+    /**
+     * Masks what passes through to {@code sink} in chunks (a command's streamed output), also a
+     * secret split across two chunks; {@link RedactedStream#flush()} once the stream ended.
+     */
+    public RedactedStream streamTo(Consumer<String> sink) {
+        return new RedactedStream(this, sink);
+    }
+
+    /** The secret values, longest first. */
+    List<String> secrets() {
+        return secrets;
     }
 
     /** {@code text} with every secret masked; null stays null. */

@@ -3,6 +3,7 @@ package io.sandboxfactory.core.session;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 
 import java.util.HashMap;
 import java.util.List;
@@ -18,9 +19,11 @@ import java.util.Objects;
  * @param repositories at least one; their checkout directories must differ
  * @param workspaceSetupCommands run in the session root
  * @param workspaceTeardownCommands run in the session root when the session is retired
+ * @param setupSecrets names of host variables every setup of the environment gets in its
+ *     environment, and no later command (see {@link SessionSpec#setupSecrets()})
  */
 public record SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands,
-                                 List<String> workspaceTeardownCommands) {
+                                 List<String> workspaceTeardownCommands, List<String> setupSecrets) {
 
     public SessionEnvironment {
         repositories = List.copyOf(Objects.requireNonNull(repositories, "repositories"));
@@ -28,6 +31,7 @@ public record SessionEnvironment(List<EnvironmentRepository> repositories, List<
                 List.copyOf(Objects.requireNonNull(workspaceSetupCommands, "workspaceSetupCommands")), "Workspace setup command");
         workspaceTeardownCommands = SetupCommands.requireRunnable(
                 List.copyOf(Objects.requireNonNull(workspaceTeardownCommands, "workspaceTeardownCommands")), "Workspace teardown command");
+        setupSecrets = SetupSecrets.requireValidNames(Objects.requireNonNullElse(setupSecrets, List.of()));
         if (repositories.isEmpty()) {
             throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "A session environment needs at least one repository; it has none.");
         }
@@ -40,6 +44,12 @@ public record SessionEnvironment(List<EnvironmentRepository> repositories, List<
                         + "'; each repository of an environment needs its own directory (set 'dir').");
             }
         }
+    }
+
+    /** An environment without setup secrets. */
+    public SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands,
+                              List<String> workspaceTeardownCommands) {
+        this(repositories, workspaceSetupCommands, workspaceTeardownCommands, List.of());
     }
 
     /** An environment without workspace teardown. */

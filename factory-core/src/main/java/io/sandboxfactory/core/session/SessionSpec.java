@@ -12,6 +12,7 @@ import io.sandboxfactory.core.egress.EgressRule;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
 import io.sandboxfactory.store.api.SessionDefinition;
 
@@ -48,6 +49,13 @@ import java.util.Optional;
  * @param ephemeralOwner the process that destroys the session once its one command ended (a {@code
  *     run}), recorded with the session so that {@code sweep} removes it when that process is provably
  *     gone; empty (the default) for a session that is kept
+ * @param setupSecrets names of host environment variables the factory reads at open and gives to the
+ *     setup commands' environment only, never to later commands, masked in everything the setup's
+ *     output reaches; replaces {@code repository.setupSecrets} of the config (an environment's own
+ *     {@code setupSecrets} for an environment). A name that is not {@code [A-Za-z_][A-Za-z0-9_]*}
+ *     is {@code INVALID_CONFIG}; a variable unset on the host fails the open before anything is
+ *     created. Not stored: a session reached again from the store ({@link #resume}) uses {@code
+ *     repository.setupSecrets} (an environment: none).
  * @param egressAllow host patterns ({@code host}, {@code *.domain}, either with {@code :port}) the
  *     session may reach in addition to {@code egress.allow}, kept with the session (an open adds them
  *     to those it has); they only matter in egress mode {@code allowlist}
@@ -68,6 +76,7 @@ public record SessionSpec(
         Map<String, String> labels,
         boolean useTemplates,
         Optional<HostProcess> ephemeralOwner,
+        Optional<List<String>> setupSecrets,
         List<String> egressAllow) {
 
     /** Longest accepted session id. */
@@ -110,6 +119,7 @@ public record SessionSpec(
         repository.ifPresent(RepositorySyntax::requireValid);
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
+        setupSecrets = Objects.requireNonNullElse(setupSecrets, Optional.<List<String>>empty()).map(SetupSecrets::requireValidNames);
         egressAllow = List.copyOf(Objects.requireNonNullElse(egressAllow, List.of()));
         egressAllow.forEach(pattern -> EgressRule.parse("egress allow", pattern));
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
@@ -129,7 +139,7 @@ public record SessionSpec(
                        Optional<Duration> setupTimeout, SandboxResources resources, Optional<String> workingDirectory,
                        Map<String, String> labels, boolean useTemplates) {
         this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode, repositoryAccess,
-                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), List.of());
+                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), Optional.empty(), List.of());
     }
 
     /**
@@ -156,7 +166,8 @@ public record SessionSpec(
     /** This spec for an ephemeral session that {@code owner} destroys once its command ended (see {@link #ephemeralOwner()}). */
     public SessionSpec ephemeralFor(HostProcess owner) {
         return new SessionSpec(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode,
-                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner), egressAllow);
+                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner), setupSecrets,
+                egressAllow);
     }
 
     /** The repositories of this session in position order; one for a single-repository session. */
@@ -208,6 +219,7 @@ public record SessionSpec(
         private final Map<String, String> labels = new LinkedHashMap<>();
         private boolean useTemplates = true;
         private HostProcess ephemeralOwner;
+        private List<String> setupSecrets;
         private final List<String> egressAllow = new java.util.ArrayList<>();
 
         private Builder(String sessionId) {
@@ -237,6 +249,16 @@ public record SessionSpec(
 
         public Builder setupCommands(List<String> commands) {
             this.setupCommands = List.copyOf(commands);
+            return this;
+        }
+
+        /** Replaces the configured setup secrets (names of host variables); none means no secrets. */
+        public Builder setupSecrets(String... names) {
+            return setupSecrets(Arrays.asList(names));
+        }
+
+        public Builder setupSecrets(List<String> names) {
+            this.setupSecrets = List.copyOf(names);
             return this;
         }
 
@@ -307,7 +329,8 @@ public record SessionSpec(
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner), egressAllow);
+                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner),
+                    Optional.ofNullable(setupSecrets), egressAllow);
         }
     }
 }

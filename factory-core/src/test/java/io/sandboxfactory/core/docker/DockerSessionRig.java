@@ -155,7 +155,7 @@ final class DockerSessionRig implements AutoCloseable {
      */
     SandboxFactory cachedFactory(SessionListener listener, String token) {
         FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
-                .repository(new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(), true, Optional.empty()))
+                .repository(new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(), List.of(), true, Optional.empty()))
                 .providerSection("docker", Map.of("networkMode", "host", "labels", Map.of(RUN_LABEL, runId)))
                 .cache(new CacheConfig(true, null)).build();
         return factory(config, SandboxFactory.builder().sessionListener(listener).repositoryToken(() -> token));

@@ -47,7 +47,7 @@ class DockerTemplateRulesIT {
     void rig() throws IOException {
         rig = new DockerSessionRig(tmp);
         Git.commitToMain(rig.remote(), INPUT, "{\"lockfileVersion\": 1}\n");
-        factory = rig.factory(listener, new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(INPUT), false, Optional.empty()));
+        factory = rig.factory(listener, new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(), List.of(), List.of(INPUT), List.of(), false, Optional.empty()));
     }
 
     @AfterEach

@@ -8,6 +8,7 @@ import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.testing.CapturedLogs;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.GitHttpServer;
 import org.junit.jupiter.api.Test;
@@ -44,8 +45,10 @@ class GitGatewayTest {
         String token = "ghp_" + UUID.randomUUID().toString().replace("-", "");
         Path state = tmp.resolve("state");
         FactoryConfig config = FactoryConfig.builder().repository(new RepositoryDefaults(null, Optional.empty(), List.of(), List.of(),
-                List.of(), List.of(), false, Optional.of("agents"))).build();
+                List.of(), List.of(), List.of(), false, Optional.of("agents"))).build();
+        String rotated = "ghp_" + UUID.randomUUID().toString().replace("-", "");
         try (GitHttpServer server = new GitHttpServer(served, token);
+             CapturedLogs logs = new CapturedLogs();
              SandboxFactory factory = SandboxFactory.builder().config(config).provider("local").stateDirectory(state)
                      .repositoryToken(() -> token).build()) {
             SessionHandle handle = factory.openSession(SessionSpec.builder("gw-1").repository(server.url("app.git"))
@@ -98,6 +101,15 @@ class GitGatewayTest {
             CommandResult peek = run(second, "ls " + Path.of(client).getParent(), CommandOptions.defaults());
             assertThat(peek.exitCode()).as("session gw-2 lists gw-1's channel: " + peek.stdout()).isNotZero();
 
+            // A rotated token: the gateway fetches with the new one once the host gives it.
+            server.acceptOnly(rotated);
+            assertThat(run(handle, "git fetch -q origin", in).exitCode()).as("a fetch with the revoked token").isNotZero();
+            factory.refreshToken("gw-1", rotated);
+            CommandResult refreshed = run(handle, "git fetch -q origin", in);
+            assertThat(refreshed.exitCode()).as(refreshed.stderr()).isZero();
+            assertThat(run(handle, "env", in).stdout()).doesNotContain(rotated);
+            assertThat(logs.lines()).as("log lines at every level").isNotEmpty().noneMatch(line -> line.contains(token) || line.contains(rotated));
+
             // Retiring revokes the capability.
             factory.retire("gw-1", RetireMode.STOP);
             try (Stream<Path> left = Files.list(Path.of(client).getParent())) {
@@ -109,7 +121,8 @@ class GitGatewayTest {
             factory.retire("gw-1", RetireMode.DESTROY);
             assertThat(Path.of(client).getParent()).as("destroy removes the channel").doesNotExist();
             try (Stream<Path> files = Files.walk(state)) {
-                assertThat(files.filter(Files::isRegularFile).filter(f -> contains(f, token)).toList()).as("files holding the token").isEmpty();
+                assertThat(files.filter(Files::isRegularFile).filter(f -> contains(f, token) || contains(f, rotated)).toList())
+                        .as("files holding a token").isEmpty();
             }
         }
     }

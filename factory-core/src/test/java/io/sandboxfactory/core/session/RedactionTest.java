@@ -54,4 +54,20 @@ class RedactionTest {
         assertThat(redaction.and(Redaction.of(List.of("/home/user-value"))).apply("/home/user-value")).isEqualTo("****");
         assertThat(redaction.toString()).doesNotContain("tok-value-1");
     }
+
+    @Test
+    void aVariableNamingTheOneThatHoldsASecretGetsThatOneMasked() {
+        Redaction redaction = Redaction.ofEnvironment(Map.of("FACTORY_STORE_PASSWORD_ENV", "PGPW", "PGPW", "store-pw-value",
+                "FACTORY_PLUGINS_ENV", "HOME", "HOME", "/home/user-value"));
+
+        assertThat(redaction.apply("store-pw-value /home/user-value PGPW")).isEqualTo("**** /home/user-value PGPW");
+    }
+
+    @Test
+    void aFlagUnderASecretLookingNameIsNoSecret() {
+        Redaction redaction = Redaction.ofEnvironment(Map.of("FACTORY_REPOSITORY_EXPOSE_TOKEN", "true", "OTHER_TOKEN", "False",
+                "REAL_TOKEN", "s3cr3t-value"));
+        assertThat(redaction.apply("{\"exposeToken\" : true, \"x\" : false, \"t\" : \"s3cr3t-value\"}"))
+                .isEqualTo("{\"exposeToken\" : true, \"x\" : false, \"t\" : \"****\"}");
+    }
 }

@@ -96,7 +96,9 @@ public final class ConfigExplainer {
         ConfigKeys.leaves(effectiveTree(resolved)).forEach((key, node) -> {
             String source = sourceOf(key, sources).orElseGet(() -> setInBase.stream().anyMatch(set -> ConfigKeys.within(key, set)
                     || ConfigKeys.within(set, key)) ? baseSource : defaultSource(key, node));
-            values.add(new ConfigValue(key, isSecret(key) && !node.isNull() ? ConfigValue.MASKED : masked(plain(node)), source));
+            // A flag under a secret-looking name (exposeToken) holds no secret: true and false are shown.
+            values.add(new ConfigValue(key, isSecret(key) && !node.isNull() && !node.isBoolean() ? ConfigValue.MASKED : masked(plain(node)),
+                    source));
         });
         return new EffectiveConfig(resolved.origin(), values);
     }
@@ -120,10 +122,13 @@ public final class ConfigExplainer {
         return sources.entrySet().stream().filter(e -> ConfigKeys.within(key, e.getKey())).map(Map.Entry::getValue).findFirst();
     }
 
-    /** Keys are secret by their own name or the name of a variable under an {@code env} map. */
+    /**
+     * Keys are secret by their own name or the name of a variable under an {@code env} map; {@code
+     * setupSecrets} lists names of variables, which are not.
+     */
     static boolean isSecret(String key) {
         String last = key.substring(key.lastIndexOf('.') + 1);
-        return SECRET.matcher(last).matches() && !last.endsWith("Env");
+        return SECRET.matcher(last).matches() && !last.endsWith("Env") && !last.equals("setupSecrets");
     }
 
     private ObjectNode effectiveTree(ResolvedConfig resolved) {

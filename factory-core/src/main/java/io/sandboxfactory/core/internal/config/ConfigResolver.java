@@ -63,6 +63,10 @@ import io.sandboxfactory.core.config.Timeouts;
  *   <tr><td>{@code FACTORY_GIT_USER_NAME}, {@code FACTORY_GIT_USER_EMAIL}</td><td>{@code git.user.name}, {@code git.user.email}</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_SETUP}, {@code _TEARDOWN}</td><td>{@code repository.setup}, {@code .teardown} (one
  *       command, or a YAML flow list {@code [npm ci, make]})</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_SETUP_SECRETS}</td><td>{@code repository.setupSecrets} (one name, or a YAML flow
+ *       list {@code [NPM_TOKEN, PIP_TOKEN]})</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_EXPOSE_TOKEN}</td><td>{@code repository.exposeToken} ({@code true} or {@code false})</td></tr>
+ *   <tr><td>{@code FACTORY_REPOSITORY_PUSH_NAMESPACE}</td><td>{@code repository.pushNamespace}</td></tr>
  *   <tr><td>{@code FACTORY_REPOSITORY_TEMPLATE_INPUTS}</td><td>{@code repository.templateInputs} (separated by {@code :})</td></tr>
  *   <tr><td>{@code FACTORY_TEMPLATES_AUTO_BUILD}</td><td>{@code templates.autoBuild} ({@code true} or {@code false})</td></tr>
  *   <tr><td>{@code FACTORY_CACHE_ENABLED}</td><td>{@code cache.enabled} ({@code true} or {@code false})</td></tr>
@@ -183,9 +187,10 @@ public final class ConfigResolver {
         JournalConfig journal = sectionOverrides.journal(config.journal());
         EgressConfig egress = sectionOverrides.egress(config.egress());
         GitConfig git = git(config.git(), sectionOverrides.gitUser(config.git().user()));
-        // Checked last: the variables the config names to read (store.passwordEnv, a provider's passEnv) are not typos.
+        // Checked last: the variables the config names to read (store.passwordEnv, setup secrets, a provider's passEnv) are not typos.
         Set<String> named = new TreeSet<>(UnknownVariables.namedIn(json.valueToTree(sections)));
         store.passwordEnv().ifPresent(named::add);
+        named.addAll(repository.setupSecrets());
         env.checkKnown(providers, binder::keys, named, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,

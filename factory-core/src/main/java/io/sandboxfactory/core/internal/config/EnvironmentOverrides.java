@@ -39,6 +39,9 @@ final class EnvironmentOverrides {
     static final String TEMPLATE_INPUTS = "FACTORY_REPOSITORY_TEMPLATE_INPUTS";
     static final String SETUP = "FACTORY_REPOSITORY_SETUP";
     static final String TEARDOWN = "FACTORY_REPOSITORY_TEARDOWN";
+    static final String SETUP_SECRETS = "FACTORY_REPOSITORY_SETUP_SECRETS";
+    static final String EXPOSE_TOKEN = "FACTORY_REPOSITORY_EXPOSE_TOKEN";
+    static final String PUSH_NAMESPACE = "FACTORY_REPOSITORY_PUSH_NAMESPACE";
     static final String TEMPLATES_AUTO_BUILD = "FACTORY_TEMPLATES_AUTO_BUILD";
     static final String CACHE_ENABLED = "FACTORY_CACHE_ENABLED";
     static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
@@ -53,7 +56,9 @@ final class EnvironmentOverrides {
             Map.entry(OWNER, "owner"), Map.entry(CLONE_URL_TEMPLATE, "repository.cloneUrlTemplate"),
             Map.entry(DEFAULT_BASE_BRANCH, "repository.defaultBaseBranch"), Map.entry(ALLOWED_FILE_ROOTS, "repository.allowedFileRoots"),
             Map.entry(TEMPLATE_INPUTS, "repository.templateInputs"), Map.entry(SETUP, "repository.setup"),
-            Map.entry(TEARDOWN, "repository.teardown"), Map.entry(TEMPLATES_AUTO_BUILD, "templates.autoBuild"),
+            Map.entry(TEARDOWN, "repository.teardown"), Map.entry(SETUP_SECRETS, "repository.setupSecrets"),
+            Map.entry(EXPOSE_TOKEN, "repository.exposeToken"), Map.entry(PUSH_NAMESPACE, "repository.pushNamespace"),
+            Map.entry(TEMPLATES_AUTO_BUILD, "templates.autoBuild"),
             Map.entry(CACHE_ENABLED, "cache.enabled"), Map.entry(CACHE_MAX_IDLE, "cache.maxIdle"),
             Map.entry(SETUP_TIMEOUT, "timeouts.setup"), Map.entry(COMMAND_TIMEOUT, "timeouts.command"),
             Map.entry(PROBE_TIMEOUT, "timeouts.probe"), Map.entry(NETWORK_TIMEOUT, "timeouts.network"),

@@ -57,46 +57,75 @@ final class SectionOverrides {
         Optional<String> template = env.get(EnvironmentOverrides.CLONE_URL_TEMPLATE);
         if (template.isPresent()) {
             result = fromEnv(EnvironmentOverrides.CLONE_URL_TEMPLATE, "repository", () -> new RepositoryDefaults(template.get(),
-                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs(), fromFile.setupSecrets(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
         }
         Optional<String> base = env.get(EnvironmentOverrides.DEFAULT_BASE_BRANCH);
         if (base.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.DEFAULT_BASE_BRANCH, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
+                    Optional.of(base.get()), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(), current.setupSecrets(), current.exposeToken(), current.pushNamespace()), current);
         }
         Optional<String> roots = env.get(EnvironmentOverrides.ALLOWED_FILE_ROOTS);
         if (roots.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(roots.get().split(":")).map(String::trim).filter(r -> !r.isEmpty()).toList();
             result = fromEnv(EnvironmentOverrides.ALLOWED_FILE_ROOTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), list, current.templateInputs(), current.setupSecrets(), current.exposeToken(), current.pushNamespace()), current);
         }
         Optional<String> inputs = env.get(EnvironmentOverrides.TEMPLATE_INPUTS);
         if (inputs.isPresent()) {
             RepositoryDefaults current = result;
             List<String> list = Arrays.stream(inputs.get().split(":")).map(String::trim).filter(f -> !f.isEmpty()).toList();
             result = fromEnv(EnvironmentOverrides.TEMPLATE_INPUTS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
-                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list, current.exposeToken(), current.pushNamespace()), current);
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), list, current.setupSecrets(), current.exposeToken(), current.pushNamespace()), current);
         }
         return result;
     }
 
-    /** {@code FACTORY_REPOSITORY_SETUP} and {@code _TEARDOWN}: one command, or several as a YAML flow list {@code [npm ci, make]}. */
+    /**
+     * {@code FACTORY_REPOSITORY_SETUP}, {@code _TEARDOWN} and {@code _SETUP_SECRETS}: one command (name), or several as a YAML
+     * flow list {@code [npm ci, make]}.
+     */
     private RepositoryDefaults commands(RepositoryDefaults fromFile) {
         RepositoryDefaults result = fromFile;
         Optional<String> setup = env.get(EnvironmentOverrides.SETUP);
         if (setup.isPresent()) {
             result = fromEnv(EnvironmentOverrides.SETUP, "repository", () -> new RepositoryDefaults(fromFile.cloneUrlTemplate(),
                     fromFile.defaultBaseBranch(), commandList(setup.get()), fromFile.teardown(), fromFile.allowedFileRoots(),
-                    fromFile.templateInputs(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
+                    fromFile.templateInputs(), fromFile.setupSecrets(), fromFile.exposeToken(), fromFile.pushNamespace()), fromFile);
         }
         Optional<String> teardown = env.get(EnvironmentOverrides.TEARDOWN);
         if (teardown.isPresent()) {
             RepositoryDefaults current = result;
             result = fromEnv(EnvironmentOverrides.TEARDOWN, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
                     current.defaultBaseBranch(), current.setup(), commandList(teardown.get()), current.allowedFileRoots(),
-                    current.templateInputs(), current.exposeToken(), current.pushNamespace()), current);
+                    current.templateInputs(), current.setupSecrets(), current.exposeToken(), current.pushNamespace()), current);
+        }
+        Optional<String> secrets = env.get(EnvironmentOverrides.SETUP_SECRETS);
+        if (secrets.isPresent()) {
+            RepositoryDefaults current = result;
+            result = fromEnv(EnvironmentOverrides.SETUP_SECRETS, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(),
+                    commandList(secrets.get()), current.exposeToken(), current.pushNamespace()), current);
+        }
+        return gateway(result);
+    }
+
+    /** {@code FACTORY_REPOSITORY_EXPOSE_TOKEN} ({@code true}/{@code false}) and {@code _PUSH_NAMESPACE}. */
+    private RepositoryDefaults gateway(RepositoryDefaults fromFile) {
+        RepositoryDefaults result = fromFile;
+        Optional<String> expose = env.get(EnvironmentOverrides.EXPOSE_TOKEN);
+        if (expose.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.EXPOSE_TOKEN, "repository", () -> new RepositoryDefaults(fromFile.cloneUrlTemplate(),
+                    fromFile.defaultBaseBranch(), fromFile.setup(), fromFile.teardown(), fromFile.allowedFileRoots(), fromFile.templateInputs(),
+                    fromFile.setupSecrets(), flag(expose.get()), fromFile.pushNamespace()), fromFile);
+        }
+        Optional<String> namespace = env.get(EnvironmentOverrides.PUSH_NAMESPACE);
+        if (namespace.isPresent()) {
+            RepositoryDefaults current = result;
+            result = fromEnv(EnvironmentOverrides.PUSH_NAMESPACE, "repository", () -> new RepositoryDefaults(current.cloneUrlTemplate(),
+                    current.defaultBaseBranch(), current.setup(), current.teardown(), current.allowedFileRoots(), current.templateInputs(),
+                    current.setupSecrets(), current.exposeToken(), Optional.of(namespace.get())), current);
         }
         return result;
     }

@@ -4,17 +4,13 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.internal.channel.HostChannel;
-import io.sandboxfactory.core.internal.channel.SessionKey;
 import io.sandboxfactory.core.internal.git.GitCredentials;
-import io.sandboxfactory.core.session.Redaction;
+import io.sandboxfactory.core.internal.git.HostGit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,10 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The Git gateway (design §10.4): the repository token stays in the factory. A session whose
@@ -49,22 +41,16 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class GitGateway implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GitGateway.class);
-    private static final List<String> SERVICES = List.of("git-upload-pack", "git-receive-pack");
 
     private final Path channels;
     private final Path hooks;
     private final GatewayMirrors mirrors;
-    private final Duration timeout;
     private final boolean exposeToken;
     private final Optional<String> pushNamespace;
     private final boolean reachable;
     private final String provider;
-    private final Map<String, Registration> sessions = new ConcurrentHashMap<>();
-    private final ExecutorService pumps = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "sandbox-factory-git-gateway");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final Map<String, ServedSession> sessions = new ConcurrentHashMap<>();
+    private final GitServices services;
 
     /**
      * @param stateDirectory where channels, mirrors and hooks live ({@code channels/}, {@code gateway/})
@@ -79,7 +65,7 @@ public final class GitGateway implements AutoCloseable {
         this.channels = stateDirectory.resolve("channels");
         this.hooks = stateDirectory.resolve("gateway").resolve("hooks");
         this.mirrors = new GatewayMirrors(stateDirectory.resolve("gateway").resolve("mirrors"), timeout);
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.services = new GitServices(Objects.requireNonNull(timeout, "timeout"));
         this.exposeToken = exposeToken;
         this.pushNamespace = Objects.requireNonNull(pushNamespace, "pushNamespace");
         this.reachable = reachable;
@@ -123,7 +109,7 @@ public final class GitGateway implements AutoCloseable {
             throw unavailable(sessionId, access.get(served.get(0)), "the sandboxes of provider '" + provider
                     + "' cannot reach the Git gateway (they see no host directories)");
         }
-        Registration registration = sessions.compute(sessionId, (id, current) -> {
+        ServedSession registration = sessions.compute(sessionId, (id, current) -> {
             if (current != null) {
                 current.update(access);
                 return current;
@@ -135,7 +121,7 @@ public final class GitGateway implements AutoCloseable {
         int k = 0;
         for (int i : served) {
             sandboxAccess.set(i, new RepositoryAccess(access.get(i).cloneUrl(), Optional.empty()));
-            env.put("GIT_CONFIG_KEY_" + k, "url." + extUrl(registration.channel.client(), i) + ".insteadOf");
+            env.put("GIT_CONFIG_KEY_" + k, "url." + extUrl(registration.client(), i) + ".insteadOf");
             env.put("GIT_CONFIG_VALUE_" + k++, access.get(i).cloneUrl());
         }
         // Only URLs the user (or the factory) names may use ext::, never a submodule's.
@@ -154,12 +140,12 @@ public final class GitGateway implements AutoCloseable {
 
     /** The client the sandbox of {@code sessionId} runs, while the gateway serves the session. */
     public Optional<Path> client(String sessionId) {
-        return Optional.ofNullable(sessions.get(sessionId)).map(registration -> registration.channel.client());
+        return Optional.ofNullable(sessions.get(sessionId)).map(ServedSession::client);
     }
 
     /** Gives the gateway a new token for session {@code sessionId}'s repositories; false when it does not serve the session. */
     public boolean refreshToken(String sessionId, String token) {
-        Registration registration = sessions.get(sessionId);
+        ServedSession registration = sessions.get(sessionId);
         if (registration == null) {
             return false;
         }
@@ -177,9 +163,9 @@ public final class GitGateway implements AutoCloseable {
      * cut); with {@code removeDirectory} (the session is destroyed) its directory goes too.
      */
     public void revoke(String sessionId, boolean removeDirectory) {
-        Registration registration = sessions.remove(sessionId);
+        ServedSession registration = sessions.remove(sessionId);
         if (registration != null) {
-            registration.channel.close();
+            registration.close();
         }
         if (removeDirectory) {
             try {
@@ -196,15 +182,14 @@ public final class GitGateway implements AutoCloseable {
             revoke(id, false);
         }
         mirrors.killAll();
-        pumps.shutdownNow();
+        services.close();
     }
 
-    private Registration open(String sessionId, String branch, List<RepositoryAccess> access) {
+    private ServedSession open(String sessionId, String branch, List<RepositoryAccess> access) {
         try {
             GatewayHooks.write(hooks);
-            Registration registration = new Registration(new PushRule(branch, pushNamespace), access);
-            registration.channel = HostChannel.open(channelDirectory(sessionId), "git-" + key(sessionId), registration::serve);
-            return registration;
+            return ServedSession.open(channelDirectory(sessionId), channelName(sessionId), new PushRule(branch, pushNamespace), access,
+                    mirrors, services, hooks);
         } catch (IOException e) {
             throw new SandboxException(StandardErrorCode.GATEWAY_UNAVAILABLE, "The Git gateway could not serve session '" + sessionId
                     + "': " + e.getMessage());
@@ -212,144 +197,17 @@ public final class GitGateway implements AutoCloseable {
     }
 
     private Path channelDirectory(String sessionId) {
-        return channels.resolve("git-" + key(sessionId));
+        return channels.resolve(channelName(sessionId));
+    }
+
+    /** A session's channel: named by a hash of its id (ids may hold characters a file or lock name should not). */
+    private static String channelName(String sessionId) {
+        return "git-" + HostGit.key(sessionId).substring(0, 20);
     }
 
     /** git's ext transport running the channel's client; spaces and '%' escaped as ext wants. */
     static String extUrl(Path client, int repository) {
         String script = client.toString().replace("%", "%%").replace(" ", "% ");
         return "ext::sh " + script + " git %S " + repository;
-    }
-
-    private static String key(String sessionId) {
-        return SessionKey.of(sessionId);
-    }
-
-    /** One session served by the gateway. */
-    private final class Registration {
-        private final PushRule rule;
-        private volatile List<RepositoryAccess> access;
-        private HostChannel channel;
-
-        Registration(PushRule rule, List<RepositoryAccess> access) {
-            this.rule = rule;
-            this.access = List.copyOf(access);
-        }
-
-        void update(List<RepositoryAccess> minted) {
-            access = List.copyOf(minted);
-        }
-
-        void refresh(String token) {
-            List<RepositoryAccess> next = new ArrayList<>(access);
-            RepositoryAccess primary = next.get(0);
-            next.set(0, new RepositoryAccess(primary.cloneUrl(), primary.authorization()
-                    .map(auth -> new RepositoryAccess.Authorization(token, auth.username()))));
-            access = List.copyOf(next);
-        }
-
-        /** One connection: {@code git <service> <repository index>}. */
-        void serve(String header, InputStream in, OutputStream out) throws IOException {
-            String[] words = header.split(" ");
-            List<RepositoryAccess> current = access;
-            if (words.length != 3 || !words[0].equals("git") || !SERVICES.contains(words[1]) || !words[2].matches("[0-9]{1,3}")
-                    || Integer.parseInt(words[2]) >= current.size() || !GitCredentials.of(current.get(Integer.parseInt(words[2]))).active()) {
-                PktLine.error(out, "the Git gateway serves only git-upload-pack and git-receive-pack of this session's repositories");
-                return;
-            }
-            RepositoryAccess repository = current.get(Integer.parseInt(words[2]));
-            boolean push = words[1].equals("git-receive-pack");
-            Path mirror = mirrors.mirrorOf(repository);
-            ReentrantLock lock = mirrors.lockOf(mirror);
-            lock.lock();
-            try {
-                try {
-                    mirrors.update(mirror, repository);
-                } catch (IOException | RuntimeException e) {
-                    PktLine.error(out, "the Git gateway could not fetch " + repository.cloneUrl() + ": " + e.getMessage());
-                    return;
-                }
-                if (!push) {
-                    // Serving reads only: another session may update the mirror meanwhile.
-                    lock.unlock();
-                }
-                List<String> command = push
-                        ? List.of("git", "-c", "core.hooksPath=" + hooks, "-c", "receive.fsckObjects=true", "receive-pack", mirror.toString())
-                        : List.of("git", "upload-pack", "--strict", "--timeout=" + Math.max(1, timeout.toSeconds()), mirror.toString());
-                Map<String, String> env = new LinkedHashMap<>();
-                if (push) {
-                    env.putAll(mirrors.upstreamEnv(repository));
-                    env.putAll(rule.hookEnv());
-                }
-                run(command, mirror, env, in, out, repository);
-            } finally {
-                if (lock.isHeldByCurrentThread()) {
-                    lock.unlock();
-                }
-            }
-        }
-    }
-
-    /** Runs {@code command} with the connection as its standard input and output. */
-    private void run(List<String> command, Path directory, Map<String, String> extraEnv, InputStream in, OutputStream out,
-                     RepositoryAccess repository) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME"));
-        env.putAll(extraEnv);
-        Process process = builder.start();
-        pumps.submit(() -> copy(in, process.getOutputStream(), true));
-        Redaction redaction = Redaction.of(repository.authorization().map(RepositoryAccess.Authorization::token).stream().toList());
-        pumps.submit(() -> {
-            try (InputStream errors = process.getErrorStream()) {
-                String text = new String(errors.readAllBytes(), StandardCharsets.UTF_8);
-                if (!text.isBlank()) {
-                    LOG.debug("{} said: {}", command.get(command.size() - 2), redaction.apply(text.strip()));
-                }
-            } catch (IOException e) {
-                // Nothing more to read.
-            }
-        });
-        // A client that went away leaves the process (or the write to it) waiting: the timeout ends both.
-        pumps.submit(() -> {
-            try {
-                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    process.destroyForcibly();
-                    in.close();
-                    out.close();
-                }
-            } catch (InterruptedException | IOException e) {
-                process.destroyForcibly();
-            }
-            return null;
-        });
-        copy(process.getInputStream(), out, false);
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void copy(InputStream from, OutputStream to, boolean closeTarget) {
-        byte[] buffer = new byte[64 * 1024];
-        try {
-            int n;
-            while ((n = from.read(buffer)) >= 0) {
-                to.write(buffer, 0, n);
-                to.flush();
-            }
-        } catch (IOException e) {
-            // The other side ended: the connection or the process is over.
-        } finally {
-            if (closeTarget) {
-                try {
-                    to.close();
-                } catch (IOException e) {
-                    // Already gone.
-                }
-            }
-        }
     }
 }

@@ -7,7 +7,7 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.internal.channel.HostChannel;
-import io.sandboxfactory.core.internal.channel.SessionKey;
+import io.sandboxfactory.core.internal.git.HostGit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -98,7 +98,7 @@ public final class EgressChannels implements AutoCloseable {
     private Path open(String sessionId) {
         HostChannel channel = open.computeIfAbsent(sessionId, id -> {
             try {
-                return HostChannel.open(directory(id), "egress-" + SessionKey.of(id),
+                return HostChannel.open(directory(id), "egress-" + HostGit.key(id).substring(0, 20),
                         (header, in, out) -> proxy.serveChannel(id, in, out));
             } catch (IOException e) {
                 throw new SandboxException(StandardErrorCode.START_FAILED, "The egress channel of session '" + id + "' could not be"
@@ -127,6 +127,6 @@ public final class EgressChannels implements AutoCloseable {
     }
 
     private Path directory(String sessionId) {
-        return channels.resolve("egress-" + SessionKey.of(sessionId));
+        return channels.resolve("egress-" + HostGit.key(sessionId).substring(0, 20));
     }
 }

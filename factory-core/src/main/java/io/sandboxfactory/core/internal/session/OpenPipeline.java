@@ -3,6 +3,7 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.core.internal.store.SessionLeases;
+import io.sandboxfactory.core.session.MaterializeException;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -159,7 +160,8 @@ final class OpenPipeline {
                 }
                 record.record(start, workspace);
                 generations.require(start.id(), start.generation());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException thrown) {
+                RuntimeException e = redacted(thrown, start);
                 if (registration.cancelled() || generations.retiredSince(start.id(), start.generation())) {
                     throw e instanceof SessionRetiredException ? e : new SessionRetiredException(start.id(), e);
                 }
@@ -167,6 +169,23 @@ final class OpenPipeline {
             }
         }
         start.phase(SessionPhase.READY, "");
+    }
+
+    /**
+     * {@code e}, its message masked with the start's secrets: a clone's or checkout's failure quotes
+     * git's output, which may show a token (a remote that echoes it back, a token-shaped path). A
+     * setup's failure is masked where it is made ({@link RunSetupGates}).
+     */
+    private static RuntimeException redacted(RuntimeException e, SessionStart start) {
+        if (e instanceof MaterializeException failure) {
+            String message = start.redaction().apply(failure.getMessage());
+            if (!message.equals(failure.getMessage())) {
+                MaterializeException masked = new MaterializeException(failure.errorCode(), message);
+                masked.setStackTrace(failure.getStackTrace());
+                return masked;
+            }
+        }
+        return e;
     }
 
     private void startInBackground(SessionEntry entry, SessionPlan plan) {

@@ -120,7 +120,7 @@ final class RunSetupGates {
                     : SessionPhase.SETUP, unit.label());
         }
         return gate.run(services.journal().recording(start.exec(), start.id(), "setup", unit.commands().text(), start.redaction()),
-                start.id(), unit, failedBefore, start.plan().setupTimeout(), start.redaction(), workspace.fence());
+                start.id(), unit, failedBefore, start.plan().setupTimeout(), start.plan().setupSecrets(), start.redaction(), workspace.fence());
     }
 
     /**

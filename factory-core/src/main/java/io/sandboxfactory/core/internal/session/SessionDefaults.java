@@ -7,6 +7,7 @@ import io.sandboxfactory.core.internal.git.RetryPolicy;
 import io.sandboxfactory.core.session.SessionSpec;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -22,10 +23,13 @@ import java.util.function.Supplier;
  * @param timeouts command time limits
  * @param retry clone and fetch retries on transient failures
  * @param gitIdentity the author of commits in every checkout (both parts set)
+ * @param setupSecrets setup secrets (names) for single-repository sessions that name none
+ * @param hostEnvironment where setup secrets are read from at open
  */
 public record SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands,
                               RepositoryLocator locator, Optional<Supplier<String>> token, SessionTimeouts timeouts,
-                              RetryPolicy retry, GitConfig.User gitIdentity) {
+                              RetryPolicy retry, GitConfig.User gitIdentity, List<String> setupSecrets,
+                              Map<String, String> hostEnvironment) {
 
     /** The identity when none is given: the built-in one, never the host's (that default belongs to the configuration). */
     static final GitConfig.User BUILT_IN_IDENTITY = new GitConfig.User(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL);
@@ -42,20 +46,22 @@ public record SessionDefaults(Optional<String> baseBranch, List<String> setupCom
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(retry, "retry");
+        setupSecrets = List.copyOf(setupSecrets);
+        hostEnvironment = Map.copyOf(hostEnvironment);
     }
 
-    /** With the built-in git identity. */
+    /** With the built-in git identity and no setup secrets. */
     public SessionDefaults(Optional<String> baseBranch, List<String> setupCommands, List<String> teardownCommands, RepositoryLocator locator,
                            Optional<Supplier<String>> token, SessionTimeouts timeouts, RetryPolicy retry) {
-        this(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, null);
+        this(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, null, List.of(), Map.of());
     }
 
-    /** Never shows the token supplier: a host's supplier may print the token it holds. */
+    /** Never shows the token supplier (a host's supplier may print the token it holds) nor the host environment. */
     @Override
     public String toString() {
         return "SessionDefaults[baseBranch=" + baseBranch.orElse("<remote HEAD>") + ", setupCommands=" + setupCommands + ", teardownCommands="
                 + teardownCommands + ", token=" + (token.isPresent() ? "<supplied>" : "none") + ", timeouts=" + timeouts
-                + ", retry=" + retry + ", gitIdentity=" + gitIdentity + "]";
+                + ", retry=" + retry + ", gitIdentity=" + gitIdentity + ", setupSecrets=" + setupSecrets + "]";
     }
 
     /** Each repository's default branch as base, no setup or teardown, GitHub slugs, anonymous access, default timeouts and retries. */
@@ -66,7 +72,8 @@ public record SessionDefaults(Optional<String> baseBranch, List<String> setupCom
 
     /** These defaults with other clone and fetch retries. */
     public SessionDefaults withRetry(RetryPolicy retry) {
-        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, gitIdentity);
+        return new SessionDefaults(baseBranch, setupCommands, teardownCommands, locator, token, timeouts, retry, gitIdentity, setupSecrets,
+                hostEnvironment);
     }
 
     /**

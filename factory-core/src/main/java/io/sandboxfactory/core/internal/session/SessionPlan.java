@@ -3,6 +3,7 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
+import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,10 +29,11 @@ import java.util.Optional;
  * @param setupTimeout limit of one setup unit
  * @param labels the labels the open adds to the session's
  * @param ephemeralOwner the {@code run} process that destroys the session after its command (see {@link SessionSpec#ephemeralOwner()})
+ * @param setupSecrets what the setup commands (and only they) get in their environment, read from the host at open
  */
 public record SessionPlan(String sessionId, String branch, List<Repository> repositories, boolean environment,
                           SetupCommands workspaceSetup, SetupCommands workspaceTeardown, Duration setupTimeout, Map<String, String> labels,
-                          Optional<HostProcess> ephemeralOwner) {
+                          Optional<HostProcess> ephemeralOwner, SetupSecrets setupSecrets) {
 
     /**
      * One repository of the plan.
@@ -64,6 +67,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
     public SessionPlan {
         repositories = List.copyOf(repositories);
         labels = Map.copyOf(labels);
+        setupSecrets = Objects.requireNonNullElse(setupSecrets, SetupSecrets.none());
     }
 
     /** Applies {@code defaults} to {@code spec}. */
@@ -72,11 +76,12 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         Duration setupTimeout = spec.setupTimeout().orElse(defaults.timeouts().setup());
         if (spec.environment().isPresent()) {
             SessionEnvironment env = spec.environment().get();
+            SetupSecrets secrets = SetupSecrets.read(spec.setupSecrets().orElse(env.setupSecrets()), defaults.hostEnvironment());
             List<Repository> repos = env.repositories().stream().map(r -> new Repository(r.repository(), r.repoDir(),
                     r.baseBranch().or(() -> base), SetupCommands.of(r.setupCommands()), SetupCommands.of(r.teardownCommands()),
                     defaults.accessFor(r.repository(), r.repositoryAccess()))).toList();
             return new SessionPlan(spec.sessionId(), spec.branch(), repos, true, SetupCommands.of(env.workspaceSetupCommands()),
-                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels(), spec.ephemeralOwner());
+                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels(), spec.ephemeralOwner(), secrets);
         }
         String repository = spec.repository().orElseThrow();
         Repository own = new Repository(repository, RepositoryLocator.repoDir(repository), base,
@@ -84,7 +89,8 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
                 SetupCommands.of(spec.teardownCommands().orElse(defaults.teardownCommands())),
                 defaults.accessFor(repository, spec.repositoryAccess()));
         return new SessionPlan(spec.sessionId(), spec.branch(), List.of(own), false, SetupCommands.of(List.of()),
-                SetupCommands.of(List.of()), setupTimeout, spec.labels(), spec.ephemeralOwner());
+                SetupCommands.of(List.of()), setupTimeout, spec.labels(), spec.ephemeralOwner(),
+                SetupSecrets.read(spec.setupSecrets().orElse(defaults.setupSecrets()), defaults.hostEnvironment()));
     }
 
     /** This plan with {@code base} for its own repository when it names none (the base a start resolved and stored). */
@@ -96,7 +102,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         List<Repository> repos = new ArrayList<>(repositories);
         repos.set(0, new Repository(own.repository(), own.dir(), base, own.setup(), own.teardown(), own.access()));
         return new SessionPlan(sessionId, branch, repos, environment, workspaceSetup, workspaceTeardown, setupTimeout, labels,
-                ephemeralOwner);
+                ephemeralOwner, setupSecrets);
     }
 
     /** The layout of this plan's repositories under {@code root}. */

@@ -38,7 +38,7 @@ final class SessionStart {
     private final SessionServices services;
     private final CommandExecutor exec;
     private volatile SessionPhase currentPhase;
-    private volatile UnaryOperator<String> redaction = UnaryOperator.identity();
+    private volatile UnaryOperator<String> redaction;
 
     /**
      * @param madeFrom the template the instance was made with, when this start created it
@@ -57,6 +57,7 @@ final class SessionStart {
         this.requestedWorkdir = Objects.requireNonNull(requestedWorkdir, "requestedWorkdir");
         this.services = Objects.requireNonNull(services, "services");
         this.exec = observed(Objects.requireNonNull(raw, "raw"));
+        this.redaction = plan.setupSecrets().redaction();
     }
 
     String id() {
@@ -100,9 +101,14 @@ final class SessionStart {
         return sandbox instanceof MastraSandbox<?> mastra ? mastra.sandboxId() : Optional.empty();
     }
 
-    /** How output of this start is redacted (the minted tokens), from the materialize step on. */
+    /**
+     * How output of this start is redacted (the minted tokens), from the materialize step on; the
+     * plan's setup secrets are masked throughout, so the setup's output never shows them.
+     */
     void redactWith(UnaryOperator<String> redact) {
-        redaction = Objects.requireNonNull(redact, "redact");
+        Objects.requireNonNull(redact, "redact");
+        UnaryOperator<String> secrets = plan.setupSecrets().redaction();
+        redaction = text -> redact.apply(secrets.apply(text));
     }
 
     UnaryOperator<String> redaction() {

@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * Pipeline step: validate. Applies the defaults to the spec (a reopen keeps the base branch a
- * start resolved and stored), refuses to reopen a session on another repository or with an egress
- * mode the provider cannot enforce, and registers the session's definition (and its own allowed
- * hosts) in the store.
+ * start resolved and stored), refuses to reopen a session on another repository, to open one whose
+ * setup secrets are unset on the host or with an egress mode the provider cannot enforce, and
+ * registers the session's definition (and its own allowed hosts) in the store.
  */
 final class ValidateSpec {
 
@@ -34,6 +34,10 @@ final class ValidateSpec {
         SessionPlan plan = SessionPlan.of(spec, services.defaults())
                 .withStoredBase(existing.flatMap(record -> record.definition().baseBranch()));
         existing.ifPresent(record -> requireSameRepository(record, plan));
+        if (existing.isEmpty() || spec.setupSecrets().isPresent()) {
+            // A session reached again with the configured names (exec in another shell) fails only when its setup must run again.
+            plan.setupSecrets().requireComplete();
+        }
         egress.admit(spec);
         services.store().register(plan.definition(Optional.of(provider.name())));
         egress.remember(spec);

@@ -71,11 +71,12 @@ public final class SetupGate {
      * Runs {@code unit} unless it is done or already failed.
      *
      * @param failedBefore the session's failed command texts, read once per start
+     * @param secrets given to the setup's environment (a per-call env: no later command sees them); must be complete when it runs
      * @param redact removes secrets from output before it reaches a message or a log
      * @param fence the lease the caller holds; recording a failure is refused once it was taken over
      */
     public Outcome run(CommandExecutor exec, String sessionId, Unit unit, Set<String> failedBefore, Duration timeout,
-                       UnaryOperator<String> redact, Fence fence) {
+                       SetupSecrets secrets, UnaryOperator<String> redact, Fence fence) {
         if (unit.commands().isEmpty() || unit.done()) {
             return new Outcome(Status.ALREADY_DONE, Optional.empty());
         }
@@ -84,9 +85,10 @@ public final class SetupGate {
                     unit.label(), sessionId);
             return new Outcome(Status.SKIPPED_AFTER_FAILURE, Optional.empty());
         }
+        secrets.requireComplete();
         LOG.info("Running the {} of session '{}'", unit.label(), sessionId);
         CommandResult result = exec.executeCommand(unit.commands().scriptIn(unit.directory()), List.of(),
-                CommandOptions.builder().timeout(timeout).maxRetainedBytes(256 * 1024).build());
+                CommandOptions.builder().timeout(timeout).maxRetainedBytes(256 * 1024).env(secrets.values()).build());
         if (result.success()) {
             return new Outcome(Status.SUCCEEDED, Optional.empty());
         }

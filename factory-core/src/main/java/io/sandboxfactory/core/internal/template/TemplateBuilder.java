@@ -11,6 +11,7 @@ import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
 import io.sandboxfactory.core.internal.session.SessionOpener;
 import io.sandboxfactory.core.internal.session.SessionPlan;
+import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionSpec;
@@ -109,7 +110,7 @@ public final class TemplateBuilder {
                 CommandOptions.builder().timeout(defaults.timeouts().checkout()).build());
         if (!result.success()) {
             throw new SandboxException(StandardErrorCode.TEMPLATE_BUILD_FAILED, "Preparing the template checkout failed (exit " + result.exitCode() + "): "
-                    + result.stderr().strip());
+                    + Redaction.ofEnvironment(session.sandbox().getEnv()).apply(result.stderr().strip()));
         }
         return result.stdout();
     }

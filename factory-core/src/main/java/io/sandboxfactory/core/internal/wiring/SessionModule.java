@@ -102,7 +102,8 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     SessionDefaults defaults(ResolvedConfig config, SessionTimeouts timeouts, FactorySettings host) {
         return new SessionDefaults(config.repository().defaultBaseBranch(), config.repository().setup(), config.repository().teardown(),
-                RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults(), config.git().user());
+                RepositoryLocator.of(config.repository()), host.repositoryToken(), timeouts, RetryPolicy.defaults(), config.git().user(),
+                config.repository().setupSecrets(), host.environment());
     }
 
     @Provides
