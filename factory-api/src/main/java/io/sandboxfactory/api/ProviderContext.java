@@ -1,5 +1,6 @@
 package io.sandboxfactory.api;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -36,5 +37,15 @@ public interface ProviderContext {
      */
     default Map<String, String> environment() {
         return System.getenv();
+    }
+
+    /**
+     * Where the factory's egress proxy listens for sandboxes that may reach only the hosts of an
+     * allow-list ({@code egress.mode: allowlist} with {@code egress.proxyAddress}); empty otherwise. A
+     * provider that confines its sandboxes' network itself (a Kubernetes NetworkPolicy) lets them
+     * reach this address and nothing else, in a rule of its own that never reopens other egress.
+     */
+    default Optional<InetSocketAddress> egressProxy() {
+        return Optional.empty();
     }
 }

@@ -1,6 +1,7 @@
 package io.sandboxfactory.bench;
 
 import io.sandboxfactory.bench.docker.DockerSandboxes;
+import io.sandboxfactory.bench.egress.EgressOverhead;
 import io.sandboxfactory.bench.docker.DockerStarts;
 import io.sandboxfactory.bench.docker.TestcontainersPeer;
 import io.sandboxfactory.bench.git.GatewayGroups;
@@ -143,6 +144,12 @@ public final class Bench {
         report.add(new OpenGroups(subjects, factories).measure(new Interleaved(plan.openRounds(), 1)));
         progress("git fetch through the Git gateway");
         report.add(new GatewayGroups(workspace).measure(new Interleaved(plan.openRounds(), 1)));
+        progress("HTTPS requests through the egress proxy");
+        try (EgressOverhead egress = EgressOverhead.start(workspace.directory("egress"))) {
+            report.add(egress.measure(new Interleaved(plan.execRounds(), plan.warmup())));
+        } catch (java.io.IOException e) {
+            report.note("egress proxy overhead skipped: " + e.getMessage() + ".");
+        }
         progress(CROWD + " concurrent opens");
         try (ConcurrentOpens crowd = new ConcurrentOpens(local, factories, CROWD)) {
             report.add(crowd.measure(new Interleaved(plan.crowdRounds(), 1)));

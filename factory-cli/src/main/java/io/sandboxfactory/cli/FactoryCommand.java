@@ -6,6 +6,7 @@ import io.sandboxfactory.cli.command.CompletionCommand;
 import io.sandboxfactory.cli.command.CpCommand;
 import io.sandboxfactory.cli.command.DaemonCommand;
 import io.sandboxfactory.cli.command.DiffCommand;
+import io.sandboxfactory.cli.command.EgressCommand;
 import io.sandboxfactory.cli.command.ExecCommand;
 import io.sandboxfactory.cli.command.ExportCommand;
 import io.sandboxfactory.cli.command.ListCommand;
@@ -57,7 +58,7 @@ public final class FactoryCommand implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(
             RunCommand.class, OpenCommand.class, ExecCommand.class, StatusCommand.class, ListCommand.class,
             RetireCommand.class, SweepCommand.class, TouchCommand.class, CpCommand.class, CatCommand.class, LsCommand.class,
-            DiffCommand.class, LogCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, DaemonCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+            DiffCommand.class, LogCommand.class, EgressCommand.class, ExportCommand.class, ShellCommand.class, McpCommand.class, ProvidersCommand.class, ConfigCommand.class, DaemonCommand.class, TemplateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     @Mixin
     public GlobalOptions global = new GlobalOptions();

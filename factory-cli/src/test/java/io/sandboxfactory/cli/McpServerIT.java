@@ -83,7 +83,7 @@ class McpServerIT {
         List<McpSchema.Tool> tools = start().client.listTools().tools();
 
         assertThat(tools).extracting(McpSchema.Tool::name).containsExactlyInAnyOrder("session_open", "session_exec", "session_status",
-                "session_list", "session_diff", "session_log", "session_retire", "file_read", "file_write", "file_edit", "file_list", "file_delete");
+                "session_list", "session_diff", "session_log", "session_egress", "session_retire", "file_read", "file_write", "file_edit", "file_list", "file_delete");
         for (McpSchema.Tool tool : tools) {
             assertThat(tool.description()).as(tool.name()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");
@@ -269,6 +269,22 @@ class McpServerIT {
         assertThat(mcp.ok("file_read", Map.of("id", "e1", "path", "a.txt"))).containsEntry("content", "x = 1\nx = 1\n");
         assertThat(mcp.ok("file_edit", Map.of("id", "e1", "path", "a.txt", "old_string", "x = 1", "new_string", "x = 2",
                 "replace_all", true))).containsEntry("replacements", 2);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anAgentReadsAndChangesASessionsEgressRulesLive() {
+        mcp = new McpClientSession(state, environment(Map.of("FACTORY_EGRESS_MODE", "allowlist", "FACTORY_EGRESS_ALLOW", "allowed.test")));
+        mcp.ok("session_open", Map.of("id", "g1", "repo", bare.toString(), "branch", "b", "egress_allow", List.of("*.npm.test")));
+        assertThat((Map<String, Object>) mcp.ok("session_status", Map.of("id", "g1")).get("egress"))
+                .containsEntry("mode", "allowlist").containsEntry("allow", List.of("allowed.test", "*.npm.test"));
+        assertThat(mcp.ok("session_egress", Map.of("id", "g1", "allow", List.of("api.test:443"), "deny", List.of("x.npm.test"))))
+                .containsEntry("session", "g1").containsEntry("allow", List.of("allowed.test", "*.npm.test", "api.test:443"))
+                .containsEntry("deny", List.of("x.npm.test"));
+        assertThat(mcp.ok("session_egress", Map.of("id", "g1"))).containsEntry("deny", List.of("x.npm.test"));
+        assertThat(mcp.error("session_egress", Map.of("id", "g1", "allow", List.of("http://x.test")))).contains("'http://x.test'");
+        assertThat(mcp.error("session_egress", Map.of("id", "nobody"))).contains("open it first with the session_open tool");
+        assertThat(cli.env("FACTORY_EGRESS_MODE", "allowlist").run("--json", "egress", "g1").stdout()).contains("api.test:443");
     }
 
     @Test

@@ -10,6 +10,8 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.config.ConfigView;
+import io.sandboxfactory.core.egress.EgressPolicy;
+import io.sandboxfactory.core.internal.session.EgressRules;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
@@ -249,6 +251,25 @@ public final class SandboxFactory implements AutoCloseable {
     public void refreshToken(String sessionId, String token) {
         requireOpen();
         sessions.refreshToken(sessionId, token);
+    }
+
+    /**
+     * The session's egress rules: the configured mode, the configured allow-list with the session's
+     * own allowed hosts, and the hosts it denies. They matter in egress mode allowlist.
+     */
+    public EgressPolicy egress(String sessionId) {
+        requireOpen();
+        return injector.getInstance(EgressRules.class).policy(SessionSpec.requireValidSessionId(sessionId));
+    }
+
+    /**
+     * Allows the host patterns {@code allow} and denies {@code deny} for a session known to the
+     * store, from the next connection its sandboxes make (in any process) on; kept with the session.
+     * A bad pattern is {@code INVALID_CONFIG} naming it, and nothing changes.
+     */
+    public EgressPolicy changeEgress(String sessionId, List<String> allow, List<String> deny) {
+        requireOpen();
+        return injector.getInstance(EgressRules.class).change(SessionSpec.requireValidSessionId(sessionId), allow, deny);
     }
 
     /** Runs {@code callback} whenever {@code sessionId} is retired, to drop host caches; the result unregisters it. */

@@ -67,7 +67,7 @@ class AllConfigErrorsAtOnceTest {
         assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode());
         assertThat(e.kind()).isEqualTo(ErrorKind.BAD_INPUT);
         assertThat(e.problems()).containsExactlyInAnyOrder(
-                "Unknown configuration key 'colour' " + in + "; known keys there: [cache, environments, git, journal, lifecycle, owner,"
+                "Unknown configuration key 'colour' " + in + "; known keys there: [cache, egress, environments, git, journal, lifecycle, owner,"
                         + " provider, providers, repository, stateDir, store, templates, timeouts].",
                 "Invalid value for configuration key 'timeouts.setup' " + in + ": Duration 'soon' is invalid; write it as ISO-8601"
                         + " (PT15M) or as a number with a unit (500ms, 30s, 15m, 2h, 1d).",

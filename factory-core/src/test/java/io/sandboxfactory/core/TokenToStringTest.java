@@ -95,7 +95,7 @@ class TokenToStringTest {
         values.put("FactoryConfig", config);
         values.put("ResolvedConfig", new ResolvedConfig("local", tmp, "me", config.repository(), Timeouts.defaults(), io.sandboxfactory.core.config.Lifecycle.off(), Map.of(),
                 Map.of("local", new LocalProviderConfig(null, List.of(), false, Map.of("NPM_TOKEN", TOKEN))), "test",
-                io.sandboxfactory.core.config.StoreConfig.defaults(), null, null, null, null, null));
+                io.sandboxfactory.core.config.StoreConfig.defaults(), null, null, null, null, null, null));
 
         Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));
         try (SandboxFactory factory = SandboxFactory.builder().config(config).environment(Map.of()).stateDirectory(tmp.resolve("state"))

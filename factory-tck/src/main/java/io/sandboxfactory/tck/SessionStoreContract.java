@@ -10,6 +10,7 @@ import io.sandboxfactory.store.api.LeaseAttempt;
 import io.sandboxfactory.store.api.LeaseOwner;
 import io.sandboxfactory.store.api.SessionDefinition;
 import io.sandboxfactory.store.api.SessionRecord;
+import io.sandboxfactory.store.api.SessionEgress;
 import io.sandboxfactory.store.api.SessionStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -141,6 +142,21 @@ public abstract class SessionStoreContract {
 
         store.delete(id);
         assertTrue(other.journal(id, 10).isEmpty(), "deleting the session deletes its journal");
+    }
+
+    @Test
+    @DisplayName("a session's own egress rules are kept, replaced whole, seen by the other instance, and go with the session")
+    void egressRulesAreKeptAndGoWithTheSession() {
+        String id = id("egress");
+        store.register(definition(id, Map.of()));
+        assertEquals(SessionEgress.NONE, other.egress(id), "no rules until some are recorded");
+        store.recordEgress(id, new SessionEgress(List.of("api.example.com", "*.example.org:443"), List.of("gist.example.com")));
+        assertEquals(new SessionEgress(List.of("api.example.com", "*.example.org:443"), List.of("gist.example.com")), other.egress(id));
+        other.recordEgress(id, new SessionEgress(List.of("api.example.com"), List.of()));
+        assertEquals(new SessionEgress(List.of("api.example.com"), List.of()), store.egress(id), "a record replaces the rules whole");
+
+        store.delete(id);
+        assertEquals(SessionEgress.NONE, other.egress(id), "deleting the session deletes its rules");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.sandboxfactory.cli.output.Console;
 import io.sandboxfactory.cli.output.Json;
 import io.sandboxfactory.cli.session.OtherProviders;
 import io.sandboxfactory.cli.session.SessionStates;
+import io.sandboxfactory.cli.session.SessionEgress;
 import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionListener;
@@ -41,9 +42,11 @@ public final class StatusCommand implements Callable<Integer> {
             try (SessionStates states = new SessionStates(factory, OtherProviders.of(launcher))) {
                 doc = states.describe(record);
             }
+            doc.put("egress", SessionEgress.document(factory.egress(sessionId)));
             if (root.global.json) {
                 Json.print(console, doc);
             } else {
+                doc.put("egress", SessionEgress.line(factory.egress(sessionId)));
                 doc.forEach((k, v) -> console.out().printf("%-15s %s%n", k + ":", v == null ? "-" : v));
             }
             return ExitCodes.OK;

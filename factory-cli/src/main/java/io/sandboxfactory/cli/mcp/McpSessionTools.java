@@ -12,6 +12,7 @@ import io.sandboxfactory.cli.session.SessionStates;
 import io.sandboxfactory.cli.session.SessionDiff;
 import io.sandboxfactory.cli.session.SessionJournal;
 import io.sandboxfactory.cli.session.SessionJson;
+import io.sandboxfactory.cli.session.SessionEgress;
 import io.sandboxfactory.cli.session.SessionOptions;
 import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
@@ -65,7 +66,7 @@ public final class McpSessionTools {
     }
 
     public List<McpTool> tools() {
-        return List.of(open(), exec(), status(), list(), diff(), log(), retire());
+        return List.of(open(), exec(), status(), list(), diff(), log(), egress(), retire());
     }
 
     private McpTool open() {
@@ -87,7 +88,9 @@ public final class McpSessionTools {
                 .strings("workspace_teardown", "With repos: commands run at the workspace root on retire.")
                 .strings("setup_secrets", "Names of variables of the factory's environment the setup commands get, and no later command"
                         + " (default: the configured setupSecrets).")
-                .stringMap("labels", "Labels to find the session by, e.g. {\"task\": \"1234\"}.");
+                .stringMap("labels", "Labels to find the session by, e.g. {\"task\": \"1234\"}.")
+                .strings("egress_allow", "Hosts the session may reach when the factory's egress mode is allowlist: host, *.domain,"
+                        + " either with :port.");
         return new McpTool("session_open", "Open (or reopen) a session: an isolated sandbox with a Git checkout of its own branch,"
                 + " cloned, checked out and set up once. Opening an open session again reconnects to it. Returns the checkout path.",
                 schema, call -> {
@@ -105,6 +108,7 @@ public final class McpSessionTools {
                     options.workspaceSetup.addAll(args.strings("workspace_setup"));
                     options.workspaceTeardown.addAll(args.strings("workspace_teardown"));
                     options.setupSecrets.addAll(args.strings("setup_secrets"));
+                    options.egressAllow.addAll(args.strings("egress_allow"));
                     Optional<String> repo = args.optionalString("repo");
                     List<McpArguments> repos = args.objects("repos", repoItem.names());
                     if (repo.isPresent() && !repos.isEmpty()) {
@@ -216,7 +220,9 @@ public final class McpSessionTools {
                 ToolSchema.object().string("id", true, ID), call -> {
                     SessionRecord record = StoredSessions.record(factory, call.arguments().string("id"), MCP);
                     try (SessionStates states = new SessionStates(factory, otherProviders)) {
-                        return McpTool.McpReply.of(states.describe(record));
+                        Map<String, Object> doc = states.describe(record);
+                        doc.put("egress", SessionEgress.document(factory.egress(record.sessionId())));
+                        return McpTool.McpReply.of(doc);
                     }
                 });
     }
@@ -263,6 +269,27 @@ public final class McpSessionTools {
                     String id = args.string("id");
                     int limit = (int) Math.min(args.number("limit", SessionJournal.DEFAULT_ENTRIES, 1), Integer.MAX_VALUE);
                     return McpTool.McpReply.of(SessionJournal.document(id, SessionJournal.journal(factory, id, limit, MCP)));
+                });
+    }
+
+    private McpTool egress() {
+        ToolSchema schema = ToolSchema.object()
+                .string("id", true, ID)
+                .strings("allow", "Host patterns to allow: host, *.domain, either with :port.")
+                .strings("deny", "Host patterns to deny, even under a wider allow.");
+        return new McpTool("session_egress", "Show a session's egress rules (mode, allowed and denied hosts), or change them with allow"
+                + " and deny: the next connection of its sandboxes follows, without a restart, and the session keeps the change."
+                + " Rules apply when the factory's egress mode is allowlist.",
+                schema, call -> {
+                    McpArguments args = call.arguments();
+                    String id = args.string("id");
+                    StoredSessions.record(factory, id, MCP);
+                    List<String> allow = args.strings("allow");
+                    List<String> deny = args.strings("deny");
+                    if (!allow.isEmpty() || !deny.isEmpty()) {
+                        factory.changeEgress(id, allow, deny);
+                    }
+                    return McpTool.McpReply.of(SessionEgress.describe(factory, id));
                 });
     }
 

@@ -68,12 +68,18 @@ public final class SessionOptions {
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label to find the session by (retire --label); repeatable.")
     public List<String> labels = new ArrayList<>();
 
+    @Option(names = "--egress-allow", paramLabel = "H",
+            description = "A host the session may reach when egress.mode is allowlist: host, *.domain, either with :port; repeatable,"
+                    + " kept with the session.")
+    public List<String> egressAllow = new ArrayList<>();
+
     @Option(names = "--no-template", description = "Make a new sandbox the normal way, even when a template of the repository and setup exists.")
     boolean noTemplate;
 
     /** The session to open; environments from config come from {@code factory}. */
     public SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode, SandboxFactory factory) {
-        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate);
+        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate)
+                .egressAllow(egressAllow);
         if (!setupSecrets.isEmpty()) {
             builder.setupSecrets(setupSecrets);
         }

@@ -43,6 +43,9 @@ public interface ConfigView {
     /** Git in the sandboxes; its identity has both parts set. */
     GitConfig git();
 
+    /** What network sessions may reach. */
+    EgressConfig egress();
+
     /** The bound config of provider {@code name}, if its section was configured or it is the selected one. */
     <C> Optional<C> providerConfig(String name, Class<C> type);
 }

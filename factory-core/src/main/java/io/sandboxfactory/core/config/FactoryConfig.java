@@ -33,6 +33,7 @@ import io.sandboxfactory.core.internal.config.ConfigResolver;
  * @param cache the host git object cache ({@code cache:})
  * @param journal how much command journal a session keeps ({@code journal:})
  * @param git git inside the sandboxes ({@code git:}): the identity of their commits
+ * @param egress what network sessions may reach ({@code egress:})
  */
 public record FactoryConfig(
         Optional<String> provider,
@@ -47,10 +48,12 @@ public record FactoryConfig(
         TemplatesConfig templates,
         CacheConfig cache,
         JournalConfig journal,
-        GitConfig git) {
+        GitConfig git,
+        EgressConfig egress) {
 
     public FactoryConfig {
         git = Objects.requireNonNullElse(git, GitConfig.defaults());
+        egress = Objects.requireNonNullElse(egress, EgressConfig.defaults());
         journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());
         templates = Objects.requireNonNullElse(templates, TemplatesConfig.defaults());
@@ -95,7 +98,7 @@ public record FactoryConfig(
     public String toString() {
         return "FactoryConfig[provider=" + provider.orElse("<default>") + ", stateDir=" + stateDir.map(Path::toString).orElse("<default>")
                 + ", owner=" + owner.orElse("<default>") + ", repository=" + repository + ", timeouts=" + timeouts
-                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", journal=" + journal + ", git=" + git + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
+                + ", lifecycle=" + lifecycle + ", store=" + store + ", templates=" + templates + ", cache=" + cache + ", journal=" + journal + ", git=" + git + ", egress=" + egress + ", environments=" + environments.keySet() + ", providerSections=" + providers.keySet() + "]";
     }
 
     /** No settings at all: every default applies. */
@@ -119,6 +122,7 @@ public record FactoryConfig(
         private TemplatesConfig templates;
         private CacheConfig cache;
         private GitConfig git;
+        private EgressConfig egress;
         private final Map<String, EnvironmentConfig> environments = new LinkedHashMap<>();
         private final Map<String, Map<String, ?>> providers = new LinkedHashMap<>();
 
@@ -166,6 +170,12 @@ public record FactoryConfig(
             return this;
         }
 
+        /** The {@code egress:} section: what network sessions may reach. */
+        public Builder egress(EgressConfig egress) {
+            this.egress = egress;
+            return this;
+        }
+
         public Builder templates(TemplatesConfig templates) {
             this.templates = templates;
             return this;
@@ -192,7 +202,7 @@ public record FactoryConfig(
 
         public FactoryConfig build() {
             return new FactoryConfig(Optional.ofNullable(provider), Optional.ofNullable(stateDir), Optional.ofNullable(owner),
-                    repository, timeouts, lifecycle, environments, copy(providers), store, templates, cache, null, git);
+                    repository, timeouts, lifecycle, environments, copy(providers), store, templates, cache, null, git, egress);
         }
     }
 }

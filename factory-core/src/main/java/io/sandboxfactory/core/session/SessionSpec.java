@@ -8,6 +8,7 @@ import io.sandboxfactory.core.internal.session.RepositorySyntax;
 
 import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
+import io.sandboxfactory.core.egress.EgressRule;
 import io.sandboxfactory.core.internal.git.GitRefs;
 import io.sandboxfactory.core.internal.input.InputText;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
@@ -55,6 +56,9 @@ import java.util.Optional;
  *     is {@code INVALID_CONFIG}; a variable unset on the host fails the open before anything is
  *     created. Not stored: a session reached again from the store ({@link #resume}) uses {@code
  *     repository.setupSecrets} (an environment: none).
+ * @param egressAllow host patterns ({@code host}, {@code *.domain}, either with {@code :port}) the
+ *     session may reach in addition to {@code egress.allow}, kept with the session (an open adds them
+ *     to those it has); they only matter in egress mode {@code allowlist}
  */
 public record SessionSpec(
         String sessionId,
@@ -72,7 +76,8 @@ public record SessionSpec(
         Map<String, String> labels,
         boolean useTemplates,
         Optional<HostProcess> ephemeralOwner,
-        Optional<List<String>> setupSecrets) {
+        Optional<List<String>> setupSecrets,
+        List<String> egressAllow) {
 
     /** Longest accepted session id. */
     public static final int MAX_SESSION_ID_LENGTH = SessionIds.MAX_LENGTH;
@@ -115,6 +120,8 @@ public record SessionSpec(
         labels = SessionLabels.requireValid(Objects.requireNonNullElse(labels, Map.of()));
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
         setupSecrets = Objects.requireNonNullElse(setupSecrets, Optional.<List<String>>empty()).map(SetupSecrets::requireValidNames);
+        egressAllow = List.copyOf(Objects.requireNonNullElse(egressAllow, List.of()));
+        egressAllow.forEach(pattern -> EgressRule.parse("egress allow", pattern));
         if (environment.isPresent() && setupCommands.filter(c -> !c.isEmpty()).isPresent()) {
             throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Session '" + sessionId + "' has an environment, so its setup commands belong to"
                     + " each repository of the environment or to the workspace setup, not to the session.");
@@ -132,7 +139,7 @@ public record SessionSpec(
                        Optional<Duration> setupTimeout, SandboxResources resources, Optional<String> workingDirectory,
                        Map<String, String> labels, boolean useTemplates) {
         this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode, repositoryAccess,
-                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), Optional.empty());
+                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), Optional.empty(), List.of());
     }
 
     /**
@@ -159,7 +166,8 @@ public record SessionSpec(
     /** This spec for an ephemeral session that {@code owner} destroys once its command ended (see {@link #ephemeralOwner()}). */
     public SessionSpec ephemeralFor(HostProcess owner) {
         return new SessionSpec(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode,
-                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner), setupSecrets);
+                repositoryAccess, setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.of(owner), setupSecrets,
+                egressAllow);
     }
 
     /** The repositories of this session in position order; one for a single-repository session. */
@@ -212,6 +220,7 @@ public record SessionSpec(
         private boolean useTemplates = true;
         private HostProcess ephemeralOwner;
         private List<String> setupSecrets;
+        private final List<String> egressAllow = new java.util.ArrayList<>();
 
         private Builder(String sessionId) {
             this.sessionId = sessionId;
@@ -310,12 +319,18 @@ public record SessionSpec(
             return this;
         }
 
+        /** Adds host patterns the session may reach in egress mode allowlist ({@code --egress-allow}). */
+        public Builder egressAllow(List<String> patterns) {
+            this.egressAllow.addAll(patterns);
+            return this;
+        }
+
         public SessionSpec build() {
             return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
                     Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
                     startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
                     Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner),
-                    Optional.ofNullable(setupSecrets));
+                    Optional.ofNullable(setupSecrets), egressAllow);
         }
     }
 }

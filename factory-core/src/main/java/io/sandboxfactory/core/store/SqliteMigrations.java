@@ -2,6 +2,7 @@ package io.sandboxfactory.core.store;
 
 import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.store.jdbc.CommandRows;
+import io.sandboxfactory.store.jdbc.SessionRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +55,9 @@ final class SqliteMigrations {
             // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
             List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"),
             // The commands running now, one row each, so status in any process can say "running".
-            List.of(CommandRows.CREATE_RUNNING_COMMANDS));
+            List.of(CommandRows.CREATE_RUNNING_COMMANDS),
+            // Each session's own egress rules (--egress-allow, factory egress).
+            List.of(SessionRows.CREATE_SESSION_EGRESS));
 
     private SqliteMigrations() {
     }

@@ -172,6 +172,13 @@ final class DockerSessionRig implements AutoCloseable {
         return factory(config, SandboxFactory.builder().repositoryToken(() -> token));
     }
 
+    /** A new factory on the shared state directory: containers with {@code networkMode}, egress {@code egress}. */
+    SandboxFactory egressFactory(String networkMode, io.sandboxfactory.core.config.EgressConfig egress) {
+        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
+                .providerSection("docker", Map.of("networkMode", networkMode, "labels", Map.of(RUN_LABEL, runId))).egress(egress).build();
+        return factory(config, SandboxFactory.builder());
+    }
+
     private SandboxFactory factory(FactoryConfig config, SandboxFactoryBuilder builder) {
         SandboxFactory factory = builder.config(config).environment(Map.of()).stateDirectory(state).build();
         synchronized (closeables) {

@@ -41,7 +41,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(8);
+            assertThat(store.schemaVersion()).isEqualTo(9);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -51,7 +51,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(8);
+            assertThat(store.schemaVersion()).isEqualTo(9);
         }
     }
 
@@ -78,7 +78,7 @@ class SqliteSessionStoreTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(8);
+            assertThat(store.schemaVersion()).isEqualTo(9);
             LeaseAttempt taken = store.tryAcquireLease("old", LeaseOwner.forThisProcess(), Duration.ofSeconds(30));
             assertThat(taken.acquired()).as("the expired lease of schema 1 is free").isTrue();
             assertThat(taken.replaced().map(LeaseOwner::id)).contains("gone-owner");

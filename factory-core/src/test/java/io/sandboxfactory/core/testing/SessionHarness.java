@@ -1,5 +1,15 @@
 package io.sandboxfactory.core.testing;
 
+import io.sandboxfactory.core.config.EgressConfig;
+import io.sandboxfactory.core.egress.EgressEvent;
+import io.sandboxfactory.core.egress.EgressProxy;
+import io.sandboxfactory.core.egress.EgressResolver;
+import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.egress.EgressMode;
+import io.sandboxfactory.core.internal.session.EgressChannels;
+import io.sandboxfactory.core.internal.session.EgressRules;
+import io.sandboxfactory.api.SandboxCapability;
+import java.util.concurrent.CopyOnWriteArrayList;
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -59,6 +69,12 @@ public final class SessionHarness implements AutoCloseable {
     private final CommandActivity activity;
     public final SessionOpener opener;
     public final SessionRetirementCoordinator coordinator;
+    /** The egress decisions of this harness's proxy. */
+    public final List<EgressEvent> egressEvents = new CopyOnWriteArrayList<>();
+    public final EgressSessions egressSessions = new EgressSessions();
+    public final EgressProxy egressProxy;
+    public final EgressRules egressRules;
+    public final EgressChannels egressChannels;
 
     public SessionHarness(Path state) {
         this(state, UnaryOperator.identity());
@@ -69,6 +85,15 @@ public final class SessionHarness implements AutoCloseable {
     }
 
     public SessionHarness(Path state, SessionDefaults defaults, UnaryOperator<FactorySandbox> wrapProvider) {
+        this(state, defaults, EgressConfig.defaults(), wrapProvider);
+    }
+
+    /** With the {@code egress} section {@code egress}. */
+    public SessionHarness(Path state, EgressConfig egress, UnaryOperator<FactorySandbox> wrapProvider) {
+        this(state, SessionDefaults.defaults().withRetry(new RetryPolicy(2, Duration.ZERO)), egress, wrapProvider);
+    }
+
+    private SessionHarness(Path state, SessionDefaults defaults, EgressConfig egress, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
         this.gateway = new GitGateway(state, Duration.ofMinutes(5), false, Optional.empty(), true, "local");
         this.store = SqliteSessionStore.openIn(state);
@@ -79,8 +104,13 @@ public final class SessionHarness implements AutoCloseable {
         FactorySandbox provider = wrapProvider.apply(local);
         this.activity = new CommandActivity(store, java.time.Clock.systemUTC());
         this.services = new SessionServices(store, leases, inFlight, listener, defaults, activity);
-        this.opener = openPipeline(provider).getInstance(SessionOpener.class);
         this.coordinator = new SessionRetirementCoordinator(memo, provider, services);
+        this.egressRules = new EgressRules(egress, store);
+        this.egressProxy = new EgressProxy(egressSessions, new EgressResolver(egress.resolvedAddresses()), egressEvents::add,
+                java.time.Clock.systemUTC(), egress.proxySocket());
+        this.egressChannels = new EgressChannels(state, egressProxy, egress.egressMode() == EgressMode.ALLOWLIST
+                && provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES));
+        this.opener = openPipeline(provider).getInstance(SessionOpener.class);
     }
 
     /** The open pipeline as the factory wires it, without templates, template builds or object cache. */
@@ -98,6 +128,11 @@ public final class SessionHarness implements AutoCloseable {
                 bind(TemplateSettings.class).toInstance(TemplateSettings.disabled());
                 bind(AutoBuilds.class).toInstance(AutoBuilds.disabled());
                 bind(new TypeLiteral<Optional<ObjectCache>>() { }).toInstance(Optional.empty());
+                bind(SessionRetirementCoordinator.class).toInstance(coordinator);
+                bind(EgressRules.class).toInstance(egressRules);
+                bind(EgressSessions.class).toInstance(egressSessions);
+                bind(EgressProxy.class).toInstance(egressProxy);
+                bind(EgressChannels.class).toInstance(egressChannels);
                 bind(GitGateway.class).toInstance(gateway);
                 install(new OpenPipelineModule());
             }
@@ -119,6 +154,8 @@ public final class SessionHarness implements AutoCloseable {
     @Override
     public void close() {
         opener.close();
+        egressChannels.close();
+        egressProxy.close();
         gateway.close();
         activity.close();
         leases.close();

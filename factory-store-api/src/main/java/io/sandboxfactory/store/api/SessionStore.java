@@ -169,6 +169,20 @@ public interface SessionStore extends AutoCloseable {
     /** Gives the lease acquired with {@code fence} up, if it is still that one; its token stays used. */
     void releaseLease(String sessionId, String ownerId, Fence fence);
 
+    /** The egress rules of the session's own ({@link SessionEgress#NONE} when it has none or the store does not know it). */
+    default SessionEgress egress(String sessionId) {
+        return SessionEgress.NONE;
+    }
+
+    /**
+     * Replaces the session's own egress rules. A store that cannot keep them refuses rather than
+     * ignoring them, since a deny that is silently lost reopens a host.
+     */
+    default void recordEgress(String sessionId, SessionEgress egress) {
+        throw new SessionStoreException("This session store (" + getClass().getName() + ") does not keep egress rules; use the"
+                + " sqlite or postgres store for sessions with an egress allow-list.", null);
+    }
+
     @Override
     void close();
 }

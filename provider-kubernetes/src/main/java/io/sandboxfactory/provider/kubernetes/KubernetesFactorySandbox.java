@@ -25,6 +25,7 @@ import java.util.List;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.net.InetSocketAddress;
 import java.util.Set;
 
 /**
@@ -45,14 +46,18 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     /** This process, as the commands it starts record it (see {@link io.sandboxfactory.provider.support.DeadHostReaper}). */
     private final HostProcess host;
     private final ResourceNames names;
+    /** The factory's egress proxy, the one address a session's pod may reach besides nothing (with {@code networkPolicy: deny-all}). */
+    private final Optional<InetSocketAddress> egressProxy;
 
-    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, Path stateDirectory, ClusterConnection connection) {
-        this(config, owner, stateDirectory, connection, HostProcess.current());
+    KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, Path stateDirectory, ClusterConnection connection,
+                             Optional<InetSocketAddress> egressProxy) {
+        this(config, owner, stateDirectory, connection, HostProcess.current(), egressProxy);
     }
 
     /** With {@code host} standing for this process: a test plays a host that died. */
     KubernetesFactorySandbox(KubernetesProviderConfig config, String owner, Path stateDirectory, ClusterConnection connection,
-                             HostProcess host) {
+                             HostProcess host, Optional<InetSocketAddress> egressProxy) {
+        this.egressProxy = egressProxy;
         this.config = config;
         this.owner = owner;
         this.connection = connection;
@@ -79,7 +84,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
                     + "' is invalid; it must be an absolute path inside the pod.");
         }
         SessionObjects objects = new SessionObjects(names.forSession(ctx.sessionId()), names.tenant(), ctx.sessionId(), owner, config,
-                SessionObjects.resources(config, ctx.resources()), workingDirectory);
+                SessionObjects.resources(config, ctx.resources()), workingDirectory, egressProxy);
         PodCommandRunner runner = new PodCommandRunner(connection, new CommandDefaults(ctx.sessionId(), config.env(), workingDirectory, host));
         return new KubernetesSandbox(ctx.sessionId(), objects, owner, connection, runner, config.denyAllNetwork(),
                 config.readyTimeoutDuration());
@@ -158,6 +163,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
             client.pods().inNamespace(config.namespace()).withName(name).delete();
             client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
             client.network().v1().networkPolicies().inNamespace(config.namespace()).withName(name).delete();
+            client.network().v1().networkPolicies().inNamespace(config.namespace()).withName(SessionObjects.egressPolicyName(name)).delete();
         } catch (RuntimeException e) {
             throw new SandboxException(StandardErrorCode.REMOVE_FAILED, "Could not remove sandbox '" + name + "' in namespace '"
                     + config.namespace() + "': " + KubernetesFailures.message(e), e);

@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -130,8 +131,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
     protected void connect(String name) throws InterruptedException {
         KubernetesClient client = connection.client();
         if (denyAll) {
-            createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
-                    .resource(objects.denyAll()).create(), "NetworkPolicy");
+            createPolicies(client);
         }
         if (ensurePod(client)) {
             // Running: a host that died while it ran commands here may have left them running.
@@ -139,12 +139,22 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
         }
     }
 
+    /** The deny-all policy first, then (egress allow-list) the separate one that lets the pod reach the egress proxy only. */
+    private void createPolicies(KubernetesClient client) {
+        createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
+                .resource(objects.denyAll()).create(), "NetworkPolicy");
+        Optional<NetworkPolicy> toProxy = objects.egressToProxy();
+        if (toProxy.isPresent()) {
+            createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
+                    .resource(toProxy.get()).create(), "NetworkPolicy");
+        }
+    }
+
     @Override
     protected String create() throws InterruptedException {
         KubernetesClient client = connection.client();
         if (denyAll) {
-            createIfAbsent(() -> client.network().v1().networkPolicies().inNamespace(connection.namespace())
-                    .resource(objects.denyAll()).create(), "NetworkPolicy");
+            createPolicies(client);
         }
         createClaim(client);
         ensurePod(client);
@@ -235,6 +245,8 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
             pod(client).delete();
             claim(client).delete();
             client.network().v1().networkPolicies().inNamespace(connection.namespace()).withName(objects.name()).delete();
+            client.network().v1().networkPolicies().inNamespace(connection.namespace())
+                    .withName(SessionObjects.egressPolicyName(objects.name())).delete();
         } catch (RuntimeException e) {
             throw failure(StandardErrorCode.DESTROY_FAILED, "delete the objects", e);
         }

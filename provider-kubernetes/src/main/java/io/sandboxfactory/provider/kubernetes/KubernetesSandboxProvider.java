@@ -31,7 +31,7 @@ public final class KubernetesSandboxProvider extends AbstractSandboxProvider<Kub
         Path home = Path.of(context.environment().getOrDefault("HOME", System.getProperty("user.home")));
         ClusterConnection connection = new ClusterConnection(config, context.environment(),
                 context.lookup(KubernetesClient.class), home);
-        return new KubernetesFactorySandbox(config, owner, context.stateDirectory(), connection);
+        return new KubernetesFactorySandbox(config, owner, context.stateDirectory(), connection, context.egressProxy());
     }
 
     @Override

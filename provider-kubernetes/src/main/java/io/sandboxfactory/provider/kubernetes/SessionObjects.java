@@ -1,5 +1,6 @@
 package io.sandboxfactory.provider.kubernetes;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.net.InetSocketAddress;
 
 /**
  * The Kubernetes objects of one session, all named {@link #name()} and labelled alike: the pod
@@ -46,10 +48,15 @@ final class SessionObjects {
     private final String workingDirectory;
 
     private final String tenant;
+    private final Optional<InetSocketAddress> egressProxy;
 
-    /** @param resources the pod's requests and limits ({@link #resources(KubernetesProviderConfig, SandboxResources)}) */
+    /**
+     * @param resources the pod's requests and limits ({@link #resources(KubernetesProviderConfig, SandboxResources)})
+     * @param egressProxy the factory's egress proxy, which {@link #egressToProxy()} lets the pod reach
+     */
     SessionObjects(String name, String tenant, String sessionId, String owner, KubernetesProviderConfig config, ResourceRequirements resources,
-                   String workingDirectory) {
+                   String workingDirectory, Optional<InetSocketAddress> egressProxy) {
+        this.egressProxy = egressProxy;
         this.name = name;
         this.tenant = tenant;
         this.sessionId = sessionId;
@@ -61,7 +68,7 @@ final class SessionObjects {
 
     /** The same objects under {@code other}, for a session whose objects an earlier version named. */
     SessionObjects named(String other) {
-        return new SessionObjects(other, tenant, sessionId, owner, config, resources, workingDirectory);
+        return new SessionObjects(other, tenant, sessionId, owner, config, resources, workingDirectory, egressProxy);
     }
 
     String name() {
@@ -155,6 +162,30 @@ final class SessionObjects {
                     .withPolicyTypes(List.of("Ingress", "Egress"))
                 .endSpec()
                 .build();
+    }
+
+    /** The name of a session's policy that lets its pod reach the egress proxy. */
+    static String egressPolicyName(String name) {
+        return name + "-egress";
+    }
+
+    /**
+     * Beside {@link #denyAll()}, never merged into it: a policy for egress only whose one rule lets
+     * the pod reach the factory's egress proxy (its address, TCP, its port) and nothing else.
+     * Policies add up, so with the deny-all one the proxy is the pod's only way out.
+     */
+    Optional<NetworkPolicy> egressToProxy() {
+        return egressProxy.map(proxy -> new NetworkPolicyBuilder()
+                .withMetadata(new ObjectMetaBuilder(meta()).withName(egressPolicyName(name)).build())
+                .withNewSpec()
+                    .withNewPodSelector().withMatchLabels(Map.of(SessionLabels.SESSION, name)).endPodSelector()
+                    .withPolicyTypes(List.of("Egress"))
+                    .addNewEgress()
+                        .addNewTo().withNewIpBlock().withCidr(proxy.getAddress().getHostAddress() + "/32").endIpBlock().endTo()
+                        .addNewPort().withProtocol("TCP").withPort(new IntOrString(proxy.getPort())).endPort()
+                    .endEgress()
+                .endSpec()
+                .build());
     }
 
     /** A session's own resources win; each becomes both request and limit. The config fills the rest. */

@@ -200,7 +200,7 @@ class KubernetesSandboxMockTest {
         KubernetesProviderConfig config = config().build();
         String name = names("me").forSession("taken");
         api().persistentVolumeClaims().inNamespace(NAMESPACE).resource(new SessionObjects(name, "0000000", "taken", "someone-else", config,
-                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory()).claim()).create();
+                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory(), Optional.empty()).claim()).create();
         KubernetesSandbox sandbox = open(config, "me").create(FactorySandboxContext.of("taken"));
         assertThatThrownBy(sandbox::start).isInstanceOf(SandboxException.class)
                 .hasMessageContaining("is not the sandbox of session 'taken' for owner 'me'");
@@ -220,6 +220,47 @@ class KubernetesSandboxMockTest {
         later.start();
         assertThat(later.lastStartOutcome()).contains(StartOutcome.CONNECTED);
         assertThat(later.executeCommand("cat file", List.of(), CommandOptions.defaults()).stdout()).isEqualTo("kept\n");
+    }
+
+    @Test
+    void anEgressAllowListAddsAPolicyOfItsOwnThatReachesTheProxyOnlyAndGoesWithTheSession() throws Exception {
+        KubernetesFactorySandbox factory = new KubernetesSandboxProvider().open(config().build(), new TestContext("me", dir,
+                Optional.of(cluster.client()), Optional.of(new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.0.0.2"), 3128))));
+        opened.add(factory);
+        KubernetesSandbox sandbox = factory.create(FactorySandboxContext.of("allow"));
+        sandbox.start();
+        String name = sandbox.name();
+
+        NetworkPolicy denyAll = api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name).get();
+        assertThat(denyAll.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+        assertThat(denyAll.getSpec().getEgress()).as("the deny-all policy is never merged with an allow").isNullOrEmpty();
+        NetworkPolicy toProxy = api().network().v1().networkPolicies().inNamespace(NAMESPACE).withName(name + "-egress").get();
+        assertThat(toProxy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("io.sandboxfactory/session", name));
+        assertThat(toProxy.getSpec().getPolicyTypes()).containsExactly("Egress");
+        assertThat(toProxy.getSpec().getIngress()).isNullOrEmpty();
+        assertThat(toProxy.getSpec().getEgress()).singleElement().satisfies(rule -> {
+            assertThat(rule.getTo()).singleElement().satisfies(peer -> {
+                assertThat(peer.getIpBlock().getCidr()).isEqualTo("10.0.0.2/32");
+                assertThat(peer.getIpBlock().getExcept()).isNullOrEmpty();
+                assertThat(peer.getPodSelector()).isNull();
+                assertThat(peer.getNamespaceSelector()).isNull();
+            });
+            assertThat(rule.getPorts()).singleElement().satisfies(port -> {
+                assertThat(port.getProtocol()).isEqualTo("TCP");
+                assertThat(port.getPort().getIntVal()).isEqualTo(3128);
+            });
+        });
+        assertThat(toProxy.getMetadata().getLabels()).containsEntry("io.sandboxfactory/owner", "me");
+
+        sandbox.destroy();
+        assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).list().getItems()).isEmpty();
+
+        // Without the deny-all policy there is nothing for an allow to narrow (the factory refuses an allow-list there): no policy at all.
+        KubernetesFactorySandbox unconfined = new KubernetesSandboxProvider().open(config().networkPolicy("none").build(), new TestContext("me",
+                dir, Optional.of(cluster.client()), Optional.of(new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.0.0.2"), 3128))));
+        opened.add(unconfined);
+        unconfined.create(FactorySandboxContext.of("open")).start();
+        assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).list().getItems()).isEmpty();
     }
 
     @Test
@@ -326,7 +367,7 @@ class KubernetesSandboxMockTest {
         KubernetesProviderConfig config = config().build();
         String legacy = ResourceNames.legacyName("old-1");
         PersistentVolumeClaim claim = new SessionObjects(legacy, "x", "old-1", "me", config,
-                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory()).claim();
+                SessionObjects.resources(config, SandboxResources.none()), config.workingDirectory(), Optional.empty()).claim();
         Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
         labels.remove(SessionLabels.TENANT);
         claim.getMetadata().setLabels(labels);
@@ -380,7 +421,7 @@ class KubernetesSandboxMockTest {
         HostProcess deadHost = DeadHosts.exited();
         KubernetesProviderConfig config = config().build();
         KubernetesFactorySandbox ofDeadHostFactory = new KubernetesFactorySandbox(config, "me", dir,
-                new ClusterConnection(config, Map.of(), Optional.of(api()), dir), deadHost);
+                new ClusterConnection(config, Map.of(), Optional.of(api()), dir), deadHost, Optional.empty());
         opened.add(ofDeadHostFactory);
         KubernetesSandbox ofDeadHost = ofDeadHostFactory.create(FactorySandboxContext.of("dead-host"));
         // Commands the dead host left behind: one in its own session (setsid), one in the exec's group.

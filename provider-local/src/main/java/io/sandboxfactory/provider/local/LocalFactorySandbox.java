@@ -162,11 +162,16 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         confinedServers.forEach(ForkServer::close);
     }
 
+    /** {@code NETWORK_ISOLATION} when every session runs in a boundary with a network namespace of its own ({@code network: none}). */
     @Override
     public Set<SandboxCapability> capabilities() {
-        return EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
+        Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.INVENTORY, SandboxCapability.FILE_TRANSFER,
                 SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES, SandboxCapability.ATTACH);
+        if (boundaries.filter(b -> !b.bubblewrap().hostNetwork()).isPresent()) {
+            capabilities.add(SandboxCapability.NETWORK_ISOLATION);
+        }
+        return capabilities;
     }
 
     /** Every session directory is up: commands run in it without a start (a stop only ends its commands). */

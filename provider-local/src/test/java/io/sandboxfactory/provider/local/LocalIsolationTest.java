@@ -1,6 +1,7 @@
 package io.sandboxfactory.provider.local;
 
 import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.InvalidConfigValueException;
@@ -80,6 +81,7 @@ class LocalIsolationTest {
         try (TestBed open = new TestBed(temp.resolve("open"), new LocalProviderConfig(temp.resolve("open/sessions").toString(),
                 null, null, null, LocalProviderConfig.NONE, null, null))) {
             assertThat(run(open.sandbox("plain"), "cat " + secret).stdout()).isEqualTo("host secret\n");
+            assertThat(open.factory().capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
         }
     }
 
@@ -138,10 +140,13 @@ class LocalIsolationTest {
 
             assertThat(none.exitCode()).isEqualTo(3);
             assertThat(accepted).isNotDone();
+            // What the factory relies on to refuse an egress allow-list it could not enforce.
+            assertThat(bed.factory().capabilities()).contains(SandboxCapability.NETWORK_ISOLATION);
 
             TestBed online = new TestBed(temp.resolve("online"), new LocalProviderConfig(temp.resolve("online/sessions").toString(),
                     null, null, null, null, LocalProviderConfig.HOST, null));
             try (online) {
+                assertThat(online.factory().capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
                 CommandResult host = run(online.sandbox("online"), connect);
 
                 assertThat(host.stdout()).isEqualTo("connected\n");

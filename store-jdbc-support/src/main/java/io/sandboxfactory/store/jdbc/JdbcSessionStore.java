@@ -3,6 +3,7 @@ package io.sandboxfactory.store.jdbc;
 import io.sandboxfactory.store.api.Fence;
 import io.sandboxfactory.store.api.FencedOutException;
 import io.sandboxfactory.store.api.JournalEntry;
+import io.sandboxfactory.store.api.SessionEgress;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStore;
 
@@ -149,6 +150,19 @@ public abstract class JdbcSessionStore implements SessionStore {
     @Override
     public List<JournalEntry> journal(String sessionId, int limit) {
         return read(c -> CommandRows.journal(c, sessionId, limit));
+    }
+
+    @Override
+    public SessionEgress egress(String sessionId) {
+        return read(c -> rows.egress(c, sessionId));
+    }
+
+    @Override
+    public void recordEgress(String sessionId, SessionEgress egress) {
+        write(c -> {
+            rows.recordEgress(c, sessionId, egress);
+            return null;
+        });
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.store.api.EnvironmentDefinition;
+import io.sandboxfactory.store.api.SessionEgress;
 import io.sandboxfactory.store.api.SessionDefinition;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStoreException;
@@ -199,7 +200,8 @@ public final class SessionRows {
     /** Deletes the record, its failed setup commands and repositories; generations and leases stay. */
     public static boolean delete(Connection c, String sessionId) throws SQLException {
         int deleted = 0;
-        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories", "command_journal", "running_commands")) {
+        for (String table : List.of("sessions", "failed_setup_commands", "session_repositories", "command_journal", "running_commands",
+                "session_egress")) {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
                 ps.setString(1, sessionId);
                 int n = ps.executeUpdate();
@@ -207,6 +209,32 @@ public final class SessionRows {
             }
         }
         return deleted > 0;
+    }
+
+    /** The table of each session's own egress rules, the same in every dialect. */
+    public static final String CREATE_SESSION_EGRESS = "CREATE TABLE session_egress (session_id TEXT PRIMARY KEY,"
+            + " allow_rules TEXT NOT NULL, deny_rules TEXT NOT NULL)";
+
+    public SessionEgress egress(Connection c, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT allow_rules, deny_rules FROM session_egress WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new SessionEgress(fromJson(rs.getString(1)), fromJson(rs.getString(2))) : SessionEgress.NONE;
+            }
+        }
+    }
+
+    public void recordEgress(Connection c, String sessionId, SessionEgress egress) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM session_egress WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO session_egress (session_id, allow_rules, deny_rules) VALUES (?, ?, ?)")) {
+            ps.setString(1, sessionId);
+            ps.setString(2, toJson(egress.allow()));
+            ps.setString(3, toJson(egress.deny()));
+            ps.executeUpdate();
+        }
     }
 
     public static long generation(Connection c, String sessionId) throws SQLException {

@@ -2,6 +2,7 @@ package io.sandboxfactory.store.postgres;
 
 import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.store.jdbc.CommandRows;
+import io.sandboxfactory.store.jdbc.SessionRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,9 @@ final class PostgresMigrations {
             // The process of a run that destroys its ephemeral session (SessionDefinition.ephemeralOwner).
             List.of("ALTER TABLE sessions ADD COLUMN ephemeral_owner TEXT"),
             // The commands running now, one row each, so status in any process can say "running".
-            List.of(CommandRows.CREATE_RUNNING_COMMANDS));
+            List.of(CommandRows.CREATE_RUNNING_COMMANDS),
+            // Each session's own egress rules (--egress-allow, factory egress).
+            List.of(SessionRows.CREATE_SESSION_EGRESS));
 
     /** Any number, fixed: it only has to differ from the advisory locks of other applications. */
     private static final long LOCK_BASE = 0x5346_5354_0000_0000L;

@@ -144,6 +144,7 @@ public final class ConfigExplainer {
         tree.set("cache", mapper.valueToTree(resolved.cache()));
         tree.set("journal", mapper.valueToTree(resolved.journal()));
         tree.set("git", mapper.valueToTree(resolved.git()));
+        tree.set("egress", mapper.valueToTree(resolved.egress()));
         if (!resolved.environments().isEmpty()) {
             tree.set("environments", mapper.valueToTree(resolved.environments()));
         }

@@ -21,6 +21,7 @@ import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.internal.git.HostGitIdentity;
 import io.sandboxfactory.core.config.InvalidConfigException;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.JournalConfig;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.config.RepositoryDefaults;
@@ -184,6 +185,7 @@ public final class ConfigResolver {
         TemplatesConfig templates = sectionOverrides.templates(config.templates());
         CacheConfig cache = sectionOverrides.cache(config.cache());
         JournalConfig journal = sectionOverrides.journal(config.journal());
+        EgressConfig egress = sectionOverrides.egress(config.egress());
         GitConfig git = git(config.git(), sectionOverrides.gitUser(config.git().user()));
         // Checked last: the variables the config names to read (store.passwordEnv, setup secrets, a provider's passEnv) are not typos.
         Set<String> named = new TreeSet<>(UnknownVariables.namedIn(json.valueToTree(sections)));
@@ -192,7 +194,7 @@ public final class ConfigResolver {
         env.checkKnown(providers, binder::keys, named, problems);
         problems.throwIfAny();
         return new ResolvedConfig(provider, stateDirectory, owner, repository, timeouts, lifecycle, config.environments(), bound,
-                origin, store, templates, cache, journal, providerOrigins, git);
+                origin, store, templates, cache, journal, providerOrigins, git, egress);
     }
 
     private Path stateDirectory(FactoryConfig config, EnvironmentOverrides env, ConfigOverrides overrides) {

@@ -47,6 +47,9 @@ final class EnvironmentOverrides {
     static final String CACHE_MAX_IDLE = "FACTORY_CACHE_MAX_IDLE";
     static final String GIT_USER_NAME = "FACTORY_GIT_USER_NAME";
     static final String GIT_USER_EMAIL = "FACTORY_GIT_USER_EMAIL";
+    static final String EGRESS_MODE = "FACTORY_EGRESS_MODE";
+    static final String EGRESS_ALLOW = "FACTORY_EGRESS_ALLOW";
+    static final String EGRESS_PROXY_ADDRESS = "FACTORY_EGRESS_PROXY_ADDRESS";
 
     /** The key each variable of a fixed name sets (the {@code store.*} and provider variables are derived). */
     static final Map<String, String> KEY_OF_VARIABLE = Map.ofEntries(Map.entry(PROVIDER, "provider"), Map.entry(STATE_DIR, "stateDir"),
@@ -62,7 +65,8 @@ final class EnvironmentOverrides {
             Map.entry(CHECKOUT_TIMEOUT, "timeouts.checkout"), Map.entry(TEARDOWN_TIMEOUT, "timeouts.teardown"),
             Map.entry(STOP_AFTER_IDLE, "lifecycle.stopAfterIdle"), Map.entry(DELETE_AFTER_IDLE, "lifecycle.deleteAfterIdle"),
             Map.entry(JOURNAL_MAX_ENTRIES, "journal.maxEntries"), Map.entry(GIT_USER_NAME, "git.user.name"),
-            Map.entry(GIT_USER_EMAIL, "git.user.email"));
+            Map.entry(GIT_USER_EMAIL, "git.user.email"), Map.entry(EGRESS_MODE, "egress.mode"), Map.entry(EGRESS_ALLOW, "egress.allow"),
+            Map.entry(EGRESS_PROXY_ADDRESS, "egress.proxyAddress"));
 
     private static final String STORE_PREFIX = "FACTORY_STORE_";
 

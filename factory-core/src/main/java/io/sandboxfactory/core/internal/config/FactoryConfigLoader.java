@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import io.sandboxfactory.core.config.CacheConfig;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.GitConfig;
@@ -41,7 +42,7 @@ public final class FactoryConfigLoader {
 
     /** The top-level keys of a file, in the order they are bound. */
     static final List<String> KEYS = List.of("provider", "stateDir", "owner", "repository", "timeouts", "lifecycle",
-            "environments", "providers", "store", "templates", "cache", "journal", "git");
+            "environments", "providers", "store", "templates", "cache", "journal", "git", "egress");
 
     private final Path home;
 
@@ -88,7 +89,8 @@ public final class FactoryConfigLoader {
                 sections.bind("templates", TemplatesConfig.class),
                 sections.bind("cache", CacheConfig.class),
                 sections.bind("journal", JournalConfig.class),
-                sections.bind("git", GitConfig.class));
+                sections.bind("git", GitConfig.class),
+                sections.bind("egress", EgressConfig.class));
         return config;
     }
 

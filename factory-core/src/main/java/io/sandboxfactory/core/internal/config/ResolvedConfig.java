@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.ConfigView;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.EnvironmentConfig;
 import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.JournalConfig;
@@ -35,6 +36,7 @@ import io.sandboxfactory.core.config.Timeouts;
  * @param journal how much command journal a session keeps
  * @param providerOrigins where each provider key's value came from, to name it when {@code open} rejects it
  * @param git git in the sandboxes; its identity has both parts set (configured, the host's, or the built-in default)
+ * @param egress what network sessions may reach
  */
 public record ResolvedConfig(
         String provider,
@@ -51,13 +53,15 @@ public record ResolvedConfig(
         CacheConfig cache,
         JournalConfig journal,
         ConfigOrigins providerOrigins,
-        GitConfig git) implements ConfigView {
+        GitConfig git,
+        EgressConfig egress) implements ConfigView {
 
     public ResolvedConfig {
         git = Objects.requireNonNullElse(git, GitConfig.of(GitConfig.DEFAULT_NAME, GitConfig.DEFAULT_EMAIL));
         if (git.user().name() == null || git.user().email() == null) {
             throw new IllegalArgumentException("A resolved git identity has a name and an email: " + git.user());
         }
+        egress = Objects.requireNonNullElse(egress, EgressConfig.defaults());
         providerOrigins = Objects.requireNonNullElse(providerOrigins, ConfigOrigins.all("in " + origin));
         journal = Objects.requireNonNullElse(journal, JournalConfig.defaults());
         cache = Objects.requireNonNullElse(cache, CacheConfig.defaults());

@@ -8,6 +8,7 @@ import io.sandboxfactory.core.config.CacheConfig;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.InvalidConfigException;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.JournalConfig;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.config.RepositoryDefaults;
@@ -248,6 +249,29 @@ final class SectionOverrides {
                 throw ConfigErrors.invalid("Invalid value from environment variable " + variable + ": " + e.getMessage(), e);
             }
         }, () -> unchanged);
+    }
+
+    /** {@code FACTORY_EGRESS_MODE}, {@code _ALLOW} (one pattern, or several as {@code [a.test, *.b.test]}) and {@code _PROXY_ADDRESS}. */
+    EgressConfig egress(EgressConfig fromFile) {
+        EgressConfig result = fromFile;
+        Optional<String> mode = env.get(EnvironmentOverrides.EGRESS_MODE);
+        if (mode.isPresent()) {
+            result = fromEnv(EnvironmentOverrides.EGRESS_MODE, "egress", () -> new EgressConfig(mode.get().strip(), fromFile.allow(),
+                    fromFile.resolve(), fromFile.proxyAddress()), fromFile);
+        }
+        Optional<String> allow = env.get(EnvironmentOverrides.EGRESS_ALLOW);
+        if (allow.isPresent()) {
+            EgressConfig current = result;
+            result = fromEnv(EnvironmentOverrides.EGRESS_ALLOW, "egress", () -> new EgressConfig(current.mode(), commandList(allow.get()),
+                    current.resolve(), current.proxyAddress()), current);
+        }
+        Optional<String> proxy = env.get(EnvironmentOverrides.EGRESS_PROXY_ADDRESS);
+        if (proxy.isPresent()) {
+            EgressConfig current = result;
+            result = fromEnv(EnvironmentOverrides.EGRESS_PROXY_ADDRESS, "egress", () -> new EgressConfig(current.mode(), current.allow(),
+                    current.resolve(), Optional.of(proxy.get().strip())), current);
+        }
+        return result;
     }
 
     /** {@code git.user} with {@code FACTORY_GIT_USER_NAME} and {@code _EMAIL} over the file's parts. */

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.core.egress.EgressEvent;
 import io.sandboxfactory.store.api.JournalEntry;
 import io.sandboxfactory.store.api.SessionStore;
 import org.slf4j.Logger;
@@ -30,6 +31,8 @@ public final class CommandJournal {
 
     /** Who runs commands through a factory that was not told: a host program using the Java API. */
     public static final String API = "api";
+    /** The origin of the egress proxy's decisions. */
+    public static final String EGRESS = "egress";
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandJournal.class);
     private static final CommandJournal NONE = new CommandJournal(null, API, 0, Clock.systemUTC());
@@ -77,15 +80,32 @@ public final class CommandJournal {
         Duration duration = result.executionTime().isZero() ? Duration.between(started, clock.instant()) : result.executionTime();
         JournalEntry entry = new JournalEntry(sessionId, started, duration, origin, redact.apply(command), result.exitCode(),
                 result.timedOut(), redact.apply(window(result.stdout())), redact.apply(window(result.stderr())));
+        append(entry, "The command ran (exit " + result.exitCode() + ")");
+    }
+
+    /**
+     * Records what the egress proxy decided for a connection of the session's sandbox, as an entry
+     * from {@code egress} that took no time: its line names the host, port, decision and rule; exit
+     * code 0 for an allowed connection, 1 for a denied one.
+     */
+    public void recordEgress(EgressEvent event) {
+        if (store == null || keep == 0) {
+            return;
+        }
+        append(new JournalEntry(event.sessionId(), event.at(), Duration.ZERO, EGRESS, event.describe(), event.allowed() ? 0 : 1, false,
+                "", ""), "The egress decision (" + event.describe() + ")");
+    }
+
+    /** Appends {@code entry}, once more after a failure; {@code what} says what happened when both fail. */
+    private void append(JournalEntry entry, String what) {
         try {
             store.appendJournal(entry, keep);
         } catch (RuntimeException first) {
-            LOG.debug("Recording a command of session '{}' in the journal failed once; trying again: {}", sessionId, first.getMessage());
+            LOG.debug("Recording in the journal of session '{}' failed once; trying again: {}", entry.sessionId(), first.getMessage());
             try {
                 store.appendJournal(entry, keep);
             } catch (RuntimeException e) {
-                LOG.warn("The command ran (exit {}) but could not be recorded in the journal of session '{}': {}", result.exitCode(),
-                        sessionId, e.getMessage());
+                LOG.warn("{} could not be recorded in the journal of session '{}': {}", what, entry.sessionId(), e.getMessage());
             }
         }
     }

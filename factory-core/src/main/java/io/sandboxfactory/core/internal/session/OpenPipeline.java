@@ -25,13 +25,14 @@ import java.util.concurrent.Executors;
  *   <li>{@link TakeLease lease}: one process at a time provisions and prepares the session;</li>
  *   <li>{@link AcquireSandbox acquire the sandbox}: the provider's start, whose first hook, the
  *       factory's {@link SessionStartHook}, runs {@link #prepare} with the start's own way into the sandbox;</li>
+ *   <li>{@link ApplyEgress egress}: the proxy variables of a session in egress mode allowlist;</li>
  *   <li>{@link MaterializeRepositories materialize} the repositories;</li>
  *   <li>{@link CheckoutSessionBranch session branch};</li>
  *   <li>{@link RunSetupGates setup gate};</li>
  *   <li>{@link RecordStart record} the start in the store.</li>
  * </ol>
  * Steps 1–4 run on open as its start mode says (eager: now; background: on a thread of this
- * pipeline; lazy: at the first command, through {@link GuardedStart}); steps 5–8 run on every start
+ * pipeline; lazy: at the first command, through {@link GuardedStart}); steps 5–9 run on every start
  * of the instance, whoever starts it, so a lazy start and a restart prepare the workspace too. When
  * the sandbox already runs here, an eager open prepares it again for its own plan. A start that
  * fails because of its template is opened again without one ({@link SessionTemplates}).
@@ -45,6 +46,7 @@ final class OpenPipeline {
     private final TakeLease lease;
     private final AcquireSandbox acquire;
     private final MaterializeRepositories materialize;
+    private final ApplyEgress egress;
     private final CheckoutSessionBranch branch;
     private final RunSetupGates setup;
     private final RecordStart record;
@@ -67,13 +69,14 @@ final class OpenPipeline {
     OpenPipeline(ValidateSpec validate, GenerationCheck generations, TakeLease lease, AcquireSandbox acquire,
                  MaterializeRepositories materialize, CheckoutSessionBranch branch, RunSetupGates setup, RecordStart record,
                  SandboxInstances instances, SessionTemplates templates, SessionRevival revival, GuardedStart starts,
-                 SessionServices services, SessionProvider provider, SessionMemo memo, StartFlights flights) {
+                 SessionServices services, SessionProvider provider, SessionMemo memo, ApplyEgress egress, StartFlights flights) {
         this.flights = flights;
         this.validate = validate;
         this.generations = generations;
         this.lease = lease;
         this.acquire = acquire;
         this.materialize = materialize;
+        this.egress = egress;
         this.branch = branch;
         this.setup = setup;
         this.record = record;
@@ -152,6 +155,7 @@ final class OpenPipeline {
                 registerIfDeleted(start);
                 reportSandbox(start);
                 start.madeFrom().ifPresent(use -> start.phase(SessionPhase.TEMPLATE, use.template().name()));
+                egress.apply(start);
                 PreparedWorkspace workspace = materialize.materialize(start, held.fence());
                 branch.checkout(start, workspace);
                 try {

@@ -24,6 +24,7 @@ public final class OpenPipelineModule extends AbstractModule {
         bind(GenerationCheck.class).in(Scopes.SINGLETON);
         bind(TakeLease.class).in(Scopes.SINGLETON);
         bind(AcquireSandbox.class).in(Scopes.SINGLETON);
+        bind(ApplyEgress.class).in(Scopes.SINGLETON);
         bind(MaterializeRepositories.class).in(Scopes.SINGLETON);
         bind(CheckoutSessionBranch.class).in(Scopes.SINGLETON);
         bind(RunSetupGates.class).in(Scopes.SINGLETON);

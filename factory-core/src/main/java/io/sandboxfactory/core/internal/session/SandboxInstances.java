@@ -37,6 +37,7 @@ final class SandboxInstances {
     private final SessionServices services;
     private final Optional<ObjectCache> objectCache;
     private final GitGateway gateway;
+    private final EgressChannels egress;
     private final SessionTemplates templates;
     /** Looked up when a hook is made: the pipeline opens sessions through these instances. */
     private final Provider<OpenPipeline> pipeline;
@@ -45,7 +46,8 @@ final class SandboxInstances {
 
     @Inject
     SandboxInstances(SessionProvider provider, SessionMemo memo, SessionServices services, Optional<ObjectCache> objectCache,
-                     GitGateway gateway, SessionTemplates templates, Provider<OpenPipeline> pipeline) {
+                     GitGateway gateway, SessionTemplates templates, Provider<OpenPipeline> pipeline, EgressChannels egress) {
+        this.egress = Objects.requireNonNull(egress, "egress");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.memo = Objects.requireNonNull(memo, "memo");
         this.services = Objects.requireNonNull(services, "services");
@@ -132,12 +134,13 @@ final class SandboxInstances {
      * The host directories a new sandbox must see read-only: the git object cache, and every
      * repository of the session given as a local path or {@code file://} URL (an isolated sandbox
      * sees nothing of the host it is not given, and must still clone them), and the session's Git
-     * gateway channel.
+     * gateway and egress channels.
      */
     private List<String> hostDirectories(SessionPlan plan) {
         List<String> directories = new ArrayList<>();
         objectCache.ifPresent(cache -> directories.add(cache.directory()));
         gateway.directoryFor(plan.sessionId()).map(Path::toString).ifPresent(directories::add);
+        egress.directoryFor(plan.sessionId()).map(Path::toString).ifPresent(directories::add);
         for (SessionPlan.Repository repository : plan.repositories()) {
             services.defaults().locator().localHostPath(repository.repository()).map(Path::toString)
                     .filter(path -> !directories.contains(path)).ifPresent(directories::add);

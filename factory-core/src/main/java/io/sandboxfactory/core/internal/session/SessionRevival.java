@@ -129,6 +129,7 @@ final class SessionRevival {
     private static SessionSpec eager(SessionSpec spec) {
         return new SessionSpec(spec.sessionId(), spec.repository(), spec.branch(), spec.baseBranch(), spec.setupCommands(),
                 spec.teardownCommands(), spec.environment(), StartMode.EAGER, spec.repositoryAccess(), spec.setupTimeout(),
-                spec.resources(), spec.workingDirectory(), spec.labels(), spec.useTemplates(), spec.ephemeralOwner(), spec.setupSecrets());
+                spec.resources(), spec.workingDirectory(), spec.labels(), spec.useTemplates(), spec.ephemeralOwner(), spec.setupSecrets(),
+                spec.egressAllow());
     }
 }

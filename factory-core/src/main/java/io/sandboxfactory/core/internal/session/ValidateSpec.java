@@ -11,18 +11,21 @@ import java.util.Optional;
 
 /**
  * Pipeline step: validate. Applies the defaults to the spec (a reopen keeps the base branch a
- * start resolved and stored), refuses to reopen a session on another repository or to open one
- * whose setup secrets are unset on the host, and registers the session's definition in the store.
+ * start resolved and stored), refuses to reopen a session on another repository, to open one whose
+ * setup secrets are unset on the host or with an egress mode the provider cannot enforce, and
+ * registers the session's definition (and its own allowed hosts) in the store.
  */
 final class ValidateSpec {
 
     private final SessionServices services;
     private final SessionProvider provider;
+    private final ApplyEgress egress;
 
     @Inject
-    ValidateSpec(SessionServices services, SessionProvider provider) {
+    ValidateSpec(SessionServices services, SessionProvider provider, ApplyEgress egress) {
         this.services = Objects.requireNonNull(services, "services");
         this.provider = Objects.requireNonNull(provider, "provider");
+        this.egress = Objects.requireNonNull(egress, "egress");
     }
 
     OpenRequest validate(SessionSpec spec) {
@@ -35,7 +38,9 @@ final class ValidateSpec {
             // A session reached again with the configured names (exec in another shell) fails only when its setup must run again.
             plan.setupSecrets().requireComplete();
         }
+        egress.admit(spec);
         services.store().register(plan.definition(Optional.of(provider.name())));
+        egress.remember(spec);
         return new OpenRequest(spec, plan, existing);
     }
 

@@ -4,6 +4,7 @@ import io.sandboxfactory.api.ProviderContext;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import jakarta.inject.Inject;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ final class FactoryProviderContext implements ProviderContext {
     private final Path stateDirectory;
     private final String owner;
     private final Map<String, String> environment;
+    private final Optional<InetSocketAddress> egressProxy;
 
     @Inject
     public FactoryProviderContext(ResolvedConfig config, HostObjects hostObjects, HostEnvironment environment) {
@@ -22,6 +24,7 @@ final class FactoryProviderContext implements ProviderContext {
         this.stateDirectory = config.stateDirectory();
         this.owner = config.owner();
         this.environment = environment.variables();
+        this.egressProxy = config.egress().proxySocket();
     }
 
     @Override
@@ -42,5 +45,10 @@ final class FactoryProviderContext implements ProviderContext {
     @Override
     public Map<String, String> environment() {
         return environment;
+    }
+
+    @Override
+    public Optional<InetSocketAddress> egressProxy() {
+        return egressProxy;
     }
 }

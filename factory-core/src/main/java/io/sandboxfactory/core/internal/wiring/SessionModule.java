@@ -7,7 +7,15 @@ import com.google.inject.Singleton;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.SandboxCapability;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
+import io.sandboxfactory.core.config.EgressConfig;
 import io.sandboxfactory.core.config.Timeouts;
+import io.sandboxfactory.core.egress.EgressProxy;
+import io.sandboxfactory.core.egress.EgressResolver;
+import io.sandboxfactory.core.egress.EgressSessions;
+import io.sandboxfactory.core.egress.EgressMode;
+import io.sandboxfactory.core.internal.session.EgressChannels;
+import io.sandboxfactory.core.internal.session.EgressJournal;
+import io.sandboxfactory.core.internal.session.EgressRules;
 import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.git.ObjectCache;
 import io.sandboxfactory.core.internal.git.RetryPolicy;
@@ -58,6 +66,8 @@ public final class SessionModule extends AbstractModule {
         bind(SessionServices.class).in(Scopes.SINGLETON);
         bind(CommandActivity.class).in(Scopes.SINGLETON);
         bind(SessionRetirementCoordinator.class).in(Scopes.SINGLETON);
+        bind(EgressSessions.class).in(Scopes.SINGLETON);
+        bind(EgressRules.class).in(Scopes.SINGLETON);
         install(new OpenPipelineModule());
     }
 
@@ -109,6 +119,28 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     CommandJournal journal(SessionStore store, ResolvedConfig config, Clock clock, FactorySettings host) {
         return new CommandJournal(store, host.commandOrigin(), host.journalSize().orElse(config.journal().maxEntries()), clock);
+    }
+
+    @Provides
+    @Singleton
+    EgressConfig egressConfig(ResolvedConfig config) {
+        return config.egress();
+    }
+
+    /** One proxy for every session of the factory; it binds its port only when a session in mode allowlist starts. */
+    @Provides
+    @Singleton
+    EgressProxy egressProxy(EgressSessions sessions, EgressConfig config, CommandJournal journal, Clock clock) {
+        return new EgressProxy(sessions, new EgressResolver(config.resolvedAddresses()), new EgressJournal(journal), clock,
+                config.proxySocket());
+    }
+
+    /** Sandboxes that see host directories reach the proxy through a channel of their session; others at its address. */
+    @Provides
+    @Singleton
+    EgressChannels egressChannels(ResolvedConfig config, EgressProxy proxy, FactorySandbox provider) {
+        return new EgressChannels(config.stateDirectory(), proxy, config.egress().egressMode() == EgressMode.ALLOWLIST
+                && provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES));
     }
 
     @Provides

@@ -149,7 +149,7 @@ class ConfigTest {
         assertThatThrownBy(() -> load(file))
                 .isInstanceOf(FactoryConfigurationException.class)
                 .hasMessage("Unknown configuration key 'provder' in " + file
-                        + "; known keys there: [cache, environments, git, journal, lifecycle, owner, provider, providers, repository, stateDir, store, templates, timeouts].");
+                        + "; known keys there: [cache, egress, environments, git, journal, lifecycle, owner, provider, providers, repository, stateDir, store, templates, timeouts].");
     }
 
     @Test

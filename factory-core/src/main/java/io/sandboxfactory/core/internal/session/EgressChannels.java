@@ -1,0 +1,132 @@
+package io.sandboxfactory.core.internal.session;
+
+import io.sandboxfactory.api.CommandExecutor;
+import io.sandboxfactory.api.CommandOptions;
+import io.sandboxfactory.api.CommandResult;
+import io.sandboxfactory.api.SandboxException;
+import io.sandboxfactory.api.error.StandardErrorCode;
+import io.sandboxfactory.core.egress.EgressProxy;
+import io.sandboxfactory.core.internal.channel.HostChannel;
+import io.sandboxfactory.core.internal.git.HostGit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The way to the egress proxy for sandboxes without a route to it (a network namespace of their
+ * own, Docker's {@code none}): a {@link HostChannel} per session in mode allowlist, in a host
+ * directory the sandbox sees read-only, whose every connection the proxy serves for that session
+ * only. A listener in the sandbox (see {@link EgressListener}) turns the sandbox's TCP connections to
+ * {@code 127.0.0.1:}{@value EgressListener#PORT} into connections of the channel.
+ */
+public final class EgressChannels implements AutoCloseable {
+
+    private final Path channels;
+    private final EgressProxy proxy;
+    private final boolean enabled;
+    private final Map<String, HostChannel> open = new ConcurrentHashMap<>();
+    private final Map<String, Future<CommandResult>> listeners = new ConcurrentHashMap<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "egress-listener");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * @param stateDirectory the factory's; channels live in {@code channels/egress-<key>}
+     * @param enabled mode allowlist, and the provider's sandboxes see host directories
+     */
+    public EgressChannels(Path stateDirectory, EgressProxy proxy, boolean enabled) {
+        this.channels = stateDirectory.resolve("channels");
+        this.proxy = Objects.requireNonNull(proxy, "proxy");
+        this.enabled = enabled;
+    }
+
+    /** Whether sessions reach the proxy through a channel (else directly at its address). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The directory a new sandbox of {@code sessionId} must see (made now), when sessions reach the proxy this way. */
+    public Optional<Path> directoryFor(String sessionId) {
+        if (!enabled) {
+            return Optional.empty();
+        }
+        Path directory = directory(sessionId);
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("The egress channel's directory " + directory + " could not be made: " + e.getMessage(), e);
+        }
+        return Optional.of(directory);
+    }
+
+    /**
+     * Serves the session's channel from this process, and makes sure the sandbox {@code exec} runs in
+     * has its listener running (started now unless this process's earlier one still runs).
+     */
+    void connect(String sessionId, CommandExecutor exec) {
+        Path client = open(sessionId);
+        requireVisible(sessionId, exec, client);
+        listeners.compute(sessionId, (id, running) -> running != null && !running.isDone() ? running
+                : EgressListener.start(id, exec, client, threads));
+    }
+
+    /** A sandbox made before the channel's directory was given to it (a kept container) is told so now, not by every request. */
+    private static void requireVisible(String sessionId, CommandExecutor exec, Path client) {
+        CommandResult seen = exec.executeCommand("test", List.of("-r", client.toString()),
+                CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
+        if (seen.exitCode() != 0) {
+            throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + sessionId + "' cannot reach the egress proxy: its"
+                    + " sandbox does not see the egress channel's directory (made before egress.mode was allowlist); retire the session"
+                    + " with delete and open it again.");
+        }
+    }
+
+    /** The session's channel, served from now on by this process; the client script's path in the sandbox. */
+    private Path open(String sessionId) {
+        HostChannel channel = open.computeIfAbsent(sessionId, id -> {
+            try {
+                return HostChannel.open(directory(id), "egress-" + HostGit.key(id).substring(0, 20),
+                        (header, in, out) -> proxy.serveChannel(id, in, out));
+            } catch (IOException e) {
+                throw new SandboxException(StandardErrorCode.START_FAILED, "The egress channel of session '" + id + "' could not be"
+                        + " opened: " + e.getMessage() + ".", e);
+            }
+        });
+        return channel.client();
+    }
+
+    /** Stops serving the session's channel (a connection in progress is cut). */
+    void revoke(String sessionId) {
+        Future<CommandResult> listener = listeners.remove(sessionId);
+        if (listener != null) {
+            listener.cancel(true);
+        }
+        HostChannel channel = open.remove(sessionId);
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        open.keySet().forEach(this::revoke);
+        threads.shutdownNow();
+    }
+
+    private Path directory(String sessionId) {
+        return channels.resolve("egress-" + HostGit.key(sessionId).substring(0, 20));
+    }
+}
