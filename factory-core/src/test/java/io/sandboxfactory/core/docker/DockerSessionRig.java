@@ -174,8 +174,14 @@ final class DockerSessionRig implements AutoCloseable {
 
     /** A new factory on the shared state directory: containers with {@code networkMode}, egress {@code egress}. */
     SandboxFactory egressFactory(String networkMode, io.sandboxfactory.core.config.EgressConfig egress) {
-        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner)
-                .providerSection("docker", Map.of("networkMode", networkMode, "labels", Map.of(RUN_LABEL, runId))).egress(egress).build();
+        return egressFactory(networkMode, Optional.empty(), egress);
+    }
+
+    /** As {@link #egressFactory(String, io.sandboxfactory.core.config.EgressConfig)}, containers in {@code runtime}. */
+    SandboxFactory egressFactory(String networkMode, Optional<String> runtime, io.sandboxfactory.core.config.EgressConfig egress) {
+        Map<String, Object> section = new java.util.HashMap<>(Map.of("networkMode", networkMode, "labels", Map.of(RUN_LABEL, runId)));
+        runtime.ifPresent(name -> section.put("runtime", name));
+        FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", section).egress(egress).build();
         return factory(config, SandboxFactory.builder());
     }
 

@@ -84,6 +84,16 @@ class FactoryEgressTest {
                             e -> assertThat(e.errorCode()).isEqualTo(StandardErrorCode.INVALID_CONFIG.toErrorCode()))
                     .hasMessageStartingWith("--allow 'bad host' is invalid;");
             assertThat(factory.egress("f1").allow()).hasSize(3);
+
+            // Destroying the session removes its channel's directory with the capability.
+            Path channels = tmp.resolve("state").resolve("channels");
+            try (java.util.stream.Stream<Path> before = java.nio.file.Files.list(channels)) {
+                assertThat(before.map(p -> p.getFileName().toString())).anyMatch(name -> name.startsWith("egress-"));
+            }
+            factory.retire("f1", io.sandboxfactory.core.retire.RetireMode.DESTROY);
+            try (java.util.stream.Stream<Path> after = java.nio.file.Files.list(channels)) {
+                assertThat(after.map(p -> p.getFileName().toString())).noneMatch(name -> name.startsWith("egress-"));
+            }
         } finally {
             http.stop(0);
             https.server().stop(0);

@@ -136,6 +136,16 @@ public final class HostChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * A shell line that succeeds only in a sandbox that can use this channel: it sees the client and
+     * can open a FIFO (a sandbox made before the directory was given to it cannot; nor can gVisor,
+     * which passes no FIFO across its file boundary). Opening a {@code down} FIFO and closing it
+     * unread disturbs no connection.
+     */
+    public String usableCheck() {
+        return "test -r '" + client() + "' && : < '" + directory.resolve("s0.down") + "'";
+    }
+
     /** Removes a channel's directory with what it holds, once nothing serves it any more. */
     public static void remove(Path directory) throws IOException {
         ChannelFiles.deleteContents(directory);

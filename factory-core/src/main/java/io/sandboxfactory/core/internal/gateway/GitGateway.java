@@ -138,9 +138,9 @@ public final class GitGateway implements AutoCloseable {
                 + " instead (unsafe with untrusted code).");
     }
 
-    /** The client the sandbox of {@code sessionId} runs, while the gateway serves the session. */
-    public Optional<Path> client(String sessionId) {
-        return Optional.ofNullable(sessions.get(sessionId)).map(ServedSession::client);
+    /** The shell line that tells whether the sandbox of {@code sessionId} can use its channel, while the gateway serves the session. */
+    public Optional<String> usableCheck(String sessionId) {
+        return Optional.ofNullable(sessions.get(sessionId)).map(ServedSession::usableCheck);
     }
 
     /** Gives the gateway a new token for session {@code sessionId}'s repositories; false when it does not serve the session. */

@@ -50,6 +50,10 @@ final class ServedSession implements AutoCloseable {
         return channel.client();
     }
 
+    String usableCheck() {
+        return channel.usableCheck();
+    }
+
     /** The repositories as minted by the latest open. */
     void update(List<RepositoryAccess> minted) {
         access = List.copyOf(minted);

@@ -8,6 +8,7 @@ import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.internal.gateway.GitGateway;
+import io.sandboxfactory.core.internal.session.EgressChannels;
 import io.sandboxfactory.core.internal.session.CommandActivity;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.internal.setup.LogText;
@@ -67,11 +68,13 @@ public final class Retirements {
      * @param lifecycle the idle policies {@link #applyIdlePolicies} applies
      */
     private final GitGateway gateway;
+    private final EgressChannels egressChannels;
 
     public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, String providerName,
                        FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock,
-                       GitGateway gateway) {
+                       GitGateway gateway, EgressChannels egressChannels) {
         this.gateway = Objects.requireNonNull(gateway, "gateway");
+        this.egressChannels = Objects.requireNonNull(egressChannels, "egressChannels");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.store = Objects.requireNonNull(store, "store");
         this.memo = Objects.requireNonNull(memo, "memo");
@@ -108,6 +111,9 @@ public final class Retirements {
         List<String> problems = coordinator.retire(sessionId, mode.deletesSession());
         // After the teardown (which may still push): the session's capability ends with it.
         gateway.revoke(sessionId, mode.deletesSession());
+        if (mode.deletesSession()) {
+            egressChannels.remove(sessionId);
+        }
         if (mode == RetireMode.STOP && problems.isEmpty()) {
             // The start for the teardown is not a use: an idle session stays as idle as it was.
             record.ifPresent(r -> store.recordUse(sessionId, r.lastUsedAt(), Optional.empty()));

@@ -8,6 +8,8 @@ import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.internal.channel.HostChannel;
 import io.sandboxfactory.core.internal.git.HostGit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +33,8 @@ import java.util.concurrent.Future;
  * {@code 127.0.0.1:}{@value EgressListener#PORT} into connections of the channel.
  */
 public final class EgressChannels implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EgressChannels.class);
 
     private final Path channels;
     private final EgressProxy proxy;
@@ -77,25 +81,29 @@ public final class EgressChannels implements AutoCloseable {
      * has its listener running (started now unless this process's earlier one still runs).
      */
     void connect(String sessionId, CommandExecutor exec) {
-        Path client = open(sessionId);
-        requireVisible(sessionId, exec, client);
+        HostChannel channel = open(sessionId);
+        requireUsable(sessionId, exec, channel);
+        Path client = channel.client();
         listeners.compute(sessionId, (id, running) -> running != null && !running.isDone() ? running
                 : EgressListener.start(id, exec, client, threads));
     }
 
-    /** A sandbox made before the channel's directory was given to it (a kept container) is told so now, not by every request. */
-    private static void requireVisible(String sessionId, CommandExecutor exec, Path client) {
-        CommandResult seen = exec.executeCommand("test", List.of("-r", client.toString()),
+    /**
+     * A sandbox that cannot use the channel — made before the channel's directory was given to it (a
+     * kept container), or in gVisor, which passes no FIFO — is told so now, not by every request.
+     */
+    private static void requireUsable(String sessionId, CommandExecutor exec, HostChannel channel) {
+        CommandResult seen = exec.executeCommand(channel.usableCheck(), List.of(),
                 CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
         if (seen.exitCode() != 0) {
             throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + sessionId + "' cannot reach the egress proxy: its"
-                    + " sandbox does not see the egress channel's directory (made before egress.mode was allowlist); retire the session"
-                    + " with delete and open it again.");
+                    + " sandbox cannot open the egress channel (made before egress.mode was allowlist: retire the session with delete"
+                    + " and open it again; or a runtime such as gVisor that does not pass FIFOs).");
         }
     }
 
-    /** The session's channel, served from now on by this process; the client script's path in the sandbox. */
-    private Path open(String sessionId) {
+    /** The session's channel, served from now on by this process. */
+    private HostChannel open(String sessionId) {
         HostChannel channel = open.computeIfAbsent(sessionId, id -> {
             try {
                 return HostChannel.open(directory(id), "egress-" + HostGit.key(id).substring(0, 20),
@@ -105,7 +113,7 @@ public final class EgressChannels implements AutoCloseable {
                         + " opened: " + e.getMessage() + ".", e);
             }
         });
-        return channel.client();
+        return channel;
     }
 
     /** Stops serving the session's channel (a connection in progress is cut). */
@@ -117,6 +125,16 @@ public final class EgressChannels implements AutoCloseable {
         HostChannel channel = open.remove(sessionId);
         if (channel != null) {
             channel.close();
+        }
+    }
+
+    /** Revokes the session's channel and removes its directory: the session is destroyed. */
+    public void remove(String sessionId) {
+        revoke(sessionId);
+        try {
+            HostChannel.remove(directory(sessionId));
+        } catch (IOException e) {
+            LOG.debug("The egress channel's directory of session '{}' could not be removed: {}", sessionId, e.toString());
         }
     }
 

@@ -5,7 +5,6 @@ import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
-import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.gateway.GitRoute;
 import io.sandboxfactory.core.internal.git.CheckoutState;
@@ -17,7 +16,6 @@ import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.store.api.Fence;
 import jakarta.inject.Inject;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -103,13 +101,12 @@ final class MaterializeRepositories {
      * not by git. Opening a {@code down} FIFO and closing it unread disturbs no connection.
      */
     private void requireGatewayVisible(SessionStart start, List<RepositoryAccess> access) {
-        Optional<Path> client = gateway.client(start.id());
-        if (client.isEmpty()) {
+        Optional<String> check = gateway.usableCheck(start.id());
+        if (check.isEmpty()) {
             return;
         }
-        String fifo = client.get().resolveSibling("s0.down").toString();
-        CommandResult seen = start.exec().executeCommand("test -r " + Sandboxes.quote(client.get().toString()) + " && : < "
-                + Sandboxes.quote(fifo), List.of(), CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
+        CommandResult seen = start.exec().executeCommand(check.get(), List.of(),
+                CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
         if (seen.exitCode() != 0) {
             throw GitGateway.unavailable(start.id(), access.get(0), "the session's sandbox cannot open the Git gateway's channel (a"
                     + " sandbox made before the gateway's directory was given to it: retire the session and open it again; or a"

@@ -180,9 +180,10 @@ public final class SessionModule extends AbstractModule {
     @Provides
     @Singleton
     Retirements retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, FactorySandbox provider,
-                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock, GitGateway gateway) {
+                            SessionOpener opener, CommandActivity activity, ResolvedConfig config, Clock clock, GitGateway gateway,
+                            EgressChannels egressChannels) {
         return new Retirements(coordinator, store, memo, config.provider(), provider, opener::open, activity, config.lifecycle(), clock,
-                gateway);
+                gateway, egressChannels);
     }
 
     @Provides
