@@ -4,7 +4,7 @@ import io.sandboxfactory.api.InvalidConfigValueException;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.internal.git.GitRefs;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 import io.sandboxfactory.core.internal.session.RepositorySyntax;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.internal.setup.SetupSecrets;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.session;
 
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 
 import java.util.Collections;
 import java.util.Map;

@@ -10,7 +10,7 @@ import io.sandboxfactory.api.SandboxResources;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.core.egress.EgressRule;
 import io.sandboxfactory.core.internal.git.GitRefs;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 import io.sandboxfactory.core.internal.setup.SetupCommands;
 import io.sandboxfactory.core.internal.setup.SetupSecrets;
 import io.sandboxfactory.store.api.EnvironmentDefinition;

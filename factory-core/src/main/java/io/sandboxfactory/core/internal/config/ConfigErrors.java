@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import io.sandboxfactory.api.InvalidConfigValueException;
 
-import io.sandboxfactory.core.internal.input.InputText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

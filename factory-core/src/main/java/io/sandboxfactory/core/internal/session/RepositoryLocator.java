@@ -6,7 +6,7 @@ import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.api.host.RepositoryAccessSource;
 import io.sandboxfactory.api.support.HostPaths;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 
 import java.io.IOException;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.sandboxfactory.core.internal.setup;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -2,7 +2,7 @@ package io.sandboxfactory.core.internal.setup;
 
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 import io.sandboxfactory.core.session.Redaction;
 
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.Sandboxes;
-import io.sandboxfactory.core.internal.input.InputText;
+import io.sandboxfactory.core.internal.config.InputText;
 import io.sandboxfactory.core.template.TemplateRejectedException;
 
 import java.nio.charset.StandardCharsets;

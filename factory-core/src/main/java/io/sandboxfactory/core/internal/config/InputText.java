@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.internal.input;
+package io.sandboxfactory.core.internal.config;
 
 /**
  * Shows untrusted text inside one-sentence error messages. Guarantees: the result is a single line

@@ -1,4 +1,4 @@
-package io.sandboxfactory.core.internal.input;
+package io.sandboxfactory.core.internal.config;
 
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.FactoryConfigurationException;
