@@ -89,11 +89,6 @@ public final class HostChannel implements AutoCloseable {
         return channel;
     }
 
-    /** The directory the sandbox must see (read-only, at the same path). */
-    public Path directory() {
-        return directory;
-    }
-
     /** The client script, to run as {@code sh <path> HEADER...} in the sandbox. */
     public Path client() {
         return directory.resolve("connect");

@@ -153,11 +153,6 @@ public final class GitGateway implements AutoCloseable {
         return true;
     }
 
-    /** Whether the gateway serves session {@code sessionId} now. */
-    public boolean serves(String sessionId) {
-        return sessions.containsKey(sessionId);
-    }
-
     /**
      * Revokes session {@code sessionId}'s capability: its channel stops (a connection in progress is
      * cut); with {@code removeDirectory} (the session is destroyed) its directory goes too.

@@ -18,11 +18,6 @@ record PushRule(String branch, Optional<String> namespace) {
         Objects.requireNonNull(namespace, "namespace");
     }
 
-    /** The allowed refs, as the end of a sentence. */
-    String describe() {
-        return "refs/heads/" + branch + namespace.map(ns -> " and refs/heads/" + ns + "/*").orElse("");
-    }
-
     /** What the gateway's pre-receive hook reads. */
     Map<String, String> hookEnv() {
         return Map.of("SF_PUSH_BRANCH", branch, "SF_PUSH_NAMESPACE", namespace.orElse(""));
