@@ -41,7 +41,13 @@ final class ChannelFiles {
                       echo "$$" >"$lock/pid.new" && mv "$lock/pid.new" "$lock/pid"
                       trap 'rm -rf "$lock"' EXIT
                       trap 'exit 1' INT TERM HUP
-                      [ -p "$dir/s$k.down" ] || { echo "sandbox-factory: nothing serves $dir (is the factory running?)" >&2; exit 1; }
+                      if [ ! -p "$dir/s$k.down" ]; then
+                        # No FIFO at all: nothing serves the directory. This slot's alone: it is being renewed, so busy.
+                        ls "$dir"/s*.down >/dev/null 2>&1 || { echo "sandbox-factory: nothing serves $dir (is the factory running?)" >&2; exit 1; }
+                        rm -rf "$lock"; trap - EXIT
+                        k=$((k + 1))
+                        continue
+                      fi
                       exec 4<"$dir/s$k.down" 3<&0
                       { printf '%%s\\n' "$*"; exec cat <&3; } >"$dir/s$k.up" &
                       cat <&4
