@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.channel;
 
+import io.sandboxfactory.core.internal.git.HostGit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,12 +76,22 @@ public final class HostChannel implements AutoCloseable {
     }
 
     /**
-     * Makes {@code directory} (removing what an earlier process left there) and starts serving it.
-     *
-     * @param name a word for thread names, logs and the client's lock directories (letters, digits, '-')
+     * Where session {@code sessionId}'s channel for {@code purpose} lives: {@code
+     * <state>/channels/<purpose>-<hash of the id>} (an id may hold characters a file or lock name
+     * should not).
      */
-    public static HostChannel open(Path directory, String name, Handler handler) throws IOException {
+    public static Path directoryFor(Path stateDirectory, String purpose, String sessionId) {
+        return stateDirectory.resolve("channels").resolve(purpose + "-" + HostGit.key(sessionId).substring(0, 20));
+    }
+
+    /**
+     * Makes {@code directory} (removing what an earlier process left there) and starts serving it.
+     * Its name (letters, digits, '-') names the channel's threads, logs and the client's lock
+     * directories.
+     */
+    public static HostChannel open(Path directory, Handler handler) throws IOException {
         Objects.requireNonNull(handler, "handler");
+        String name = directory.getFileName().toString();
         if (!name.matches("[A-Za-z0-9-]{1,64}")) {
             throw new IllegalArgumentException("Channel name '" + name + "' is invalid; it must be 1-64 letters, digits or '-'.");
         }

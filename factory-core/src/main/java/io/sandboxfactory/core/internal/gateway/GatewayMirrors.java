@@ -61,13 +61,15 @@ final class GatewayMirrors {
         }
         // One round trip says whether anything changed upstream; the fetch (a second one) only when it did.
         String advertised = git.run(mirror, "git ls-remote --symref upstream", env);
-        String held = git.run(mirror, "git for-each-ref --format='%(objectname) %(refname)' refs/heads refs/tags", Map.of());
+        // The mirror's HEAD (first line) and refs, read in one process: this runs before every connection.
+        String held = git.run(mirror, "git symbolic-ref -q HEAD; git for-each-ref --format='%(objectname) %(refname)' refs/heads refs/tags",
+                Map.of());
         if (!refs(advertised).equals(refs(held))) {
             git.run(mirror, "git fetch --quiet --prune --no-tags upstream"
                     + " '+refs/heads/*:refs/heads/*' '+refs/tags/*:refs/tags/*'", env);
         }
         Optional<String> head = headRef(advertised);
-        if (head.isPresent() && !head.get().equals(git.run(mirror, "git symbolic-ref -q HEAD || true", Map.of()).strip())) {
+        if (head.isPresent() && !held.startsWith(head.get() + "\n")) {
             git.run(mirror, "git symbolic-ref HEAD " + Sandboxes.quote(head.get()), Map.of());
         }
     }

@@ -5,7 +5,6 @@ import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
 import io.sandboxfactory.core.internal.channel.HostChannel;
 import io.sandboxfactory.core.internal.git.GitCredentials;
-import io.sandboxfactory.core.internal.git.HostGit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +41,7 @@ public final class GitGateway implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GitGateway.class);
 
-    private final Path channels;
+    private final Path stateDirectory;
     private final Path hooks;
     private final GatewayMirrors mirrors;
     private final boolean exposeToken;
@@ -62,7 +61,7 @@ public final class GitGateway implements AutoCloseable {
      */
     public GitGateway(Path stateDirectory, Duration timeout, boolean exposeToken, Optional<String> pushNamespace, boolean reachable,
                       String provider) {
-        this.channels = stateDirectory.resolve("channels");
+        this.stateDirectory = stateDirectory;
         this.hooks = stateDirectory.resolve("gateway").resolve("hooks");
         this.mirrors = new GatewayMirrors(stateDirectory.resolve("gateway").resolve("mirrors"), timeout);
         this.services = new GitServices(Objects.requireNonNull(timeout, "timeout"));
@@ -183,7 +182,7 @@ public final class GitGateway implements AutoCloseable {
     private ServedSession open(String sessionId, String branch, List<RepositoryAccess> access) {
         try {
             GatewayHooks.write(hooks);
-            return ServedSession.open(channelDirectory(sessionId), channelName(sessionId), new PushRule(branch, pushNamespace), access,
+            return ServedSession.open(channelDirectory(sessionId), new PushRule(branch, pushNamespace), access,
                     mirrors, services, hooks);
         } catch (IOException e) {
             throw new SandboxException(StandardErrorCode.GATEWAY_UNAVAILABLE, "The Git gateway could not serve session '" + sessionId
@@ -192,12 +191,7 @@ public final class GitGateway implements AutoCloseable {
     }
 
     private Path channelDirectory(String sessionId) {
-        return channels.resolve(channelName(sessionId));
-    }
-
-    /** A session's channel: named by a hash of its id (ids may hold characters a file or lock name should not). */
-    private static String channelName(String sessionId) {
-        return "git-" + HostGit.key(sessionId).substring(0, 20);
+        return HostChannel.directoryFor(stateDirectory, "git", sessionId);
     }
 
     /** git's ext transport running the channel's client; spaces and '%' escaped as ext wants. */

@@ -39,10 +39,10 @@ final class ServedSession implements AutoCloseable {
     }
 
     /** Serves a session on a channel of its own in {@code directory}. */
-    static ServedSession open(Path directory, String name, PushRule rule, List<RepositoryAccess> access, GatewayMirrors mirrors,
+    static ServedSession open(Path directory, PushRule rule, List<RepositoryAccess> access, GatewayMirrors mirrors,
                               GitServices services, Path hooks) throws IOException {
         ServedSession session = new ServedSession(rule, access, mirrors, services, hooks);
-        session.channel = HostChannel.open(directory, name, session::serve);
+        session.channel = HostChannel.open(directory, session::serve);
         return session;
     }
 

@@ -7,7 +7,6 @@ import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.internal.channel.HostChannel;
-import io.sandboxfactory.core.internal.git.HostGit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,7 @@ public final class EgressChannels implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EgressChannels.class);
 
-    private final Path channels;
+    private final Path stateDirectory;
     private final EgressProxy proxy;
     private final boolean enabled;
     private final Map<String, HostChannel> open = new ConcurrentHashMap<>();
@@ -52,7 +51,7 @@ public final class EgressChannels implements AutoCloseable {
      * @param enabled mode allowlist, and the provider's sandboxes see host directories
      */
     public EgressChannels(Path stateDirectory, EgressProxy proxy, boolean enabled) {
-        this.channels = stateDirectory.resolve("channels");
+        this.stateDirectory = stateDirectory;
         this.proxy = Objects.requireNonNull(proxy, "proxy");
         this.enabled = enabled;
     }
@@ -106,7 +105,7 @@ public final class EgressChannels implements AutoCloseable {
     private HostChannel open(String sessionId) {
         HostChannel channel = open.computeIfAbsent(sessionId, id -> {
             try {
-                return HostChannel.open(directory(id), "egress-" + HostGit.key(id).substring(0, 20),
+                return HostChannel.open(directory(id),
                         (header, in, out) -> proxy.serveChannel(id, in, out));
             } catch (IOException e) {
                 throw new SandboxException(StandardErrorCode.START_FAILED, "The egress channel of session '" + id + "' could not be"
@@ -145,6 +144,6 @@ public final class EgressChannels implements AutoCloseable {
     }
 
     private Path directory(String sessionId) {
-        return channels.resolve("egress-" + HostGit.key(sessionId).substring(0, 20));
+        return HostChannel.directoryFor(stateDirectory, "egress", sessionId);
     }
 }

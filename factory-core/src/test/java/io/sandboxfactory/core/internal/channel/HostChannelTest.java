@@ -32,14 +32,14 @@ class HostChannelTest {
 
     @Test
     void aClientGetsTheHandlersAnswerToItsHeaderAndInput() throws Exception {
-        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), "t1", ECHO)) {
+        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), ECHO)) {
             assertThat(client(channel, "hello\n", "git", "git-upload-pack", "0")).isEqualTo("git git-upload-pack 0:hello\n");
         }
     }
 
     @Test
     void whatAClientLeftUnreadNeverReachesTheNextConnection() throws Exception {
-        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), "t2", ECHO)) {
+        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), ECHO)) {
             for (int i = 0; i < HostChannel.SLOTS * 3; i++) {
                 // Every client sends a second line the handler never reads.
                 assertThat(client(channel, "line-" + i + "\nleft over " + i + "\n", "n" + i)).isEqualTo("n" + i + ":line-" + i + "\n");
@@ -63,7 +63,7 @@ class HostChannelTest {
             }
             out.write((header + ":" + line + "\n").getBytes(StandardCharsets.UTF_8));
         };
-        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), "t3", held)) {
+        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), held)) {
             List<Process> clients = new ArrayList<>();
             for (int i = 0; i < HostChannel.SLOTS * 2; i++) {
                 clients.add(start(channel, "c" + i));
@@ -85,7 +85,7 @@ class HostChannelTest {
     @Test
     void aHeaderThatIsNotPrintableWordsIsRefusedWithoutReachingTheHandler() throws Exception {
         AtomicInteger served = new AtomicInteger();
-        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), "t4", (header, in, out) -> served.incrementAndGet())) {
+        try (HostChannel channel = HostChannel.open(tmp.resolve("ch"), (header, in, out) -> served.incrementAndGet())) {
             assertThat(client(channel, "", "two  spaces")).contains("sandbox-factory channel: header is not printable words");
             assertThat(client(channel, "", "x".repeat(HostChannel.MAX_HEADER + 1))).contains("header longer than");
             assertThat(served).hasValue(0);
@@ -95,7 +95,7 @@ class HostChannelTest {
     @Test
     void afterCloseAClientFailsAtOnceAndNoFifoIsLeft() throws Exception {
         Path directory = tmp.resolve("ch");
-        HostChannel channel = HostChannel.open(directory, "t5", ECHO);
+        HostChannel channel = HostChannel.open(directory, ECHO);
         channel.close();
         Process late = start(channel, "late");
         late.getOutputStream().close();
