@@ -30,6 +30,9 @@ import java.util.function.Function;
 /**
  * Runs commands in a session's pod through the API server's exec (a websocket, channels for
  * stdout, stderr and the status that carries the exit code), streaming the output to the caller.
+ * The command's variables go over the exec's stdin, never on its command line, which every
+ * process in the pod and the API server's audit log of the exec's URL show ({@link
+ * CommandScripts#runCommandWithEnvironmentOnStdin}).
  *
  * <p>A timeout (or an interrupt of the calling thread) kills the command's processes inside the pod
  * with a second exec ({@link CommandScripts#killCommand}), then reports exit code 124 and {@code
@@ -56,8 +59,16 @@ record PodCommandRunner(ClusterConnection connection, CommandDefaults defaults) 
         long started = System.nanoTime();
 
         KubernetesClient client = client("run a command");
-        ExecWatch watch = open(client, pod, CommandScripts.runCommand(token, cwd, request.commandLine(), env),
-                sink(stdout), stderrFilter);
+        CommandScripts.StdinExec command = CommandScripts.runCommandWithEnvironmentOnStdin(token, cwd, request.commandLine(), env);
+        ExecWatch watch = open(client, pod, command.argv(), true, sink(stdout), stderrFilter);
+        try {
+            watch.getInput().write(command.stdin());
+            watch.getInput().flush();
+        } catch (IOException e) {
+            // Part of the line may have arrived; the command runs only once all of it has, which cannot be told here.
+            watch.close();
+            throw lost(e);
+        }
         boolean timedOut = false;
         int exitCode;
         try {
@@ -96,10 +107,15 @@ record PodCommandRunner(ClusterConnection connection, CommandDefaults defaults) 
                 timedOut, stdout.truncated(), stderr.truncated(), request.commandLine());
     }
 
-    /** Opens an exec of {@code argv}; classifies a failure to open as described in the class comment. */
-    private ExecWatch open(KubernetesClient client, String pod, List<String> argv, OutputStream out, OutputStream err) {
+    /**
+     * Opens an exec of {@code argv}, with a stdin ({@link ExecWatch#getInput}) when {@code withInput};
+     * classifies a failure to open as described in the class comment.
+     */
+    private ExecWatch open(KubernetesClient client, String pod, List<String> argv, boolean withInput, OutputStream out,
+                           OutputStream err) {
         try {
-            return container(client, pod)
+            ContainerResource container = container(client, pod);
+            return (withInput ? container.redirectingInput() : container)
                     .writingOutput(out)
                     .writingError(err)
                     .exec(argv.toArray(String[]::new));
@@ -166,7 +182,7 @@ record PodCommandRunner(ClusterConnection connection, CommandDefaults defaults) 
 
     /** Kills every process of command {@code token} with an exec of its own; best effort. */
     void kill(KubernetesClient client, String pod, String token) {
-        try (ExecWatch killer = open(client, pod, CommandScripts.killCommand(token), OutputStream.nullOutputStream(),
+        try (ExecWatch killer = open(client, pod, CommandScripts.killCommand(token), false, OutputStream.nullOutputStream(),
                 OutputStream.nullOutputStream())) {
             killer.exitCode().get(CommandScripts.KILL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

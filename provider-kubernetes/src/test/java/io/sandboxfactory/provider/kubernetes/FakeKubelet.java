@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,6 +59,7 @@ public final class FakeKubelet extends Dispatcher {
     private final Executor watchCloser;
     private final KubernetesSerialization serialization = new KubernetesSerialization();
     private final Map<String, Set<Process>> running = new ConcurrentHashMap<>();
+    private final List<String> execRequests = new CopyOnWriteArrayList<>();
 
     /** {@code watchCloser} runs the mock's watch listeners' close callbacks, off its event loop ({@link OffLoopCloseListener}). */
     FakeKubelet(Dispatcher api, Path volumes, Executor watchCloser) {
@@ -85,6 +87,7 @@ public final class FakeKubelet extends Dispatcher {
             WebSocketListener watch = response.getWebSocketListener();
             return watch == null ? response : response.withWebSocketUpgrade(new OffLoopCloseListener(watch, watchCloser));
         }
+        execRequests.add(request.getPath());
         String namespace = exec.group(1);
         String name = exec.group(2);
         Pod pod = get(namespace, "pods", name, Pod.class);
@@ -112,6 +115,11 @@ public final class FakeKubelet extends Dispatcher {
         return new MockResponse().setHeader("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
                 .withWebSocketUpgrade(new ExecSession(namespace + "/" + name, volumes.resolve(claimKey.replaceAll("[^A-Za-z0-9._-]", "_")),
                         mountPath, argv));
+    }
+
+    /** The paths, query included, of every exec request the API server received, as its audit log would record them. */
+    List<String> execRequests() {
+        return List.copyOf(execRequests);
     }
 
     /** Plays the kubelet for {@code pod}: Ready, or an image pull failure with its event. */

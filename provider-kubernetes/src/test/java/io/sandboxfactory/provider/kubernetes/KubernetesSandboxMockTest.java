@@ -23,6 +23,7 @@ import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.api.support.Polling;
 import io.sandboxfactory.api.support.Sandboxes;
 import io.sandboxfactory.api.testing.DeadHosts;
+import io.sandboxfactory.provider.support.CommandScripts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,16 +31,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -401,6 +409,63 @@ class KubernetesSandboxMockTest {
 
         assertThatThrownBy(() -> sandbox.executeCommand("true", List.of(), CommandOptions.builder().cwd("/no/such/dir").build()))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void aCommandsVariablesReachItButNoProcessesCommandLineNorAnyExecRequest() throws Exception {
+        String exposed = "exposed-" + CommandScripts.newToken();
+        String setup = "setup-" + CommandScripts.newToken();
+        KubernetesSandbox sandbox = open(config().build(), "me").create(FactorySandboxContext.of("secret-env"));
+        sandbox.setEnv(env -> {
+            env.put("GH_TOKEN", exposed);
+            return env;
+        });
+        sandbox.start();
+        Path go = dir.resolve("go");
+        // The attacker: anyone on the node (or in the pod) reading every process's command line, from before the
+        // exec starts until its command runs (its variables in a process's environment) and once more after.
+        CompletableFuture<Boolean> attacker = CompletableFuture.supplyAsync(() -> {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            boolean seen = false;
+            while (!anyProcessFile("environ", setup) && System.nanoTime() < deadline) {
+                seen |= anyProcessFile("cmdline", exposed, setup);
+            }
+            return seen | anyProcessFile("cmdline", exposed, setup);
+        });
+        CompletableFuture<CommandResult> running = CompletableFuture.supplyAsync(() -> sandbox.executeCommand(
+                "while [ ! -e " + Sandboxes.quote(go.toString()) + " ]; do sleep 0.05; done; printf '%s|%s' \"$GH_TOKEN\" \"$SETUP_SECRET\"",
+                List.of(), CommandOptions.builder().env(Map.of("SETUP_SECRET", setup)).timeout(Duration.ofSeconds(60)).build()));
+        try {
+            assertThat(attacker.get(60, TimeUnit.SECONDS)).as("a variable's value on a process's command line").isFalse();
+            assertThat(anyProcessFile("environ", setup)).as("the command runs with its variables").isTrue();
+        } finally {
+            Files.createFile(go);
+        }
+        CommandResult result = running.get(60, TimeUnit.SECONDS);
+        assertThat(result.stdout()).as(result.stderr()).isEqualTo(exposed + "|" + setup);
+        List<String> execs = cluster.kubelet().execRequests();
+        assertThat(execs).isNotEmpty().noneMatch(path -> path.contains(exposed) || path.contains(setup)
+                || URLDecoder.decode(path, StandardCharsets.UTF_8).contains(exposed)
+                || URLDecoder.decode(path, StandardCharsets.UTF_8).contains(setup));
+    }
+
+    /** Whether the file {@code name} (such as {@code cmdline}) of any process on this host holds one of {@code values} (ASCII). */
+    private static boolean anyProcessFile(String name, String... values) {
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path process : processes) {
+                try {
+                    String content = new String(Files.readAllBytes(process.resolve(name)), StandardCharsets.ISO_8859_1);
+                    if (Arrays.stream(values).anyMatch(content::contains)) {
+                        return true;
+                    }
+                } catch (IOException gone) {
+                    // The process ended (or is not ours to read).
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -67,6 +67,10 @@ public final class MockCluster implements AutoCloseable {
         return client;
     }
 
+    FakeKubelet kubelet() {
+        return kubelet;
+    }
+
     KubernetesMockServer server() {
         return server;
     }

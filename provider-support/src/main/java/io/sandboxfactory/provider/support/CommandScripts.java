@@ -1,7 +1,9 @@
 package io.sandboxfactory.provider.support;
 
 import io.sandboxfactory.api.support.HostProcess;
+import io.sandboxfactory.api.support.Sandboxes;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +86,23 @@ public final class CommandScripts {
             "rm -f \"$1\"",
             "exit $status");
 
+    /**
+     * The reader of {@link #runCommandWithEnvironmentOnStdin}; {@code $1} is {@link #RUN_SCRIPT},
+     * {@code $2} to {@code $5} its parameters. It reads one line of single-quoted {@code NAME=value}
+     * words (a newline in a value written as {@code '"$_sf_nl"'}), exports them with {@code eval}
+     * (nothing inside single quotes is evaluated, so any value arrives verbatim; {@code read} and
+     * {@code export} are builtins, so no value is ever an argument of a process) and becomes the
+     * wrapper with {@code exec}: the same pid, so the wrapper still leads the exec's process group,
+     * and a fresh shell, so a variable such as {@code IFS} does not change how the wrapper runs. A
+     * stdin that ends before the line is complete (the host went away) runs nothing.
+     */
+    static final String ENVIRONMENT_READER = String.join("\n",
+            "_sf_nl='",
+            "'",
+            "IFS= read -r _sf_env || { echo 'sandbox-factory: no environment arrived on stdin' >&2; exit 1; }",
+            "[ -z \"$_sf_env\" ] || eval \"export $_sf_env\"",
+            "exec /bin/sh -c \"$1\" sandbox-factory-exec \"$2\" \"$3\" \"$4\" \"$5\" </dev/null");
+
     private static final String KILL_SCRIPT = String.join("\n",
             "if [ -s \"$1\" ]; then kill -KILL -\"$(cat \"$1\")\" 2>/dev/null; rm -f \"$1\"; fi",
             killMarked(MARKER_VARIABLE, "$2"),
@@ -153,14 +172,39 @@ public final class CommandScripts {
 
     /**
      * {@link #runCommand(String, String, String)} for an exec that takes no environment (a
-     * kubernetes exec): {@code env} puts {@code env} (which must hold the {@link #markers}) into the
-     * wrapper's environment first.
+     * kubernetes exec), with {@code env} (which must hold the {@link #markers}) kept off the exec's
+     * command line, where every process of the pod ({@code /proc/<pid>/cmdline}) and the API
+     * server's audit log of the exec's URL would show its values. Only the markers, which are no
+     * secret, go into the argv through {@code env}, so the process is marked (and {@link
+     * #killCommand} finds it) from its start; every other variable is on the exec's stdin, one line
+     * that {@link #ENVIRONMENT_READER} reads and exports before it becomes the wrapper. The exec
+     * must carry {@link StdinExec#stdin} to its stdin; the stdin may stay open (a websocket exec
+     * cannot close it): the command itself gets {@code /dev/null}.
      */
-    public static List<String> runCommand(String token, String cwd, String commandLine, Map<String, String> env) {
+    public static StdinExec runCommandWithEnvironmentOnStdin(String token, String cwd, String commandLine, Map<String, String> env) {
         List<String> argv = new ArrayList<>(List.of("env", "--"));
-        env.forEach((name, value) -> argv.add(name + "=" + value));
-        argv.addAll(runCommand(token, cwd, commandLine));
-        return argv;
+        StringBuilder line = new StringBuilder();
+        env.forEach((name, value) -> {
+            if (name.equals(MARKER_VARIABLE) || name.equals(HOST_VARIABLE)) {
+                argv.add(name + "=" + value);
+            } else {
+                // A newline would end the line early: it leaves the single quotes for the reader's own newline.
+                line.append(' ').append(Sandboxes.quote(name + "=" + value).replace("\n", "'\"$_sf_nl\"'"));
+            }
+        });
+        if (!env.containsKey(MARKER_VARIABLE) || !env.containsKey(HOST_VARIABLE)) {
+            throw new IllegalArgumentException("The environment of command " + token + " lacks its markers.");
+        }
+        argv.addAll(List.of("/bin/sh", "-c", ENVIRONMENT_READER, "sandbox-factory-exec", RUN_SCRIPT, pidFile(token), cwd,
+                commandLine, missingDirectorySignal(token)));
+        return new StdinExec(List.copyOf(argv), line.append('\n').toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An exec of {@link #runCommandWithEnvironmentOnStdin}: its argv, and the bytes to write to its
+     * stdin at once (they hold variables' values: never log them).
+     */
+    public record StdinExec(List<String> argv, byte[] stdin) {
     }
 
     /**

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -54,18 +55,67 @@ class CommandScriptsTest {
     }
 
     @Test
-    void anExecWithoutAnEnvironmentGivesTheWrapperTheVariablesAndTheMarkersThroughEnv(@TempDir Path dir) throws Exception {
+    void anExecWithoutAnEnvironmentGetsTheVariablesVerbatimOnStdinAndOnlyTheMarkersInItsArgv(@TempDir Path dir) throws Exception {
         String token = CommandScripts.newToken();
         HostProcess host = HostProcess.current();
-        List<String> argv = new ArrayList<>(List.of("setsid"));
+        String hostile = "it's \"$(touch pwned)\" `touch pwned2` $HOME '\\n\\' \\\n\nlast line\n";
+        Map<String, String> requested = new LinkedHashMap<>();
+        requested.put("GREETING", "hello world");
+        requested.put("HOSTILE", hostile);
+        requested.put("EMPTY", "");
+        requested.put("IFS", "0123456789");
         Map<String, String> env = new CommandDefaults("s", Map.of("GREETING", "hello"), "/", host)
-                .environment(Map.of("GREETING", "hello world"), token, (name, value, where) -> { });
-        argv.addAll(CommandScripts.runCommand(token, dir.toString(), "echo \"$GREETING|$SANDBOX_FACTORY_EXEC|$SANDBOX_FACTORY_HOST\"",
-                env));
+                .environment(requested, token, (name, value, where) -> { });
+        CommandScripts.StdinExec exec = CommandScripts.runCommandWithEnvironmentOnStdin(token, dir.toString(),
+                "printf '%s|%s|%s|%s|%s|' \"$GREETING\" \"$HOSTILE\" \"${EMPTY-unset}\" \"$SANDBOX_FACTORY_EXEC\" \"$SANDBOX_FACTORY_HOST\";"
+                        + " test \"$(cat " + CommandScripts.pidFile(token) + ")\" = \"$PPID\" && echo same; cat", env);
+        assertThat(exec.argv()).noneMatch(word -> word.contains("hello world") || word.contains("pwned") || word.contains("GREETING="))
+                .contains(CommandScripts.MARKER_VARIABLE + "=" + token, CommandScripts.HOST_VARIABLE + "=" + host.encoded());
+
+        List<String> argv = new ArrayList<>(List.of("setsid"));
+        argv.addAll(exec.argv());
         Process process = new ProcessBuilder(argv).start();
+        // Written and left open, as over a websocket exec: the command reads /dev/null (cat ends at once).
+        process.getOutputStream().write(exec.stdin());
+        process.getOutputStream().flush();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(stdout(process)).isEqualTo("hello world|" + token + "|" + host.encoded() + "\n");
+        assertThat(stdout(process)).isEqualTo("hello world|" + hostile + "||" + token + "|" + host.encoded() + "|same\n");
         assertThat(process.exitValue()).isZero();
+        assertThat(dir.resolve("pwned")).doesNotExist();
+        assertThat(dir.resolve("pwned2")).doesNotExist();
+    }
+
+    @Test
+    void anExecWhoseEnvironmentNeverArrivesIsMarkedForTheKillAndRunsNothingWhenItsStdinEnds(@TempDir Path dir) throws Exception {
+        String token = CommandScripts.newToken();
+        Map<String, String> env = new CommandDefaults("s", Map.of(), "/", HostProcess.current())
+                .environment(Map.of("SECRET", "x"), token, (name, value, where) -> { });
+        CommandScripts.StdinExec exec = CommandScripts.runCommandWithEnvironmentOnStdin(token, dir.toString(), "touch ran", env);
+
+        Process waiting = new ProcessBuilder(exec.argv()).start();
+        assertThat(Polling.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> marked(waiting.pid(), token)))
+                .as("the reader carries the marker").isTrue();
+        Process kill = new ProcessBuilder(CommandScripts.killCommand(token)).start();
+        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiting.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiting.exitValue()).isEqualTo(137);
+
+        Process cut = new ProcessBuilder(exec.argv()).start();
+        cut.getOutputStream().write(exec.stdin(), 0, exec.stdin().length - 1);
+        cut.getOutputStream().close();
+        assertThat(cut.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(cut.exitValue()).isEqualTo(1);
+        assertThat(new String(cut.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).contains("no environment arrived");
+        assertThat(dir.resolve("ran")).doesNotExist();
+    }
+
+    private static boolean marked(long pid, String token) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ")), StandardCharsets.UTF_8)
+                    .contains(CommandScripts.MARKER_VARIABLE + "=" + token);
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     @Test
