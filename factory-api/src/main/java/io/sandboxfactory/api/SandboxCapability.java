@@ -1,6 +1,7 @@
 package io.sandboxfactory.api;
 
 import io.sandboxfactory.api.capability.AttachableSandbox;
+import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.files.FileTransferSandbox;
 import io.sandboxfactory.api.capability.SandboxInventory;
 import io.sandboxfactory.api.capability.SandboxTemplate;
@@ -41,5 +42,11 @@ public enum SandboxCapability {
      * Sandboxes implement {@link AttachableSandbox}: they describe the host process that gives a
      * person an interactive shell in them ({@code factory shell}).
      */
-    ATTACH
+    ATTACH,
+    /**
+     * Sandboxes implement {@link StreamingSandbox}: a program in them can be reached through its
+     * standard input and output as byte streams (the factory's Git gateway and egress channel use it
+     * where a sandbox cannot open a host FIFO).
+     */
+    STREAMS
 }

@@ -19,7 +19,8 @@ final class Foundations {
     /** The rules {@code rule} rests on, most basic first; empty for a rule that rests on nothing checked. */
     static List<ContractRule> of(ContractRule rule) {
         return switch (rule) {
-            case FILES_KEPT, STOP, DESTROY, INVENTORY_LISTING, ATTACH_NO_SECRET, START_SINGLE_FLIGHT, START_HOOKS, HOOK_FAILURE ->
+            case FILES_KEPT, STOP, DESTROY, INVENTORY_LISTING, ATTACH_NO_SECRET, STREAM_ROUND_TRIP, START_SINGLE_FLIGHT, START_HOOKS,
+                 HOOK_FAILURE ->
                     List.of(DISCOVERABLE, ID_KEYED, EXIT_CODES);
             case RECONNECT -> List.of(DISCOVERABLE, ID_KEYED, EXIT_CODES, FILES_KEPT);
             case VANISHED_SANDBOX -> List.of(DISCOVERABLE, ID_KEYED, EXIT_CODES, DESTROY);

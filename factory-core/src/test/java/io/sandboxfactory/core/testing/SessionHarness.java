@@ -95,7 +95,7 @@ public final class SessionHarness implements AutoCloseable {
 
     private SessionHarness(Path state, SessionDefaults defaults, EgressConfig egress, UnaryOperator<FactorySandbox> wrapProvider) {
         this.state = state;
-        this.gateway = new GitGateway(state, Duration.ofMinutes(5), false, Optional.empty(), true, "local");
+        this.gateway = new GitGateway(state, Duration.ofMinutes(5), false, Optional.empty(), true, false, "local");
         this.store = SqliteSessionStore.openIn(state);
         this.leases = new SessionLeases(store, LeaseOwner.forThisProcess(), Duration.ofSeconds(5), Duration.ofMillis(20));
         this.local = (LocalFactorySandbox) new LocalSandboxProvider()

@@ -154,7 +154,7 @@ public final class DockerFactorySandbox implements TemplateStoreSandbox, Sandbox
     public Set<SandboxCapability> capabilities() {
         Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
-                SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.ATTACH);
+                SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.ATTACH, SandboxCapability.STREAMS);
         if (config.networkIsolated()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
         }

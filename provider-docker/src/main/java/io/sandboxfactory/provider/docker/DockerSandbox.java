@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.capability.AttachableSandbox;
+import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
 import io.sandboxfactory.api.SandboxDestroyedException;
@@ -48,7 +49,7 @@ import java.util.Optional;
  * STOPPED}, so its next start (an {@code executeCommand}, or {@code start()}) reconnects to a
  * stopped container or creates a fresh one.
  */
-public final class DockerSandbox extends RemoteSandbox<String> implements AttachableSandbox {
+public final class DockerSandbox extends RemoteSandbox<String> implements AttachableSandbox, StreamingSandbox {
 
     /** Keeps the container alive doing nothing; {@code docker stop} ends it at once. */
     static final String KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
@@ -93,6 +94,15 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
         Map<String, String> variables = new LinkedHashMap<>(runner.baseEnv());
         variables.putAll(getEnv());
         return DockerShell.attach(runningHandle(), request, variables, connection.clientHost());
+    }
+
+    /**
+     * An exec of {@code argv} in the container, attached to its stdin and stdout ({@link
+     * ContainerStreams}); also while a start hook runs (the factory opens its channels from one).
+     */
+    @Override
+    public SandboxStream openStream(List<String> argv) {
+        return ContainerStreams.open(connection.client(), handle().orElseGet(this::runningHandle), argv, id());
     }
 
     @Override

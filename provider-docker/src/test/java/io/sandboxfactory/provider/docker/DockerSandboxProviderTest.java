@@ -52,7 +52,7 @@ class DockerSandboxProviderTest {
                     SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.RECONNECT_ACROSS_PROCESSES,
                     SandboxCapability.RESOURCE_LIMITS, SandboxCapability.NETWORK_ISOLATION, SandboxCapability.INVENTORY,
                     SandboxCapability.FILE_TRANSFER, SandboxCapability.TEMPLATES, SandboxCapability.HOST_DIRECTORIES,
-                    SandboxCapability.ATTACH);
+                    SandboxCapability.ATTACH, SandboxCapability.STREAMS);
             assertThat(hostNet.capabilities()).doesNotContain(SandboxCapability.NETWORK_ISOLATION);
         }
     }

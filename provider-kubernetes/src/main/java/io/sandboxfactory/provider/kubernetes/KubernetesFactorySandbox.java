@@ -94,7 +94,7 @@ public final class KubernetesFactorySandbox implements FactorySandbox, SandboxIn
     public Set<SandboxCapability> capabilities() {
         Set<SandboxCapability> capabilities = EnumSet.of(SandboxCapability.FILES_SURVIVE_STOP,
                 SandboxCapability.RECONNECT_ACROSS_PROCESSES, SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY,
-                SandboxCapability.FILE_TRANSFER, SandboxCapability.ATTACH);
+                SandboxCapability.FILE_TRANSFER, SandboxCapability.ATTACH, SandboxCapability.STREAMS);
         if (config.denyAllNetwork()) {
             capabilities.add(SandboxCapability.NETWORK_ISOLATION);
         }

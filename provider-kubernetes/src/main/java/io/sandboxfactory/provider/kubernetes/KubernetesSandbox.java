@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.capability.AttachableSandbox;
+import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
@@ -38,7 +39,7 @@ import java.util.function.Supplier;
  * connects to that pod. {@link #stop()} deletes the pod and keeps the claim; {@link #destroy()}
  * deletes pod, claim and policy and waits until they are gone, so the next start begins afresh.
  */
-public final class KubernetesSandbox extends RemoteSandbox<String> implements AttachableSandbox {
+public final class KubernetesSandbox extends RemoteSandbox<String> implements AttachableSandbox, StreamingSandbox {
 
     /** How long stop and destroy wait for deleted objects to disappear. */
     private static final Duration GONE_WAIT = Duration.ofSeconds(120);
@@ -51,6 +52,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
     private final Duration readyTimeout;
     /** The provider's variables, under the session's own in every command and in an attach's shell. */
     private final Map<String, String> baseEnv;
+    private final PodCommandRunner runner;
 
     KubernetesSandbox(String sessionId, SessionObjects objects, String owner, ClusterConnection connection,
                       PodCommandRunner runner, boolean denyAll, Duration readyTimeout) {
@@ -61,6 +63,16 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
         this.denyAll = denyAll;
         this.readyTimeout = readyTimeout;
         this.baseEnv = runner.defaults().baseEnv();
+        this.runner = runner;
+    }
+
+    /**
+     * An exec of {@code argv} in the pod, its input framed ({@link PodStreams}); also while a start
+     * hook runs (the factory opens its channels from one).
+     */
+    @Override
+    public SandboxStream openStream(List<String> argv) {
+        return PodStreams.open(runner, handle().orElseGet(this::runningHandle), argv);
     }
 
     /**

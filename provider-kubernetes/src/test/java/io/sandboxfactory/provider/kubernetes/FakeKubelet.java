@@ -30,10 +30,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -176,7 +176,8 @@ public final class FakeKubelet extends Dispatcher {
         private final Path volume;
         private final String mountPath;
         private final List<String> argv;
-        private final BlockingQueue<byte[]> stdin = new ArrayBlockingQueue<>(1024);
+        private final BlockingQueue<byte[]> stdin = new LinkedBlockingQueue<>();
+        private volatile boolean clientGone;
         private Process process;
 
         ExecSession(String pod, Path volume, String mountPath, List<String> argv) {
@@ -232,7 +233,18 @@ public final class FakeKubelet extends Dispatcher {
 
         @Override
         public void onClosed(WebSocket ws, int code, String reason) {
-            // The client went away (kubectl exec closing): a node keeps the process; nothing to do.
+            // The client went away (kubectl exec closing): a node keeps the process but ends its stdin.
+            clientGone = true;
+        }
+
+        @Override
+        public void onClosing(WebSocket ws, int code, String reason) {
+            clientGone = true;
+        }
+
+        @Override
+        public void onFailure(WebSocket ws, Throwable failure, Response response) {
+            clientGone = true;
         }
 
         private void feed(OutputStream to) {
@@ -242,6 +254,9 @@ public final class FakeKubelet extends Dispatcher {
                     if (data != null) {
                         to.write(data);
                         to.flush();
+                    } else if (clientGone) {
+                        to.close();
+                        return;
                     }
                 }
             } catch (IOException e) {

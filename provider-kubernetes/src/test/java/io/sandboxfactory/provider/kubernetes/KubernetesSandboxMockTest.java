@@ -181,7 +181,8 @@ class KubernetesSandboxMockTest {
         factory.create(FactorySandboxContext.of("open-net")).start();
         assertThat(api().network().v1().networkPolicies().inNamespace(NAMESPACE).list().getItems()).isEmpty();
         assertThat(open(config().build(), "me").capabilities()).contains(SandboxCapability.NETWORK_ISOLATION,
-                SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY, SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.ATTACH);
+                SandboxCapability.RESOURCE_LIMITS, SandboxCapability.INVENTORY, SandboxCapability.FILES_SURVIVE_STOP, SandboxCapability.ATTACH,
+                SandboxCapability.STREAMS);
     }
 
     @Test

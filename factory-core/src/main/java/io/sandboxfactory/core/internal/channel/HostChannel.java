@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -21,7 +20,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Byte streams from a sandbox to the factory without a network: a host directory the sandbox sees
@@ -30,7 +28,7 @@ import java.util.regex.Pattern;
  * free slot (a lock directory in the sandbox's own temporary directory), opens the slot's
  * {@code down} FIFO, writes one header line and then its standard input to {@code up}, and copies
  * {@code down} to its standard output. The factory reads the header and hands both streams to the
- * {@link Handler}, which answers on {@code down}; when the handler returns, the slot's FIFOs are
+ * {@link ChannelHandler}, which answers on {@code down}; when the handler returns, the slot's FIFOs are
  * made anew before the old ones are closed, so what a client left unread or unsent never reaches the
  * next connection, and a client sees its end of stream only after the slot is fresh.
  *
@@ -42,34 +40,19 @@ import java.util.regex.Pattern;
  * so which session connects is known by where it connected; the sandbox cannot change it (read-only)
  * and the factory opens nothing in it that is not a FIFO (no link is followed).
  */
-public final class HostChannel implements AutoCloseable {
+public final class HostChannel implements SessionChannel {
 
     /** Concurrent connections per channel. */
     public static final int SLOTS = 4;
-    /** The longest header line, in bytes. */
-    static final int MAX_HEADER = 512;
-    private static final Pattern HEADER = Pattern.compile("[\\x21-\\x7e]+( [\\x21-\\x7e]+)*");
     private static final Logger LOG = LoggerFactory.getLogger(HostChannel.class);
-
-    /** Serves one connection. */
-    @FunctionalInterface
-    public interface Handler {
-        /**
-         * @param header the client's header line (printable ASCII words separated by single spaces)
-         * @param in what the client sends after the header; it never ends by itself (the factory holds
-         *     the FIFO open), so the handler reads only what its protocol delimits
-         * @param out to the client; its end of stream follows the handler's return
-         */
-        void serve(String header, InputStream in, OutputStream out) throws IOException;
-    }
 
     private final Path directory;
     private final String name;
-    private final Handler handler;
+    private final ChannelHandler handler;
     private final List<Slot> slots = new ArrayList<>();
     private volatile boolean closed;
 
-    private HostChannel(Path directory, String name, Handler handler) {
+    private HostChannel(Path directory, String name, ChannelHandler handler) {
         this.directory = directory;
         this.name = name;
         this.handler = handler;
@@ -89,7 +72,7 @@ public final class HostChannel implements AutoCloseable {
      * Its name (letters, digits, '-') names the channel's threads, logs and the client's lock
      * directories.
      */
-    public static HostChannel open(Path directory, Handler handler) throws IOException {
+    public static HostChannel open(Path directory, ChannelHandler handler) throws IOException {
         Objects.requireNonNull(handler, "handler");
         String name = directory.getFileName().toString();
         if (!name.matches("[A-Za-z0-9-]{1,64}")) {
@@ -100,8 +83,13 @@ public final class HostChannel implements AutoCloseable {
         return channel;
     }
 
-    /** The client script, to run as {@code sh <path> HEADER...} in the sandbox. */
-    public Path client() {
+    /** The client script, to run as {@code sh <path> HEADER...} in the sandbox (which sees it at the same path). */
+    @Override
+    public String client() {
+        return clientPath().toString();
+    }
+
+    private Path clientPath() {
         return directory.resolve("connect");
     }
 
@@ -110,7 +98,7 @@ public final class HostChannel implements AutoCloseable {
         Files.createDirectories(directory);
         ChannelFiles.deleteContents(directory);
         Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path script = client();
+        Path script = clientPath();
         Files.writeString(script, ChannelFiles.clientScript(name, SLOTS), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("r-xr-xr-x"));
         for (int k = 0; k < SLOTS; k++) {
@@ -148,8 +136,8 @@ public final class HostChannel implements AutoCloseable {
      * which passes no FIFO across its file boundary). Opening a {@code down} FIFO and closing it
      * unread disturbs no connection.
      */
-    public String usableCheck() {
-        return "test -r '" + client() + "' && : < '" + directory.resolve("s0.down") + "'";
+    String usableCheck() {
+        return "test -r '" + clientPath() + "' && : < '" + directory.resolve("s0.down") + "'";
     }
 
     /** Removes a channel's directory with what it holds, once nothing serves it any more. */
@@ -204,9 +192,11 @@ public final class HostChannel implements AutoCloseable {
                 FileChannel in = up();
                 FileChannel out = down();
                 try {
-                    String header = readHeader(in);
+                    InputStream fromClient = Channels.newInputStream(in);
+                    OutputStream toClient = Channels.newOutputStream(out);
+                    String header = ChannelHeader.read(fromClient, toClient);
                     if (header != null) {
-                        handler.serve(header, Channels.newInputStream(in), Channels.newOutputStream(out));
+                        handler.serve(header, fromClient, toClient);
                     }
                 } catch (ClosedChannelException e) {
                     // Closed by close(), or the handler closed its streams.
@@ -225,38 +215,6 @@ public final class HostChannel implements AutoCloseable {
                     return;
                 }
             }
-        }
-
-        /** The header line, or null (after writing one line of refusal) when it is not one. */
-        private String readHeader(FileChannel in) throws IOException {
-            ByteBuffer one = ByteBuffer.allocate(1);
-            byte[] line = new byte[MAX_HEADER];
-            int length = 0;
-            while (true) {
-                one.clear();
-                if (in.read(one) < 0) {
-                    throw new ClosedChannelException();
-                }
-                byte b = one.get(0);
-                if (b == '\n') {
-                    break;
-                }
-                if (length == MAX_HEADER) {
-                    refuse("header longer than " + MAX_HEADER + " bytes");
-                    return null;
-                }
-                line[length++] = b;
-            }
-            String header = new String(line, 0, length, StandardCharsets.US_ASCII);
-            if (!HEADER.matcher(header).matches()) {
-                refuse("header is not printable words separated by single spaces");
-                return null;
-            }
-            return header;
-        }
-
-        private void refuse(String why) throws IOException {
-            down().write(ByteBuffer.wrap(("sandbox-factory channel: " + why + "\n").getBytes(StandardCharsets.US_ASCII)));
         }
     }
 

@@ -3,7 +3,9 @@ package io.sandboxfactory.core.internal.gateway;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.host.RepositoryAccess;
+import io.sandboxfactory.api.CommandExecutor;
 import io.sandboxfactory.core.internal.channel.HostChannel;
+import io.sandboxfactory.core.internal.channel.SessionChannels;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +48,8 @@ public final class GitGateway implements AutoCloseable {
     private final GatewayMirrors mirrors;
     private final boolean exposeToken;
     private final Optional<String> pushNamespace;
-    private final boolean reachable;
+    private final boolean hostDirectories;
+    private final boolean streams;
     private final String provider;
     private final Map<String, ServedSession> sessions = new ConcurrentHashMap<>();
     private final GitServices services;
@@ -56,18 +59,20 @@ public final class GitGateway implements AutoCloseable {
      * @param timeout how long one host git command may take
      * @param exposeToken {@code repository.exposeToken}: the gateway stands aside
      * @param pushNamespace {@code repository.pushNamespace}: a branch namespace every session may push to
-     * @param reachable whether the provider's sandboxes see host directories (the channel's way in)
+     * @param hostDirectories whether the provider's sandboxes see host directories (a host channel's way in)
+     * @param streams whether the provider's sandboxes offer streams (a bridged channel's way in)
      * @param provider the provider's name, for messages
      */
-    public GitGateway(Path stateDirectory, Duration timeout, boolean exposeToken, Optional<String> pushNamespace, boolean reachable,
-                      String provider) {
+    public GitGateway(Path stateDirectory, Duration timeout, boolean exposeToken, Optional<String> pushNamespace, boolean hostDirectories,
+                      boolean streams, String provider) {
         this.stateDirectory = stateDirectory;
         this.hooks = stateDirectory.resolve("gateway").resolve("hooks");
         this.mirrors = new GatewayMirrors(stateDirectory.resolve("gateway").resolve("mirrors"), timeout);
         this.services = new GitServices(Objects.requireNonNull(timeout, "timeout"));
         this.exposeToken = exposeToken;
         this.pushNamespace = Objects.requireNonNull(pushNamespace, "pushNamespace");
-        this.reachable = reachable;
+        this.hostDirectories = hostDirectories;
+        this.streams = streams;
         this.provider = Objects.requireNonNull(provider, "provider");
     }
 
@@ -76,7 +81,7 @@ public final class GitGateway implements AutoCloseable {
      * serve it; empty when the token is exposed or the provider's sandboxes cannot see host directories.
      */
     public Optional<Path> directoryFor(String sessionId) {
-        if (exposeToken || !reachable) {
+        if (exposeToken || !hostDirectories) {
             return Optional.empty();
         }
         Path directory = channelDirectory(sessionId);
@@ -91,9 +96,11 @@ public final class GitGateway implements AutoCloseable {
     /**
      * Routes {@code access} (the session's repositories, tokens freshly minted) for session {@code
      * sessionId} on {@code branch}: registers the session with the gateway (or updates its tokens) when
-     * a repository needs a token, and says what the sandbox gets.
+     * a repository needs a token, and says what the sandbox gets. A new registration opens the
+     * session's channel into {@code sandbox} (started; {@code exec} runs its commands) the way it can
+     * use one ({@link SessionChannels}).
      */
-    public GitRoute route(String sessionId, String branch, List<RepositoryAccess> access) {
+    public GitRoute route(String sessionId, String branch, List<RepositoryAccess> access, Object sandbox, CommandExecutor exec) {
         List<Integer> served = new ArrayList<>();
         for (int i = 0; i < access.size(); i++) {
             if (GitCredentials.of(access.get(i)).active()) {
@@ -104,16 +111,16 @@ public final class GitGateway implements AutoCloseable {
             revoke(sessionId, false);
             return new GitRoute(GitCredentials.of(access.get(0)).overlayEnv(), access);
         }
-        if (!reachable) {
+        if (!hostDirectories && !streams) {
             throw unavailable(sessionId, access.get(served.get(0)), "the sandboxes of provider '" + provider
-                    + "' cannot reach the Git gateway (they see no host directories)");
+                    + "' cannot reach the Git gateway (they see no host directories and offer no streams)");
         }
         ServedSession registration = sessions.compute(sessionId, (id, current) -> {
             if (current != null) {
                 current.update(access);
                 return current;
             }
-            return open(id, branch, access);
+            return open(id, branch, access, sandbox, exec);
         });
         List<RepositoryAccess> sandboxAccess = new ArrayList<>(access);
         Map<String, String> env = new LinkedHashMap<>();
@@ -135,11 +142,6 @@ public final class GitGateway implements AutoCloseable {
         return new SandboxException(StandardErrorCode.GATEWAY_UNAVAILABLE, "Repository " + repository.cloneUrl() + " of session '"
                 + sessionId + "' needs a token, but " + why + "; set repository.exposeToken: true to give the sandbox the token"
                 + " instead (unsafe with untrusted code).");
-    }
-
-    /** The shell line that tells whether the sandbox of {@code sessionId} can use its channel, while the gateway serves the session. */
-    public Optional<String> usableCheck(String sessionId) {
-        return Optional.ofNullable(sessions.get(sessionId)).map(ServedSession::usableCheck);
     }
 
     /** Gives the gateway a new token for session {@code sessionId}'s repositories; false when it does not serve the session. */
@@ -179,15 +181,22 @@ public final class GitGateway implements AutoCloseable {
         services.close();
     }
 
-    private ServedSession open(String sessionId, String branch, List<RepositoryAccess> access) {
+    private ServedSession open(String sessionId, String branch, List<RepositoryAccess> access, Object sandbox, CommandExecutor exec) {
         try {
             GatewayHooks.write(hooks);
-            return ServedSession.open(channelDirectory(sessionId), new PushRule(branch, pushNamespace), access,
-                    mirrors, services, hooks);
         } catch (IOException e) {
             throw new SandboxException(StandardErrorCode.GATEWAY_UNAVAILABLE, "The Git gateway could not serve session '" + sessionId
                     + "': " + e.getMessage());
         }
+        Path directory = channelDirectory(sessionId);
+        ServedSession served = new ServedSession(new PushRule(branch, pushNamespace), access, mirrors, services, hooks);
+        try {
+            served.serveOn(SessionChannels.open(hostDirectories ? Optional.of(directory) : Optional.empty(),
+                    directory.getFileName().toString(), sandbox, exec, served::serve));
+        } catch (SessionChannels.UnavailableException e) {
+            throw unavailable(sessionId, access.get(0), e.getMessage());
+        }
+        return served;
     }
 
     private Path channelDirectory(String sessionId) {
@@ -195,8 +204,8 @@ public final class GitGateway implements AutoCloseable {
     }
 
     /** git's ext transport running the channel's client; spaces and '%' escaped as ext wants. */
-    static String extUrl(Path client, int repository) {
-        String script = client.toString().replace("%", "%%").replace(" ", "% ");
+    static String extUrl(String client, int repository) {
+        String script = client.replace("%", "%%").replace(" ", "% ");
         return "ext::sh " + script + " git %S " + repository;
     }
 }

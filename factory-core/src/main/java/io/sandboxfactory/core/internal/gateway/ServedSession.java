@@ -1,7 +1,7 @@
 package io.sandboxfactory.core.internal.gateway;
 
 import io.sandboxfactory.api.host.RepositoryAccess;
-import io.sandboxfactory.core.internal.channel.HostChannel;
+import io.sandboxfactory.core.internal.channel.SessionChannel;
 import io.sandboxfactory.core.internal.git.GitCredentials;
 
 import java.io.IOException;
@@ -28,9 +28,9 @@ final class ServedSession implements AutoCloseable {
     private final GitServices services;
     private final Path hooks;
     private volatile List<RepositoryAccess> access;
-    private HostChannel channel;
+    private SessionChannel channel;
 
-    private ServedSession(PushRule rule, List<RepositoryAccess> access, GatewayMirrors mirrors, GitServices services, Path hooks) {
+    ServedSession(PushRule rule, List<RepositoryAccess> access, GatewayMirrors mirrors, GitServices services, Path hooks) {
         this.rule = rule;
         this.access = List.copyOf(access);
         this.mirrors = mirrors;
@@ -38,20 +38,14 @@ final class ServedSession implements AutoCloseable {
         this.hooks = hooks;
     }
 
-    /** Serves a session on a channel of its own in {@code directory}. */
-    static ServedSession open(Path directory, PushRule rule, List<RepositoryAccess> access, GatewayMirrors mirrors,
-                              GitServices services, Path hooks) throws IOException {
-        ServedSession session = new ServedSession(rule, access, mirrors, services, hooks);
-        session.channel = HostChannel.open(directory, session::serve);
-        return session;
+    /** Serves the session on {@code channel} (opened with {@link #serve} as its handler) from now on. */
+    void serveOn(SessionChannel channel) {
+        this.channel = channel;
     }
 
-    Path client() {
+    /** The channel's client script, as the sandbox sees it. */
+    String client() {
         return channel.client();
-    }
-
-    String usableCheck() {
-        return channel.usableCheck();
     }
 
     /** The repositories as minted by the latest open. */
@@ -74,7 +68,7 @@ final class ServedSession implements AutoCloseable {
     }
 
     /** One connection. */
-    private void serve(String header, InputStream in, OutputStream out) throws IOException {
+    void serve(String header, InputStream in, OutputStream out) throws IOException {
         String[] words = header.split(" ");
         List<RepositoryAccess> current = access;
         if (words.length != 3 || !words[0].equals("git") || !SERVICES.contains(words[1]) || !words[2].matches("[0-9]{1,3}")

@@ -1,12 +1,13 @@
 package io.sandboxfactory.core.internal.session;
 
 import io.sandboxfactory.api.CommandExecutor;
-import io.sandboxfactory.api.CommandOptions;
 import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.core.egress.EgressProxy;
 import io.sandboxfactory.core.internal.channel.HostChannel;
+import io.sandboxfactory.core.internal.channel.SessionChannel;
+import io.sandboxfactory.core.internal.channel.SessionChannels;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +15,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,9 +25,9 @@ import java.util.concurrent.Future;
 
 /**
  * The way to the egress proxy for sandboxes without a route to it (a network namespace of their
- * own, Docker's {@code none}): a {@link HostChannel} per session in mode allowlist, in a host
- * directory the sandbox sees read-only, whose every connection the proxy serves for that session
- * only. A listener in the sandbox (see {@link EgressListener}) turns the sandbox's TCP connections to
+ * own, Docker's {@code none}): a channel per session in mode allowlist — a {@link HostChannel} in a
+ * host directory the sandbox sees read-only, or one bridged through the sandbox's streams where it
+ * cannot open a host FIFO (gVisor) — whose every connection the proxy serves for that session only. A listener in the sandbox (see {@link EgressListener}) turns the sandbox's TCP connections to
  * {@code 127.0.0.1:}{@value EgressListener#PORT} into connections of the channel.
  */
 public final class EgressChannels implements AutoCloseable {
@@ -38,7 +37,7 @@ public final class EgressChannels implements AutoCloseable {
     private final Path stateDirectory;
     private final EgressProxy proxy;
     private final boolean enabled;
-    private final Map<String, HostChannel> open = new ConcurrentHashMap<>();
+    private final Map<String, SessionChannel> open = new ConcurrentHashMap<>();
     private final Map<String, Future<CommandResult>> listeners = new ConcurrentHashMap<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "egress-listener");
@@ -76,43 +75,28 @@ public final class EgressChannels implements AutoCloseable {
     }
 
     /**
-     * Serves the session's channel from this process, and makes sure the sandbox {@code exec} runs in
-     * has its listener running (started now unless this process's earlier one still runs).
+     * Serves the session's channel from this process (opened into {@code sandbox} the way it can use
+     * one, {@link SessionChannels}), and makes sure the sandbox has its listener running (started now
+     * unless this process's earlier one still runs).
      */
-    void connect(String sessionId, CommandExecutor exec) {
-        HostChannel channel = open(sessionId);
-        requireUsable(sessionId, exec, channel);
-        Path client = channel.client();
+    void connect(String sessionId, Object sandbox, CommandExecutor exec) {
+        String client = open(sessionId, sandbox, exec).client();
         listeners.compute(sessionId, (id, running) -> running != null && !running.isDone() ? running
                 : EgressListener.start(id, exec, client, threads));
     }
 
-    /**
-     * A sandbox that cannot use the channel — made before the channel's directory was given to it (a
-     * kept container), or in gVisor, which passes no FIFO — is told so now, not by every request.
-     */
-    private static void requireUsable(String sessionId, CommandExecutor exec, HostChannel channel) {
-        CommandResult seen = exec.executeCommand(channel.usableCheck(), List.of(),
-                CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
-        if (seen.exitCode() != 0) {
-            throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + sessionId + "' cannot reach the egress proxy: its"
-                    + " sandbox cannot open the egress channel (made before egress.mode was allowlist: retire the session with delete"
-                    + " and open it again; or a runtime such as gVisor that does not pass FIFOs).");
-        }
-    }
-
     /** The session's channel, served from now on by this process. */
-    private HostChannel open(String sessionId) {
-        HostChannel channel = open.computeIfAbsent(sessionId, id -> {
+    private SessionChannel open(String sessionId, Object sandbox, CommandExecutor exec) {
+        return open.computeIfAbsent(sessionId, id -> {
             try {
-                return HostChannel.open(directory(id),
+                Path directory = directory(id);
+                return SessionChannels.open(Optional.of(directory), directory.getFileName().toString(), sandbox, exec,
                         (header, in, out) -> proxy.serveChannel(id, in, out));
-            } catch (IOException e) {
-                throw new SandboxException(StandardErrorCode.START_FAILED, "The egress channel of session '" + id + "' could not be"
-                        + " opened: " + e.getMessage() + ".", e);
+            } catch (SessionChannels.UnavailableException e) {
+                throw new SandboxException(StandardErrorCode.START_FAILED, "Session '" + id + "' cannot reach the egress proxy (egress.mode"
+                        + " allowlist): " + e.getMessage() + ".", e);
             }
         });
-        return channel;
     }
 
     /** Stops serving the session's channel (a connection in progress is cut). */
@@ -121,7 +105,7 @@ public final class EgressChannels implements AutoCloseable {
         if (listener != null) {
             listener.cancel(true);
         }
-        HostChannel channel = open.remove(sessionId);
+        SessionChannel channel = open.remove(sessionId);
         if (channel != null) {
             channel.close();
         }

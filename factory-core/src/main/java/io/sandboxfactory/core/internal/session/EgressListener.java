@@ -6,7 +6,6 @@ import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.api.SandboxException;
 import io.sandboxfactory.api.error.StandardErrorCode;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -62,7 +61,7 @@ final class EgressListener {
      * Starts the listener in the sandbox {@code exec} runs in, on a thread of {@code threads}, and
      * returns once it listens (or another already does). The future ends with the command.
      */
-    static Future<CommandResult> start(String sessionId, CommandExecutor exec, Path client, ExecutorService threads) {
+    static Future<CommandResult> start(String sessionId, CommandExecutor exec, String client, ExecutorService threads) {
         // True once the listener says it listens, false when its command ended first.
         CompletableFuture<Boolean> listening = new CompletableFuture<>();
         CommandOptions options = CommandOptions.builder().maxRetainedBytes(4096).onStdout(chunk -> {
@@ -72,7 +71,7 @@ final class EgressListener {
         }).build();
         Future<CommandResult> command = threads.submit(() -> {
             try {
-                return exec.executeCommand("sh", List.of("-c", SCRIPT, "sh", client.toString(), Integer.toString(PORT)), options);
+                return exec.executeCommand("sh", List.of("-c", SCRIPT, "sh", client, Integer.toString(PORT)), options);
             } finally {
                 listening.complete(false);
             }

@@ -3,8 +3,6 @@ package io.sandboxfactory.core.internal.session;
 import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.api.MastraSandbox;
 import io.sandboxfactory.api.host.RepositoryAccess;
-import io.sandboxfactory.api.CommandOptions;
-import io.sandboxfactory.api.CommandResult;
 import io.sandboxfactory.core.internal.gateway.GitGateway;
 import io.sandboxfactory.core.internal.gateway.GitRoute;
 import io.sandboxfactory.core.internal.git.CheckoutState;
@@ -16,7 +14,6 @@ import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.store.api.Fence;
 import jakarta.inject.Inject;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.ArrayList;
@@ -56,11 +53,10 @@ final class MaterializeRepositories {
                 () -> "The repository access source of '" + r.repository() + "' returned null")).toList();
         access.forEach(minted -> services.defaults().locator().requireAllowedCloneUrl(minted.cloneUrl()));
         start.redactWith(redactor(access));
-        GitRoute route = gateway.route(start.id(), plan.branch(), access);
+        GitRoute route = gateway.route(start.id(), plan.branch(), access, start.sandbox(), start.exec());
         if (start.sandbox() instanceof MastraSandbox<?> mastra) {
             applyOverlay(mastra, route.overlayEnv());
         }
-        requireGatewayVisible(start, access);
 
         start.phase(SessionPhase.PROBE, "");
         Optional<String> knownRoot = start.entry().flatMap(SessionEntry::workdir).or(() -> start.sandbox().workingDirectory())
@@ -93,25 +89,6 @@ final class MaterializeRepositories {
             env.putAll(overlay);
             return env;
         });
-    }
-
-    /**
-     * A sandbox that cannot open the gateway's channel — made before the gateway's directory was given
-     * to it (a kept container), or in a runtime that does not pass FIFOs (gVisor) — is told so now,
-     * not by git. Opening a {@code down} FIFO and closing it unread disturbs no connection.
-     */
-    private void requireGatewayVisible(SessionStart start, List<RepositoryAccess> access) {
-        Optional<String> check = gateway.usableCheck(start.id());
-        if (check.isEmpty()) {
-            return;
-        }
-        CommandResult seen = start.exec().executeCommand(check.get(), List.of(),
-                CommandOptions.builder().timeout(Duration.ofMinutes(1)).maxRetainedBytes(4096).build());
-        if (seen.exitCode() != 0) {
-            throw GitGateway.unavailable(start.id(), access.get(0), "the session's sandbox cannot open the Git gateway's channel (a"
-                    + " sandbox made before the gateway's directory was given to it: retire the session and open it again; or a"
-                    + " runtime such as gVisor that does not pass FIFOs)");
-        }
     }
 
     private static UnaryOperator<String> redactor(List<RepositoryAccess> access) {

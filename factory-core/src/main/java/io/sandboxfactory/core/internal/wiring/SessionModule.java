@@ -168,7 +168,8 @@ public final class SessionModule extends AbstractModule {
     @Singleton
     GitGateway gitGateway(ResolvedConfig config, SessionTimeouts timeouts, FactorySandbox provider) {
         return new GitGateway(config.stateDirectory(), timeouts.network(), config.repository().exposeToken(),
-                config.repository().pushNamespace(), provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES), config.provider());
+                config.repository().pushNamespace(), provider.capabilities().contains(SandboxCapability.HOST_DIRECTORIES),
+                provider.capabilities().contains(SandboxCapability.STREAMS), config.provider());
     }
 
     @Provides
