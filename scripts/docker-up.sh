@@ -10,9 +10,10 @@
 #      (no bridge, no iptables: tests only use --network none or host), or
 #      makes a running one reload daemon.json (SIGHUP) when it lacks runsc;
 #   3. builds sandbox-factory/test-base:latest offline with `docker import`
-#      from static busybox + the host's git and its shared libraries, and
-#      rebuilds it only when the recipe hash (this script, git and busybox
-#      versions) changes;
+#      from static busybox + the host's git and perl (perl-base: what the
+#      egress listener needs) and their shared libraries, and rebuilds it only
+#      when the recipe hash (this script, git, perl and busybox versions)
+#      changes;
 #   4. checks that a `--runtime runsc` container runs (falling back to gVisor's
 #      ptrace platform when the default one does not work on this machine);
 #   5. prints one summary line.
@@ -32,7 +33,7 @@ LABEL_TEST_IMAGE="io.sandboxfactory.test-image"
 LABEL_RECIPE="io.sandboxfactory.recipe"
 # Busybox applets the sandbox relies on (run directly by `docker exec`, so they
 # must exist as files in /bin); checked in the image after each build.
-REQUIRED_APPLETS="sh ps kill base64 sha256sum realpath stat find mkfifo timeout setsid sleep cat"
+REQUIRED_APPLETS="sh ps kill base64 sha256sum realpath stat find mkfifo timeout setsid sleep cat dd"
 
 # dockerd, iptables, runc live in sbin; CI's PATH may not have it.
 export PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -71,6 +72,7 @@ missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 pkg_installed busybox-static && [ -x /bin/busybox ] || missing+=(busybox-static)
 command -v git >/dev/null 2>&1 || missing+=(git)
+[ -x /usr/bin/perl ] || missing+=(perl-base)
 [ -x /usr/bin/runsc ] || missing+=(runsc)
 if [ "${#missing[@]}" -gt 0 ]; then
   is_root || die "missing ${missing[*]}; run this script as root (it installs them with apt-get)"
@@ -261,13 +263,18 @@ fi
 GIT_BIN="$(command -v git)"
 GIT_BIN="$(readlink -f "$GIT_BIN")"
 BUSYBOX=/bin/busybox
+PERL_BIN=/usr/bin/perl
+# perl-base's module tree (IO::Socket::INET for the egress listener of a
+# session without network) without its Unicode tables (3.7 MB, unused by it).
+PERL_LIB="$("$PERL_BIN" -MIO::Socket::INET -e '($_ = $INC{"IO/Socket/INET.pm"}) =~ s{/IO/Socket/INET\.pm$}{}; print')"
 
 recipe_hash() {
   {
     cat "$SELF"
     "$GIT_BIN" --version
     "$BUSYBOX" --help 2>&1 | sed -n 1p
-    dpkg-query -W -f='${Package} ${Version}\n' git busybox-static libc6 2>/dev/null || true
+    "$PERL_BIN" -e 'print "perl $^V\n"'
+    dpkg-query -W -f='${Package} ${Version}\n' git perl-base busybox-static libc6 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -315,12 +322,20 @@ make_rootfs() { # root
   cp -a /usr/lib/git-core "$root/usr/lib/"
   [ -d /usr/share/git-core ] && cp -a /usr/share/git-core "$root/usr/share/"
 
-  # Every shared library ldd lists for git and the ELF files of git-core,
-  # the dynamic loader included.
+  # perl: the listener that turns a sandbox's TCP connections to the egress
+  # proxy into connections of the factory's channel (EgressListener).
+  cp -a "$PERL_BIN" "$root/usr/bin/perl"
+  mkdir -p "$root$PERL_LIB"
+  tar -C "$PERL_LIB" --exclude=./unicore -cf - . | tar -C "$root$PERL_LIB" -xf -
+
+  # Every shared library ldd lists for git, perl and their ELF files (git-core,
+  # perl's XS modules), the dynamic loader included.
   {
     echo "$GIT_BIN"
+    echo "$PERL_BIN"
     [ -e /usr/bin/git-shell ] && echo /usr/bin/git-shell
     find /usr/lib/git-core -type f
+    find "$PERL_LIB" -type f -name '*.so'
   } | while read -r f; do
     is_elf "$f" || continue
     { ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
@@ -379,9 +394,10 @@ build_image() { # hash
   rm -rf "$root"
   trap - EXIT
 
-  # Smoke test: git runs and the applets the sandbox needs are there.
+  # Smoke test: git and perl's listener module load, and the applets the sandbox needs are there.
   docker run --rm --network none "$IMAGE" sh -c "
       git --version >/dev/null || exit 1
+      perl -MIO::Socket::INET -e 1 || exit 1
       for a in $REQUIRED_APPLETS; do [ -x /bin/\$a ] || { echo missing applet \$a; exit 1; }; done
     " >&2 || die "the freshly built $IMAGE does not work"
 

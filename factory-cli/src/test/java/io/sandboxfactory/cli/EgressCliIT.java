@@ -73,7 +73,7 @@ class EgressCliIT {
         assertThat(env.exitCode()).as(env.toString()).isZero();
         String[] parts = env.stdout().strip().split("\\|");
         // The sandbox has no network: its listener on 127.0.0.1:3128 carries each connection through the session's channel.
-        assertThat(parts[0]).matches("http://[A-Za-z0-9_-]{20,}@127\\.0\\.0\\.1:3128").isEqualTo(parts[1]);
+        assertThat(parts[0]).matches("http://[A-Za-z0-9_-]{20,}:@127\\.0\\.0\\.1:3128").isEqualTo(parts[1]);
         assertThat(parts[2]).isEqualTo("localhost,127.0.0.1,::1");
 
         CliProcess.Result denied = cli.run("exec", "e1", "--", "curl", "-sS", "-w", "\\n%{http_code}", "http://denied.test:9/");

@@ -77,10 +77,19 @@ public final class EgressProxy implements Closeable {
         return (InetSocketAddress) server.getLocalSocketAddress();
     }
 
-    /** The proxy URL a sandbox of the session holding {@code capability} uses: {@code http://<capability>@<address>:<port>}. */
+    /** The proxy URL a sandbox of the session holding {@code capability} uses: {@code http://<capability>:@<address>:<port>}. */
     public String url(String capability) throws IOException {
         InetSocketAddress address = address();
-        return "http://" + capability + "@" + address.getAddress().getHostAddress() + ":" + address.getPort();
+        return url(capability, address.getAddress().getHostAddress() + ":" + address.getPort());
+    }
+
+    /**
+     * The proxy URL for {@code capability} at {@code hostAndPort}: the capability is the user name,
+     * with an empty password, because git asks for the password of a proxy URL that names a user
+     * without one (and fails where no terminal answers).
+     */
+    public static String url(String capability, String hostAndPort) {
+        return "http://" + capability + ":@" + hostAndPort;
     }
 
     @Override

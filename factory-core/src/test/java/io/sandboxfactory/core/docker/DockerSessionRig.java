@@ -174,13 +174,16 @@ final class DockerSessionRig implements AutoCloseable {
 
     /** A new factory on the shared state directory: containers with {@code networkMode}, egress {@code egress}. */
     SandboxFactory egressFactory(String networkMode, io.sandboxfactory.core.config.EgressConfig egress) {
-        return egressFactory(networkMode, Optional.empty(), egress);
+        return egressFactory(networkMode, Map.of(), egress);
     }
 
-    /** As {@link #egressFactory(String, io.sandboxfactory.core.config.EgressConfig)}, containers in {@code runtime}. */
-    SandboxFactory egressFactory(String networkMode, Optional<String> runtime, io.sandboxfactory.core.config.EgressConfig egress) {
+    /**
+     * As {@link #egressFactory(String, io.sandboxfactory.core.config.EgressConfig)}, with more keys of
+     * {@code providers.docker} ({@code runtime}, {@code image}).
+     */
+    SandboxFactory egressFactory(String networkMode, Map<String, Object> docker, io.sandboxfactory.core.config.EgressConfig egress) {
         Map<String, Object> section = new java.util.HashMap<>(Map.of("networkMode", networkMode, "labels", Map.of(RUN_LABEL, runId)));
-        runtime.ifPresent(name -> section.put("runtime", name));
+        section.putAll(docker);
         FactoryConfig config = FactoryConfig.builder().provider("docker").owner(owner).providerSection("docker", section).egress(egress).build();
         return factory(config, SandboxFactory.builder());
     }
@@ -215,6 +218,24 @@ final class DockerSessionRig implements AutoCloseable {
     static int setupRuns(MastraSandbox<?> sandbox) {
         CommandResult result = sandbox.executeCommand("cat " + SETUP_COUNT_FILE + " 2>/dev/null || true");
         return (int) result.stdout().lines().filter("ran"::equals).count();
+    }
+
+    /**
+     * An image of this run: the test image without the file {@code path} (a tool a test needs absent),
+     * removed with the run's other images. The container that made it carries the owner's label, so
+     * the committed image does too.
+     */
+    String imageWithout(String path) throws InterruptedException {
+        String container = engine().createContainerCmd(DockerProviderConfig.DEFAULT_IMAGE).withCmd("rm", "-f", path)
+                .withLabels(Map.of(RUN_LABEL, runId, OWNER_LABEL, owner)).withNetworkDisabled(true).exec().getId();
+        engine().startContainerCmd(container).exec();
+        int status = engine().waitContainerCmd(container).start().awaitStatusCode(1, java.util.concurrent.TimeUnit.MINUTES);
+        if (status != 0) {
+            throw new IllegalStateException("rm -f " + path + " in " + DockerProviderConfig.DEFAULT_IMAGE + " exited " + status);
+        }
+        String repository = "sandbox-factory-test-without";
+        engine().commitCmd(container).withRepository(repository).withTag(runId).exec();
+        return repository + ":" + runId;
     }
 
     /** The engine, seen from outside the provider. */

@@ -177,7 +177,7 @@ class EgressProxyTest {
         }
         try (EgressProxy bound = new EgressProxy(sessions, new EgressResolver(Map.of()), events::add, Clock.systemUTC(),
                 Optional.of(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), free)))) {
-            assertThat(bound.url(capability)).isEqualTo("http://" + capability + "@127.0.0.3:" + free);
+            assertThat(bound.url(capability)).isEqualTo("http://" + capability + ":@127.0.0.3:" + free);
             try (Socket socket = new Socket(InetAddress.getByName("127.0.0.3"), free)) {
                 socket.setSoTimeout(10_000);
                 socket.getOutputStream().write(("CONNECT nothing.test:443 HTTP/1.1\r\n" + auth(capability) + "\r\n")

@@ -55,7 +55,7 @@ class FactoryEgressTest {
         try (SandboxFactory factory = factory("allowlist", "none")) {
             SessionHandle handle = factory.openSession(SessionSpec.builder("f1").repository(repo.toString()).branch("b")
                     .egressAllow(List.of("*.example.test")).build());
-            assertThat(handle.sandbox().getEnv().get("HTTPS_PROXY")).matches("http://[A-Za-z0-9_-]+@127\\.0\\.0\\.1:3128");
+            assertThat(handle.sandbox().getEnv().get("HTTPS_PROXY")).matches("http://[A-Za-z0-9_-]+:@127\\.0\\.0\\.1:3128");
 
             assertThat(curl(handle, "http://allowed.test:" + port + "/")).isEqualTo("0 hello from allowed.test:" + port + "\n200");
             // HTTPS: CONNECT, the ClientHello's SNI checked, the bytes spliced, through the sandbox's listener and the channel.

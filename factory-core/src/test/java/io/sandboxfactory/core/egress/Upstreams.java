@@ -22,13 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Upstream servers for egress tests on 127.0.0.2 (loopback only; names reach them through {@code
  * egress.resolve}): plain HTTP answering with the Host header it got, and HTTPS with a certificate
  * for {@code api.example.test} and {@code other.example.test} that keytool makes for the test.
+ * Public for the egress tests of other providers' sandboxes ({@code DockerEgressIT}).
  */
-final class Upstreams {
-
+public final class Upstreams {
 
     /** A started HTTPS server and a client context that trusts its certificate. */
-    record Tls(HttpsServer server, SSLContext client) {
-        int port() {
+    public record Tls(HttpsServer server, SSLContext client) {
+        public int port() {
             return server.getAddress().getPort();
         }
     }
@@ -36,12 +36,12 @@ final class Upstreams {
     private Upstreams() {
     }
 
-    static InetAddress address() throws IOException {
+    public static InetAddress address() throws IOException {
         return InetAddress.getByName("127.0.0.2");
     }
 
     /** Answers {@code <prefix> <Host header>}. */
-    static HttpServer http(String prefix) throws IOException {
+    public static HttpServer http(String prefix) throws IOException {
         HttpServer http = HttpServer.create(new InetSocketAddress(address(), 0), 0);
         http.createContext("/", exchange -> reply(exchange, prefix + " " + exchange.getRequestHeaders().getFirst("Host")));
         http.start();
@@ -49,7 +49,7 @@ final class Upstreams {
     }
 
     /** Answers {@code secure}, with a certificate made in {@code dir}. */
-    static Tls https(Path dir) throws Exception {
+    public static Tls https(Path dir) throws Exception {
         SelfSignedTls tls = SelfSignedTls.make(dir, List.of("api.example.test", "other.example.test"));
         SSLContext serverTls = tls.server();
         SSLContext clientTls = tls.client();

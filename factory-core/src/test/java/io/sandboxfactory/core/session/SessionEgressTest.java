@@ -111,7 +111,7 @@ class SessionEgressTest {
         try (SessionHarness factory = new SessionHarness(tmp.resolve("state"), allowlist(), p -> isolatedShells())) {
             SessionHandle handle = factory.open(spec("e1", "extra.test:" + port));
             Map<String, String> env = handle.sandbox().getEnv();
-            assertThat(env.get("HTTP_PROXY")).matches("http://[A-Za-z0-9_-]+@127\\.0\\.0\\.1:" + factory.egressProxy.port());
+            assertThat(env.get("HTTP_PROXY")).matches("http://[A-Za-z0-9_-]+:@127\\.0\\.0\\.1:" + factory.egressProxy.port());
             assertThat(env).containsEntry("https_proxy", env.get("HTTP_PROXY")).containsEntry("NO_PROXY", "localhost,127.0.0.1,::1");
 
             assertThat(curl(handle, "allowed.test:" + port)).isEqualTo("0 hello from allowed.test:" + port + "\n200");

@@ -33,9 +33,10 @@ import java.util.stream.Collectors;
  *
  * @param host the engine endpoint, {@code unix://}, {@code tcp://} or {@code npipe://}. Default
  *     {@value #DEFAULT_HOST}. Plain {@code tcp://} only; TLS needs {@code useEnvironment}.
- * @param image the image sandboxes run. Default {@value #DEFAULT_IMAGE}, the busybox + git image
- *     {@code scripts/docker-up.sh} builds; any image with {@code /bin/sh} works, and {@code git}
- *     for sessions on a repository. The provider never pulls: the image must be on the engine.
+ * @param image the image sandboxes run. Default {@value #DEFAULT_IMAGE}, the busybox + git + perl image
+ *     {@code scripts/docker-up.sh} builds; any image with {@code /bin/sh} works, with {@code git}
+ *     for sessions on a repository and perl or socat for an egress allow-list. The provider never
+ *     pulls: the image must be on the engine.
  * @param cpus CPU limit per sandbox (fractions allowed); none by default. A session's own {@code
  *     SandboxResources} win.
  * @param memory memory limit per sandbox, bytes or with a binary unit ({@code 512m}, {@code 2g});

@@ -21,7 +21,10 @@ final class ChannelFiles {
      * gone), opens {@code down} before it sends the header (the factory reads the header only from a
      * client that will read the answer), sends the header line and standard input on {@code up}, and
      * copies {@code down} to standard output until the factory ends it. All slots busy: it waits up to
-     * a minute for one.
+     * a minute for one. Standard input goes up with {@code dd}, which reads and writes what is there:
+     * busybox {@code cat} uses {@code sendfile}, and a {@code sendfile} from a TCP socket into a pipe
+     * keeps the pipe locked while it waits for more bytes (Linux 6.x), so a request sent whole would
+     * wait there, unread, until the client's next bytes or its end.
      */
     static String clientScript(String name, int slots) {
         return """
@@ -49,7 +52,8 @@ final class ChannelFiles {
                         continue
                       fi
                       exec 4<"$dir/s$k.down" 3<&0
-                      { printf '%%s\\n' "$*"; exec cat <&3; } >"$dir/s$k.up" &
+                      # dd, not cat: busybox cat's sendfile from a socket keeps the FIFO locked while it waits for more.
+                      { printf '%%s\\n' "$*"; exec dd bs=65536 status=none <&3; } >"$dir/s$k.up" &
                       cat <&4
                       kill "$!" 2>/dev/null
                       exit 0

@@ -34,7 +34,7 @@ import java.util.Objects;
  *
  * <p>The factory holds each FIFO open for reading and writing ({@code O_RDWR}, which Linux never
  * blocks on), so a client's opens never wait and closing the channel wakes every slot's thread.
- * Only sh, mkdir, cat and kill are needed in the sandbox, and no route out of it: a sandbox without
+ * Only sh, mkdir, cat, dd and kill are needed in the sandbox, and no route out of it: a sandbox without
  * network (a network namespace of its own, Docker's {@code none}) reaches the factory this way, and
  * only through the handler, which decides what a header may ask for. The directory is per session,
  * so which session connects is known by where it connected; the sandbox cannot change it (read-only)

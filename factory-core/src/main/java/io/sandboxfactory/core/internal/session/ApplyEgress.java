@@ -110,7 +110,7 @@ final class ApplyEgress {
     /** The listener in the sandbox, which carries each connection through the session's channel to the proxy. */
     private String throughChannel(SessionStart start, String capability) {
         channels.connect(start.id(), start.sandbox(), start.exec());
-        return "http://" + capability + "@127.0.0.1:" + EgressListener.PORT;
+        return EgressProxy.url(capability, "127.0.0.1:" + EgressListener.PORT);
     }
 
     /** A retirement here ends the session's capability and channel (the proxy refuses it from then on), once. */

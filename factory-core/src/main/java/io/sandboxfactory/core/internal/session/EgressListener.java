@@ -18,11 +18,11 @@ import java.util.concurrent.TimeoutException;
  * The listener a sandbox without a route runs on {@code 127.0.0.1:}{@value #PORT} (in its own network
  * namespace, so no other sandbox's): each TCP connection becomes a connection of the session's
  * egress channel, by running the channel's client on it — with perl, else socat. (busybox {@code nc
- * -e} handed the bytes of an interactive stream on late in our tests, so a TLS handshake stalled: it
- * is not used.) The listener is a command of the sandbox that never ends by itself, so it ends as
- * the sandbox's commands do: with a stop, and with the factory process that started it. None of the
- * tools in the sandbox fails the start with one sentence: a proxy variable that led nowhere would
- * only look like a network failure.
+ * -e} is not used: it cannot listen on 127.0.0.1 only; the stall once seen with it was the client's
+ * {@code cat}, see {@code ChannelFiles}.) The listener is a command of the sandbox that never ends by
+ * itself, so it ends as the sandbox's commands do: with a stop, and with the factory process that
+ * started it. None of the tools in the sandbox fails the start with one sentence: a proxy variable
+ * that led nowhere would only look like a network failure.
  */
 final class EgressListener {
 
