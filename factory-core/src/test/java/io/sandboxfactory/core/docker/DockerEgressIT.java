@@ -143,8 +143,10 @@ class DockerEgressIT {
             String container = handle.sandbox().sandboxId().orElseThrow();
             List<String> env = handle.sandbox().getEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
 
-            // The proxy, the session's channel and its listener go with the factory; the container stays, without a route.
+            // The proxy, the session's channel and its listener go with the factory (the listener killed before
+            // its close returns); the container stays, without a route.
             factory.close();
+            assertThat(execIn(rig.engine(), container, env, "ps -o comm | grep -x perl")).isEqualTo("1");
             assertThat(execIn(rig.engine(), container, env, counted)).startsWith("1 ");
             assertThat(execIn(rig.engine(), container, env, "wget -Y off -q -O - http://127.0.0.2:" + port + "/counted")).startsWith("1 ");
             assertThat(reached).hasValue(1);
@@ -162,7 +164,7 @@ class DockerEgressIT {
         return result.exitCode() + " " + (result.stdout() + "\n" + result.stderr()).strip();
     }
 
-    /** {@code script} in {@code container} through the engine, past the factory: {@code <exit> <output>}. */
+    /** {@code script} in {@code container} through the engine, past the factory: {@code <exit> <output>}, stripped. */
     private static String execIn(DockerClient engine, String container, List<String> env, String script) throws InterruptedException {
         ExecCreateCmdResponse exec = engine.execCreateCmd(container).withCmd("sh", "-c", script).withEnv(env)
                 .withAttachStdout(true).withAttachStderr(true).exec();
@@ -176,7 +178,7 @@ class DockerEgressIT {
             }
         }).awaitCompletion(1, TimeUnit.MINUTES);
         synchronized (output) {
-            return engine.inspectExecCmd(exec.getId()).exec().getExitCodeLong() + " " + output.toString().strip();
+            return (engine.inspectExecCmd(exec.getId()).exec().getExitCodeLong() + " " + output).strip();
         }
     }
 

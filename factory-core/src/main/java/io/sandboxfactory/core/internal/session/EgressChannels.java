@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The way to the egress proxy for sandboxes without a route to it (a network namespace of their
@@ -33,6 +34,7 @@ import java.util.concurrent.Future;
 public final class EgressChannels implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EgressChannels.class);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Path stateDirectory;
     private final EgressProxy proxy;
@@ -121,10 +123,22 @@ public final class EgressChannels implements AutoCloseable {
         }
     }
 
+    /**
+     * Revokes every channel and waits (a bounded time) for the listeners' commands to end: a command is
+     * killed on its own thread through the provider, which closes after this, and would otherwise be
+     * closed under the kill. Not {@code shutdownNow}: a second interrupt would cut the kill's wait short.
+     */
     @Override
     public void close() {
         open.keySet().forEach(this::revoke);
-        threads.shutdownNow();
+        threads.shutdown();
+        try {
+            if (!threads.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                LOG.warn("An egress listener's command did not end within {} of the factory's close.", CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Path directory(String sessionId) {
