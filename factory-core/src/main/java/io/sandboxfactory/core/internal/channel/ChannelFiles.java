@@ -22,9 +22,9 @@ final class ChannelFiles {
      * client that will read the answer), sends the header line and standard input on {@code up}, and
      * copies {@code down} to standard output until the factory ends it. All slots busy: it waits up to
      * a minute for one. Standard input goes up with {@code dd}, which reads and writes what is there:
-     * busybox {@code cat} uses {@code sendfile}, and a {@code sendfile} from a TCP socket into a pipe
-     * keeps the pipe locked while it waits for more bytes (Linux 6.x), so a request sent whole would
-     * wait there, unread, until the client's next bytes or its end.
+     * busybox {@code cat} loops on {@code sendfile}, and a {@code sendfile} from a TCP socket into a
+     * pipe keeps the pipe locked while it waits for more bytes (seen on Linux 6.18), so the factory
+     * could not read a request sent whole until the client's next bytes or its end.
      */
     static String clientScript(String name, int slots) {
         return """
