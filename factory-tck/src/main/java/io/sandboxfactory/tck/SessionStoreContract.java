@@ -179,6 +179,28 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    @DisplayName("the setup secrets' names an open gave are kept in order, replaced by an open naming others, kept by one naming none")
+    void setupSecretNamesAreKept() {
+        String id = id("secrets");
+        store.register(withSetupSecrets(id, Optional.of(List.of("NPM_TOKEN", "PIP_TOKEN"))));
+        assertEquals(Optional.of(List.of("NPM_TOKEN", "PIP_TOKEN")), other.find(id).orElseThrow().definition().setupSecrets(),
+                "read back by the other instance, in order");
+        other.register(withSetupSecrets(id, Optional.empty()));
+        assertEquals(Optional.of(List.of("NPM_TOKEN", "PIP_TOKEN")), store.find(id).orElseThrow().definition().setupSecrets(),
+                "an open naming none keeps them");
+        store.register(withSetupSecrets(id, Optional.of(List.of())));
+        assertEquals(Optional.of(List.of()), other.find(id).orElseThrow().definition().setupSecrets(), "an open naming an empty list replaces them");
+        String plain = id("no-secrets");
+        store.register(definition(plain, Map.of()));
+        assertEquals(Optional.empty(), other.find(plain).orElseThrow().definition().setupSecrets(), "a session no open named any for");
+    }
+
+    private static SessionDefinition withSetupSecrets(String id, Optional<List<String>> names) {
+        return new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of("npm ci"), List.of(), Optional.of("local"), Map.of(),
+                Optional.empty(), Optional.empty(), names);
+    }
+
+    @Test
     @DisplayName("a run's owner is kept with its session until an open without one clears it")
     void ephemeralOwners() {
         String id = id("run");

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -114,6 +117,53 @@ class PostgresStoreFactoryTest {
             assertThat(b.sessionStore().find("shared")).as("host b sees host a's retirement").isEmpty();
             assertThat(b.sessionStore().generation("shared")).isEqualTo(1);
             assertThat(root).doesNotExist();
+        }
+    }
+
+    /** A setup secret's name is kept in the store, never its value: a setup run again on another host reads it from that host. */
+    @Test
+    void aSetupRunAgainOnAnotherHostGetsTheSetupSecretWhoseValueNoRowHolds() throws Exception {
+        String schema = TestPostgres.freshSchema("secrets");
+        Map<String, String> env = storeEnvironment(schema);
+        String secret = "plain-" + System.nanoTime();
+        env.put("SETUP_VALUE_X", secret);
+        Path repo = repository();
+        SessionSpec spec = SessionSpec.builder("secrets").repository(repo.toString()).branch("work").setupSecrets("SETUP_VALUE_X")
+                .setupCommands("if [ -n \"$SETUP_VALUE_X\" ]; then echo set; else echo unset; fi >> ../setup-saw").build();
+        Path root = tmp.resolve("shared-sessions/secrets");
+        try (SandboxFactory a = host("a", env)) {
+            a.openSession(spec);
+        }
+        // The checkout is lost: the next start clones and runs the setup again.
+        try (var files = Files.walk(root.resolve("origin"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        try (SandboxFactory b = host("b", env)) {
+            var resumed = b.openSession(SessionSpec.resume(b.sessionStore().find("secrets").orElseThrow().definition()).build()).awaitStarted();
+            assertThat(Files.readAllLines(root.resolve("setup-saw"))).as("both setups had the variable").containsExactly("set", "set");
+            assertThat(resumed.sandbox().executeCommand("printenv SETUP_VALUE_X; echo \"exit=$?\"").stdout().strip())
+                    .as("a later command has no such variable").isEqualTo("exit=1");
+        }
+        try (Connection c = TestPostgres.connect(TestPostgres.url()); Statement s = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet names = c.getMetaData().getTables(null, schema, "%", new String[] {"TABLE"})) {
+                while (names.next()) {
+                    tables.add(names.getString("TABLE_NAME"));
+                }
+            }
+            List<String> rows = new ArrayList<>();
+            for (String table : tables) {
+                try (ResultSet all = s.executeQuery("SELECT t::text FROM " + schema + "." + table + " t")) {
+                    while (all.next()) {
+                        rows.add(all.getString(1));
+                    }
+                }
+            }
+            assertThat(rows).as("rows of every table of the store").isNotEmpty().noneMatch(row -> row.contains(secret));
+            try (ResultSet names = s.executeQuery("SELECT setup_secrets FROM " + schema + ".sessions WHERE session_id = 'secrets'")) {
+                assertThat(names.next()).isTrue();
+                assertThat(names.getString(1)).as("the names the open gave").isEqualTo("[\"SETUP_VALUE_X\"]");
+            }
         }
     }
 

@@ -87,7 +87,7 @@ public final class McpSessionTools {
                 .strings("workspace_setup", "With repos: commands run at the workspace root after every repository's setup.")
                 .strings("workspace_teardown", "With repos: commands run at the workspace root on retire.")
                 .strings("setup_secrets", "Names of variables of the factory's environment the setup commands get, and no later command"
-                        + " (default: the configured setupSecrets).")
+                        + "; the names are kept with the session (default: the names it keeps, else the configured setupSecrets).")
                 .stringMap("labels", "Labels to find the session by, e.g. {\"task\": \"1234\"}.")
                 .strings("egress_allow", "Hosts the session may reach when the factory's egress mode is allowlist: host, *.domain,"
                         + " either with :port.");

@@ -54,8 +54,9 @@ public final class SessionOptions {
     public List<String> workspaceTeardown = new ArrayList<>();
 
     @Option(names = "--setup-secret", paramLabel = "NAME",
-            description = "A variable of this shell the setup commands get, and no later command; masked in every output (default:"
-                    + " repository.setupSecrets, or the environment's setupSecrets); repeatable.")
+            description = "A variable of this shell the setup commands get, and no later command; masked in every output; its name is kept"
+                    + " with the session (default: the names the session keeps, else repository.setupSecrets, or the environment's"
+                    + " setupSecrets); repeatable.")
     public List<String> setupSecrets = new ArrayList<>();
 
     @Option(names = "--branch", paramLabel = "B", required = true, description = "Session branch; created from the base when new (in every repository).")

@@ -54,8 +54,10 @@ import java.util.Optional;
  *     output reaches; replaces {@code repository.setupSecrets} of the config (an environment's own
  *     {@code setupSecrets} for an environment). A name that is not {@code [A-Za-z_][A-Za-z0-9_]*}
  *     is {@code INVALID_CONFIG}; a variable unset on the host fails the open before anything is
- *     created. Not stored: a session reached again from the store ({@link #resume}) uses {@code
- *     repository.setupSecrets} (an environment: none).
+ *     created. The names (never the values) are kept with the session, an environment's own too:
+ *     an open that names none, such as a session reached again from the store ({@link #resume}),
+ *     uses those an earlier open named, read from its own host when the setup runs again, and
+ *     else {@code repository.setupSecrets}.
  * @param egressAllow host patterns ({@code host}, {@code *.domain}, either with {@code :port}) the
  *     session may reach in addition to {@code egress.allow}, kept with the session (an open adds them
  *     to those it has); they only matter in egress mode {@code allowlist}

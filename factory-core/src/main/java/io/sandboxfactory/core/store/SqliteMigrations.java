@@ -57,7 +57,9 @@ final class SqliteMigrations {
             // The commands running now, one row each, so status in any process can say "running".
             List.of(CommandRows.CREATE_RUNNING_COMMANDS),
             // Each session's own egress rules (--egress-allow, factory egress).
-            List.of(SessionRows.CREATE_SESSION_EGRESS));
+            List.of(SessionRows.CREATE_SESSION_EGRESS),
+            // The names of the setup secrets its opens named (SessionDefinition.setupSecrets); never their values.
+            List.of("ALTER TABLE sessions ADD COLUMN setup_secrets TEXT"));
 
     private SqliteMigrations() {
     }

@@ -113,7 +113,8 @@ public final class SqliteSessionStore extends JdbcSessionStore {
                             + " teardown_commands = excluded.teardown_commands, provider = excluded.provider,"
                             + " last_used_at = excluded.last_used_at, labels = json_patch(sessions.labels, excluded.labels),"
                             + " environment = excluded.environment, workspace_setup = excluded.workspace_setup,"
-                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner")) {
+                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner,"
+                            + " " + SessionRows.KEEP_SETUP_SECRETS)) {
                 rows.bindRegister(ps, d, now);
                 ps.executeUpdate();
             }

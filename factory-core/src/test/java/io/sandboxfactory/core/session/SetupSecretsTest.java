@@ -84,6 +84,36 @@ class SetupSecretsTest {
     }
 
     @Test
+    void theNamesAreKeptSoASetupRunAgainByAnotherInstanceGetsTheValueAndNoLaterCommandDoes() throws Exception {
+        Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));
+        String secret = "plain-" + UUID.randomUUID();
+        SessionSpec spec = SessionSpec.builder("sec-7").repository(remote.toString()).branch("work").setupSecrets(NAME)
+                .setupCommands("if [ -n \"$" + NAME + "\" ]; then echo set; else echo unset; fi >> ../setup-saw.txt").build();
+        Path checkout;
+        try (SandboxFactory first = factory(Map.of(NAME, secret), new RecordingListener())) {
+            checkout = Path.of(first.openSession(spec).checkout().orElseThrow());
+            assertThat(first.sessionStore().find("sec-7").orElseThrow().definition().setupSecrets()).contains(List.of(NAME));
+        }
+        assertThat(checkout.resolve(".git")).as("the checkout, on this host").exists();
+        // The sandbox lost its checkout: the next start clones and runs the setup again.
+        MaterializeAndSetupTest.deleteTree(checkout);
+
+        // Another instance, with no setup secrets configured, reaches the session from the store (as `factory exec` in another shell).
+        try (SandboxFactory second = factory(Map.of(NAME, secret), new RecordingListener())) {
+            SessionHandle resumed = second.openSession(SessionSpec.resume(second.sessionStore().find("sec-7").orElseThrow().definition())
+                    .build()).awaitStarted();
+            CommandOptions inCheckout = CommandOptions.builder().cwd(resumed.checkout().orElseThrow()).build();
+            assertThat(resumed.executeCommand("cat ../setup-saw.txt", List.of(), inCheckout).stdout())
+                    .as("both setups had the variable").isEqualTo("set\nset\n");
+            assertThat(resumed.executeCommand("printenv " + NAME + "; echo \"exit=$?\"", List.of(), inCheckout).stdout().strip())
+                    .as("a later command has no such variable").isEqualTo("exit=1");
+            assertThat(second.sessionStore().find("sec-7").orElseThrow().definition().setupSecrets())
+                    .as("the names, never the value").contains(List.of(NAME));
+        }
+        assertThat(filesContaining(tmp.resolve("state"), secret)).as("files the factory wrote, the store's among them").isEmpty();
+    }
+
+    @Test
     void aFailedSetupThatPrintsTheValueShowsItMasked() throws Exception {
         Path remote = Git.bareRepository(tmp.resolve("remote/app.git"));
         String secret = "plain-" + UUID.randomUUID();

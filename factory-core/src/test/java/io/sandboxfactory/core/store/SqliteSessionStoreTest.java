@@ -41,7 +41,7 @@ class SqliteSessionStoreTest {
     void createsTheSchemaInTheStateDirectoryAndTracksItsVersion() throws Exception {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
             assertThat(store.file()).isEqualTo(state.resolve("sessions.db").toAbsolutePath());
-            assertThat(store.schemaVersion()).isEqualTo(9);
+            assertThat(store.schemaVersion()).isEqualTo(10);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state.resolve("sessions.db"));
              Statement s = c.createStatement();
@@ -51,7 +51,7 @@ class SqliteSessionStoreTest {
         }
         // Reopening an up-to-date file keeps its version and data.
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(9);
+            assertThat(store.schemaVersion()).isEqualTo(10);
         }
     }
 
@@ -78,7 +78,7 @@ class SqliteSessionStoreTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            assertThat(store.schemaVersion()).isEqualTo(9);
+            assertThat(store.schemaVersion()).isEqualTo(10);
             LeaseAttempt taken = store.tryAcquireLease("old", LeaseOwner.forThisProcess(), Duration.ofSeconds(30));
             assertThat(taken.acquired()).as("the expired lease of schema 1 is free").isTrue();
             assertThat(taken.replaced().map(LeaseOwner::id)).contains("gone-owner");
@@ -88,6 +88,7 @@ class SqliteSessionStoreTest {
             assertThat(old.definition().setupCommands()).containsExactly("make");
             assertThat(old.definition().labels()).isEmpty();
             assertThat(old.definition().ephemeralOwner()).as("no run owns a session of an earlier schema").isEmpty();
+            assertThat(old.definition().setupSecrets()).as("no open of an earlier schema named setup secrets").isEmpty();
             assertThat(old.freshness()).isEmpty();
             assertThat(old.workdir()).contains("/sessions/old");
 

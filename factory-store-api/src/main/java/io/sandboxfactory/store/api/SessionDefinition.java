@@ -25,13 +25,17 @@ import java.util.Optional;
  * @param ephemeralOwner for the ephemeral session of a {@code run}: the process that destroys it once
  *     its command ended, so {@code sweep} may remove it when that process is provably gone; empty for
  *     every other session (an open without an owner clears it: the session is then someone's to keep)
+ * @param setupSecrets the names (never the values) of the host variables an open gave the setup
+ *     commands ({@code --setup-secret}, an environment's {@code setupSecrets}), so that a setup run
+ *     again in another process reads the same ones from its host; empty when no open named any (the
+ *     configured names apply). A register without names keeps those stored.
  *
  * @since 0.1.0
  */
 public record SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
                                 List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
                                 Map<String, String> labels, Optional<EnvironmentDefinition> environment,
-                                Optional<HostProcess> ephemeralOwner) {
+                                Optional<HostProcess> ephemeralOwner, Optional<List<String>> setupSecrets) {
 
     public SessionDefinition {
         Objects.requireNonNull(sessionId, "sessionId");
@@ -44,9 +48,19 @@ public record SessionDefinition(String sessionId, String repository, String bran
         labels = Map.copyOf(Objects.requireNonNullElse(labels, Map.of()));
         environment = Objects.requireNonNullElse(environment, Optional.empty());
         ephemeralOwner = Objects.requireNonNullElse(ephemeralOwner, Optional.empty());
+        setupSecrets = Objects.requireNonNullElse(setupSecrets, Optional.<List<String>>empty()).map(List::copyOf);
     }
 
-    /** A session no {@code run} owns. */
+    /** A session whose opens named no setup secrets. */
+    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
+                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
+                             Map<String, String> labels, Optional<EnvironmentDefinition> environment,
+                             Optional<HostProcess> ephemeralOwner) {
+        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, environment, ephemeralOwner,
+                Optional.empty());
+    }
+
+    /** A session no {@code run} owns, whose opens named no setup secrets. */
     public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
                              List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
                              Map<String, String> labels, Optional<EnvironmentDefinition> environment) {

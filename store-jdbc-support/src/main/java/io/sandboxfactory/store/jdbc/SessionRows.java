@@ -37,7 +37,7 @@ public final class SessionRows {
     public static final String SELECT_RECORD = "SELECT s.session_id, s.repository, s.branch, s.base_branch, s.setup_commands,"
             + " s.teardown_commands, s.provider, s.sandbox_id, s.workdir, s.materialized_at, s.created_at, s.last_used_at,"
             + " s.labels, s.freshness, s.busy_until, s.stopped_at, s.environment, s.workspace_setup, s.workspace_teardown, s.ephemeral_owner,"
-            + " COALESCE(g.generation, 0) AS generation FROM sessions s"
+            + " s.setup_secrets, COALESCE(g.generation, 0) AS generation FROM sessions s"
             + " LEFT JOIN session_generations g ON g.session_id = s.session_id";
 
     private final ObjectMapper json = new ObjectMapper();
@@ -109,7 +109,8 @@ public final class SessionRows {
                 rs.getString("branch"), Optional.of(rs.getString("base_branch")).filter(b -> !b.isEmpty()), fromJson(rs.getString("setup_commands")),
                 fromJson(rs.getString("teardown_commands")), Optional.ofNullable(rs.getString("provider")),
                 labelsFromJson(rs.getString("labels")), environment,
-                Optional.ofNullable(rs.getString("ephemeral_owner")).flatMap(HostProcess::parse));
+                Optional.ofNullable(rs.getString("ephemeral_owner")).flatMap(HostProcess::parse),
+                Optional.ofNullable(rs.getString("setup_secrets")).map(this::fromJson));
         return new SessionRecord(definition, Optional.ofNullable(rs.getString("sandbox_id")),
                 Optional.ofNullable(rs.getString("workdir")), instant(rs, "materialized_at"), rs.getLong("generation"),
                 Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_used_at")),
@@ -120,12 +121,16 @@ public final class SessionRows {
 
     /**
      * The columns a register writes, as {@link #bindRegister} binds them; each store appends its own
-     * {@code ON CONFLICT} clause, which sets {@code ephemeral_owner = excluded.ephemeral_owner}: a
-     * {@code run}'s open claims the session, any other open clears the claim.
+     * {@code ON CONFLICT} clause, which sets {@code ephemeral_owner = excluded.ephemeral_owner} (a
+     * {@code run}'s open claims the session, any other open clears the claim) and {@link
+     * #KEEP_SETUP_SECRETS}.
      */
     public static final String INSERT_SESSION = "INSERT INTO sessions (session_id, repository, branch, base_branch, setup_commands,"
             + " teardown_commands, provider, created_at, last_used_at, labels, environment, workspace_setup, workspace_teardown,"
-            + " ephemeral_owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " ephemeral_owner, setup_secrets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** The {@code ON CONFLICT} assignment of the setup secrets' names: a register that names none keeps those stored. */
+    public static final String KEEP_SETUP_SECRETS = "setup_secrets = COALESCE(excluded.setup_secrets, sessions.setup_secrets)";
 
     /** Binds {@link #INSERT_SESSION}'s parameters for {@code d} registered at {@code now}. */
     public void bindRegister(PreparedStatement ps, SessionDefinition d, long now) throws SQLException {
@@ -143,6 +148,7 @@ public final class SessionRows {
         ps.setString(12, toJson(d.environment().map(EnvironmentDefinition::workspaceSetup).orElse(List.of())));
         ps.setString(13, toJson(d.environment().map(EnvironmentDefinition::workspaceTeardown).orElse(List.of())));
         ps.setString(14, d.ephemeralOwner().map(HostProcess::encoded).orElse(null));
+        ps.setString(15, d.setupSecrets().map(this::toJson).orElse(null));
     }
 
     public Optional<SessionRecord> find(Connection c, String sessionId) throws SQLException {

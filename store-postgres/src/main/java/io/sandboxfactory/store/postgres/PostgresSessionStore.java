@@ -68,7 +68,8 @@ public final class PostgresSessionStore extends JdbcSessionStore {
                             + " provider = excluded.provider, last_used_at = excluded.last_used_at,"
                             + " labels = (sessions.labels::jsonb || excluded.labels::jsonb)::text,"
                             + " environment = excluded.environment, workspace_setup = excluded.workspace_setup,"
-                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner")) {
+                            + " workspace_teardown = excluded.workspace_teardown, ephemeral_owner = excluded.ephemeral_owner,"
+                            + " " + SessionRows.KEEP_SETUP_SECRETS)) {
                 rows.bindRegister(ps, d, now);
                 ps.executeUpdate();
             }

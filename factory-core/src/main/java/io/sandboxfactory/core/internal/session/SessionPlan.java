@@ -30,10 +30,12 @@ import java.util.Optional;
  * @param labels the labels the open adds to the session's
  * @param ephemeralOwner the {@code run} process that destroys the session after its command (see {@link SessionSpec#ephemeralOwner()})
  * @param setupSecrets what the setup commands (and only they) get in their environment, read from the host at open
+ * @param setupSecretNames the names an open gave ({@link SessionSpec#setupSecrets()}, an environment's own),
+ *     this one's or, when it gave none, an earlier one's as the store keeps them; empty: the configured names apply
  */
 public record SessionPlan(String sessionId, String branch, List<Repository> repositories, boolean environment,
                           SetupCommands workspaceSetup, SetupCommands workspaceTeardown, Duration setupTimeout, Map<String, String> labels,
-                          Optional<HostProcess> ephemeralOwner, SetupSecrets setupSecrets) {
+                          Optional<HostProcess> ephemeralOwner, SetupSecrets setupSecrets, Optional<List<String>> setupSecretNames) {
 
     /**
      * Whether {@code other} asks a start for the same work: everything equal but how each
@@ -43,7 +45,8 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         if (!sessionId.equals(other.sessionId) || !branch.equals(other.branch) || environment != other.environment
                 || !workspaceSetup.text().equals(other.workspaceSetup.text()) || !workspaceTeardown.text().equals(other.workspaceTeardown.text())
                 || !setupTimeout.equals(other.setupTimeout) || !labels.equals(other.labels) || !ephemeralOwner.equals(other.ephemeralOwner)
-                || !setupSecrets.equals(other.setupSecrets) || repositories.size() != other.repositories.size()) {
+                || !setupSecrets.equals(other.setupSecrets) || !setupSecretNames.equals(other.setupSecretNames)
+                || repositories.size() != other.repositories.size()) {
             return false;
         }
         for (int i = 0; i < repositories.size(); i++) {
@@ -90,21 +93,34 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         repositories = List.copyOf(repositories);
         labels = Map.copyOf(labels);
         setupSecrets = Objects.requireNonNullElse(setupSecrets, SetupSecrets.none());
+        setupSecretNames = Objects.requireNonNullElse(setupSecretNames, Optional.<List<String>>empty()).map(List::copyOf);
     }
 
-    /** Applies {@code defaults} to {@code spec}. */
+    /** Applies {@code defaults} to {@code spec}, for a session the store does not know. */
     public static SessionPlan of(SessionSpec spec, SessionDefaults defaults) {
+        return of(spec, defaults, Optional.empty());
+    }
+
+    /**
+     * Applies {@code defaults} to {@code spec}, for a session whose earlier opens named the setup
+     * secrets {@code storedSetupSecrets} (as the store keeps them): used when {@code spec} names none.
+     */
+    public static SessionPlan of(SessionSpec spec, SessionDefaults defaults, Optional<List<String>> storedSetupSecrets) {
         Optional<String> base = spec.baseBranch().or(defaults::baseBranch);
         Duration setupTimeout = spec.setupTimeout().orElse(defaults.timeouts().setup());
         if (spec.environment().isPresent()) {
             SessionEnvironment env = spec.environment().get();
-            SetupSecrets secrets = SetupSecrets.read(spec.setupSecrets().orElse(env.setupSecrets()), defaults.hostEnvironment());
+            // An environment's own names are kept like names given at open: a stored environment does not hold them.
+            Optional<List<String>> named = spec.setupSecrets().or(() -> Optional.of(env.setupSecrets()).filter(n -> !n.isEmpty()))
+                    .or(() -> storedSetupSecrets);
+            SetupSecrets secrets = SetupSecrets.read(named.orElse(List.of()), defaults.hostEnvironment());
             List<Repository> repos = env.repositories().stream().map(r -> new Repository(r.repository(), r.repoDir(),
                     r.baseBranch().or(() -> base), SetupCommands.of(r.setupCommands()), SetupCommands.of(r.teardownCommands()),
                     defaults.accessFor(r.repository(), r.repositoryAccess()))).toList();
             return new SessionPlan(spec.sessionId(), spec.branch(), repos, true, SetupCommands.of(env.workspaceSetupCommands()),
-                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels(), spec.ephemeralOwner(), secrets);
+                    SetupCommands.of(env.workspaceTeardownCommands()), setupTimeout, spec.labels(), spec.ephemeralOwner(), secrets, named);
         }
+        Optional<List<String>> named = spec.setupSecrets().or(() -> storedSetupSecrets);
         String repository = spec.repository().orElseThrow();
         Repository own = new Repository(repository, RepositoryLocator.repoDir(repository), base,
                 SetupCommands.of(spec.setupCommands().orElse(defaults.setupCommands())),
@@ -112,7 +128,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
                 defaults.accessFor(repository, spec.repositoryAccess()));
         return new SessionPlan(spec.sessionId(), spec.branch(), List.of(own), false, SetupCommands.of(List.of()),
                 SetupCommands.of(List.of()), setupTimeout, spec.labels(), spec.ephemeralOwner(),
-                SetupSecrets.read(spec.setupSecrets().orElse(defaults.setupSecrets()), defaults.hostEnvironment()));
+                SetupSecrets.read(named.orElse(defaults.setupSecrets()), defaults.hostEnvironment()), named);
     }
 
     /** This plan with {@code base} for its own repository when it names none (the base a start resolved and stored). */
@@ -124,7 +140,7 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         List<Repository> repos = new ArrayList<>(repositories);
         repos.set(0, new Repository(own.repository(), own.dir(), base, own.setup(), own.teardown(), own.access()));
         return new SessionPlan(sessionId, branch, repos, environment, workspaceSetup, workspaceTeardown, setupTimeout, labels,
-                ephemeralOwner, setupSecrets);
+                ephemeralOwner, setupSecrets, setupSecretNames);
     }
 
     /** The layout of this plan's repositories under {@code root}. */
@@ -169,12 +185,12 @@ public record SessionPlan(String sessionId, String branch, List<Repository> repo
         Repository own = repositories.get(0);
         if (!environment) {
             return new SessionDefinition(sessionId, own.repository(), branch, own.baseBranch(), own.setup().commands(),
-                    own.teardown().commands(), provider, labels, Optional.empty(), ephemeralOwner);
+                    own.teardown().commands(), provider, labels, Optional.empty(), ephemeralOwner, setupSecretNames);
         }
         EnvironmentDefinition env = new EnvironmentDefinition(repositories.stream().map(r -> new EnvironmentDefinition.RepositoryDefinition(
                 r.repository(), r.dir(), r.baseBranch(), r.setup().commands(), r.teardown().commands())).toList(),
                 workspaceSetup.commands(), workspaceTeardown.commands());
         return new SessionDefinition(sessionId, own.repository(), branch, Optional.empty(), List.of(), List.of(), provider, labels,
-                Optional.of(env), ephemeralOwner);
+                Optional.of(env), ephemeralOwner, setupSecretNames);
     }
 }

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * Pipeline step: validate. Applies the defaults to the spec (a reopen keeps the base branch a
- * start resolved and stored), refuses to reopen a session on another repository, to open one whose
+ * start resolved and stored, and the setup secrets' names an earlier open gave when it names none), refuses to reopen a session on another repository, to open one whose
  * setup secrets are unset on the host or with an egress mode the provider cannot enforce, and
  * registers the session's definition (and its own allowed hosts) in the store.
  */
@@ -31,7 +31,7 @@ final class ValidateSpec {
     OpenRequest validate(SessionSpec spec) {
         Objects.requireNonNull(spec, "spec");
         Optional<SessionRecord> existing = services.store().find(spec.sessionId());
-        SessionPlan plan = SessionPlan.of(spec, services.defaults())
+        SessionPlan plan = SessionPlan.of(spec, services.defaults(), existing.flatMap(record -> record.definition().setupSecrets()))
                 .withStoredBase(existing.flatMap(record -> record.definition().baseBranch()));
         existing.ifPresent(record -> requireSameRepository(record, plan));
         if (existing.isEmpty() || spec.setupSecrets().isPresent()) {
