@@ -28,7 +28,8 @@ import java.util.Set;
 public interface SessionStore extends AutoCloseable {
 
     /**
-     * Creates the session record or updates its definition, keeping what starts recorded, and
+     * Creates the session record or updates its definition, keeping what starts recorded (and
+     * the stored {@link SessionDefinition#setupSecrets} when the definition names none), and
      * marks it used now.
      */
     SessionRecord register(SessionDefinition definition);
