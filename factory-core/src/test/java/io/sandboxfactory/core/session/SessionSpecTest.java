@@ -73,4 +73,33 @@ class SessionSpecTest {
         assertThat(explicit.repositories().get(0).teardown().isEmpty()).isTrue();
         assertThat(explicit.repositories().get(0).baseBranch()).contains("main");
     }
+
+    @Test
+    void setupSecretNamesAnOpenGaveAreKeptAndUsedByAnOpenThatGivesNone() {
+        SessionDefaults defaults = new SessionDefaults(Optional.empty(), List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
+                SessionTimeouts.defaults(), io.sandboxfactory.core.internal.git.RetryPolicy.defaults(), null, List.of("CONFIGURED"),
+                java.util.Map.of("GIVEN", "g", "CONFIGURED", "c", "OWN", "o"));
+        SessionSpec.Builder single = SessionSpec.builder("s").repository("a/b").branch("x");
+
+        SessionPlan given = SessionPlan.of(single.setupSecrets("GIVEN").build(), defaults, Optional.of(List.of("STORED")));
+        assertThat(given.setupSecrets().values()).containsOnlyKeys("GIVEN");
+        assertThat(given.definition(Optional.empty()).setupSecrets()).as("kept with the session").contains(List.of("GIVEN"));
+
+        SessionPlan resumed = SessionPlan.of(SessionSpec.builder("s").repository("a/b").branch("x").build(), defaults,
+                Optional.of(List.of("GIVEN")));
+        assertThat(resumed.setupSecrets().values()).as("an open naming none uses the kept names").containsOnlyKeys("GIVEN");
+        assertThat(resumed.definition(Optional.empty()).setupSecrets()).contains(List.of("GIVEN"));
+
+        SessionPlan configured = SessionPlan.of(SessionSpec.builder("s").repository("a/b").branch("x").build(), defaults, Optional.empty());
+        assertThat(configured.setupSecrets().values()).containsOnlyKeys("CONFIGURED");
+        assertThat(configured.definition(Optional.empty()).setupSecrets()).as("configured names are not kept").isEmpty();
+
+        SessionEnvironment env = new SessionEnvironment(List.of(EnvironmentRepository.of("a/b")), List.of(), List.of(), List.of("OWN"));
+        SessionPlan ofEnvironment = SessionPlan.of(SessionSpec.builder("e").environment(env).branch("x").build(), defaults, Optional.empty());
+        assertThat(ofEnvironment.setupSecrets().values()).containsOnlyKeys("OWN");
+        assertThat(ofEnvironment.definition(Optional.empty()).setupSecrets()).as("an environment's own names are kept").contains(List.of("OWN"));
+        SessionEnvironment stored = new SessionEnvironment(List.of(EnvironmentRepository.of("a/b")), List.of(), List.of());
+        assertThat(SessionPlan.of(SessionSpec.builder("e").environment(stored).branch("x").build(), defaults, Optional.of(List.of("OWN")))
+                .setupSecrets().values()).as("a stored environment, resumed").containsOnlyKeys("OWN");
+    }
 }
