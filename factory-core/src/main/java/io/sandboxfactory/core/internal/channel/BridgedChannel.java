@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
  * connection, and the client sees its end of stream only then) and exits, and the factory starts the
  * slot's next bridge.
  *
- * <p>The sandbox needs sh, mkdir, mkfifo, cat and kill, and no route out. Only the session's own
+ * <p>The sandbox needs sh, mkdir, mkfifo, cat, dd and kill, and no route out. Only the session's own
  * sandbox holds the FIFOs, so which session connects is known by which stream it came on.
  */
 public final class BridgedChannel implements SessionChannel {
@@ -62,14 +62,18 @@ public final class BridgedChannel implements SessionChannel {
             echo installed
             """;
 
-    /** One slot's bridge: up FIFO to output, input to down FIFO; fresh FIFOs once the input ends. */
+    /**
+     * One slot's bridge: up FIFO to output, input to down FIFO; fresh FIFOs once the input ends. The
+     * copies are {@code dd}, not {@code cat}: busybox's {@code cat} copies with {@code sendfile}, which
+     * can keep a FIFO locked while it waits for more input (see {@link ChannelFiles#clientScript}).
+     */
     private static final String BRIDGE = """
             up="$1/s$2.up" down="$1/s$2.down"
             fresh() { rm -f "$up" "$down" && mkfifo -m 666 "$up" "$down"; }
             { [ -p "$up" ] && [ -p "$down" ]; } || fresh || exit 3
             exec 5<>"$down" 6<>"$up"
-            cat <&6 5>&- &
-            cat >&5 6<&-
+            dd bs=65536 status=none <&6 5>&- &
+            dd bs=65536 status=none >&5 6<&-
             fresh
             kill "$!" 2>/dev/null
             exit 0

@@ -18,7 +18,8 @@ final class ChannelFiles {
 
     /**
      * The client: takes a free slot (a lock directory holding its pid, taken over when that process is
-     * gone), opens {@code down} before it sends the header (the factory reads the header only from a
+     * gone — by moving its pid file, which only one taker can do; a plain remove could take a lock
+     * another client had just made, and two clients on one slot would read each other's answers), opens {@code down} before it sends the header (the factory reads the header only from a
      * client that will read the answer), sends the header line and standard input on {@code up}, and
      * copies {@code down} to standard output until the factory ends it. All slots busy: it waits up to
      * a minute for one. Standard input goes up with {@code dd}, which reads and writes what is there:
@@ -33,13 +34,27 @@ final class ChannelFiles {
                 # Usage: sh connect HEADER... — standard input goes to the factory after one header line,
                 # and its answer comes out on standard output.
                 dir=$(dirname "$0")
+                # Takes lock directory $1: made now, or left by a holder that died without removing it. Only one
+                # process can move a dead holder's pid file away, and one that moved a live holder's (read as dead
+                # while it was replaced) puts it back: two processes never hold one slot.
+                take() {
+                  mkdir "$1" 2>/dev/null && return 0
+                  p=$(cat "$1/pid" 2>/dev/null)
+                  case $p in ''|*[!0-9]*) return 1 ;; esac
+                  ! kill -0 "$p" 2>/dev/null || return 1
+                  mv "$1/pid" "$1/pid.$$" 2>/dev/null || return 1
+                  if [ "$(cat "$1/pid.$$" 2>/dev/null)" != "$p" ]; then
+                    mv "$1/pid.$$" "$1/pid" 2>/dev/null
+                    return 1
+                  fi
+                  rm -f "$1/pid.$$"
+                }
                 tries=0
                 while :; do
                   k=0
                   while [ "$k" -lt %d ]; do
                     lock="${TMPDIR:-/tmp}/.sandbox-factory-%s-$k"
-                    if mkdir "$lock" 2>/dev/null || { [ -f "$lock/pid" ] && ! kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null \\
-                        && rm -rf "$lock" && mkdir "$lock" 2>/dev/null; }; then
+                    if take "$lock"; then
                       # Written whole, then renamed: a half-written pid would read as a dead holder.
                       echo "$$" >"$lock/pid.new" && mv "$lock/pid.new" "$lock/pid"
                       trap 'rm -rf "$lock"' EXIT

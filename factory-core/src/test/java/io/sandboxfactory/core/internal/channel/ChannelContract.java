@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.channel;
 
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +55,12 @@ abstract class ChannelContract {
         }
     }
 
-    @Test
+    /**
+     * Repeated: eight clients spinning on four slots' locks while each holder releases its own is the
+     * race in which a plain remove took another client's fresh lock (two clients on one slot read
+     * each other's answers; about one run in ten failed before the client moved pid files instead).
+     */
+    @RepeatedTest(10)
     void moreClientsThanSlotsWaitForAFreeSlotAndAreAllServed() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger inside = new AtomicInteger();

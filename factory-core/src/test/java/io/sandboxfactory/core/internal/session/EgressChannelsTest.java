@@ -38,7 +38,7 @@ class EgressChannelsTest {
                 Optional.empty())) {
             EgressChannels channels = new EgressChannels(state, proxy, true);
             channels.directoryFor("s1");
-            channels.connect("s1", listener);
+            channels.connect("s1", listener, listener);
 
             AtomicBoolean endedWhenCloseReturned = new AtomicBoolean();
             Thread closer = new Thread(() -> {
