@@ -24,8 +24,11 @@ public interface StreamingSandbox {
     /**
      * Starts {@code argv} (a program and its arguments, run as the sandbox's commands are, in its
      * default directory and without the session's environment) with its standard input and output
-     * connected to the returned stream; its standard error is discarded. The sandbox is running.
+     * connected to the returned stream; its standard error is discarded. The sandbox is running, or
+     * its start hooks are: a stream never starts it.
      *
+     * @throws io.sandboxfactory.api.SandboxNotReadyException when the sandbox is not running
+     * @throws io.sandboxfactory.api.SandboxDestroyedException when its physical sandbox is gone
      * @throws SandboxException when the program could not be started (nothing runs then)
      */
     SandboxStream openStream(List<String> argv);

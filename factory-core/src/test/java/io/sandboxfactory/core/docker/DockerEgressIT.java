@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * through its listener (perl, in the test image) and the session's channel only: plain HTTP with
  * busybox wget, HTTPS through {@code CONNECT} with git; a denied host gets 403 and an egress event
  * in the journal; a live change applies to the running container; with the factory's proxy gone
- * nothing gets out. It fails closed: a container on a network of its own (bridge) is refused at open
+ * nothing gets out; under gVisor the channel is bridged through the container's streams. It fails closed: a container on a network of its own (bridge) is refused at open
  * naming the setting; an image without a listener tool (neither perl nor socat) fails its open with
  * one sentence saying so; neither leaves a session behind.
  */
@@ -120,6 +120,34 @@ class DockerEgressIT {
         } finally {
             http.stop(0);
             https.server().stop(0);
+        }
+    }
+
+    /**
+     * gVisor passes no host FIFO: the session's egress channel is bridged through the container's
+     * streams and serves the same. (git is the client here: busybox wget fails on its own under
+     * gVisor's ptrace platform, with EAGAIN or a crash, whatever the proxy.)
+     */
+    @Test
+    void underGvisorTheChannelIsBridgedThroughTheContainersStreams() throws Exception {
+        HttpServer http = Upstreams.http("hello from");
+        http.createContext("/app.git/info/refs", exchange -> {
+            byte[] refs = (REF + "\trefs/heads/main\n").getBytes(StandardCharsets.US_ASCII);
+            exchange.sendResponseHeaders(200, refs.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(refs);
+            }
+        });
+        int port = http.getAddress().getPort();
+        try {
+            rig = new DockerSessionRig(tmp);
+            SandboxFactory factory = rig.egressFactory("none", Map.of("runtime", "runsc"), upstreams());
+            SessionHandle handle = factory.openSession(rig.spec(rig.sessionId("gvisor-egress")).build());
+            assertThat(run(handle, "ls /tmp/.sandbox-factory-channels")).as("the channel lives in the container").startsWith("0 egress-");
+            assertThat(run(handle, "git ls-remote http://allowed.test:" + port + "/app.git")).isEqualTo("0 " + REF + "\trefs/heads/main");
+            assertThat(run(handle, "git ls-remote http://denied.test:" + port + "/app.git")).startsWith("128 ").contains("403");
+        } finally {
+            http.stop(0);
         }
     }
 

@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.capability.AttachableSandbox;
+import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
@@ -98,11 +99,13 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
 
     /**
      * An exec of {@code argv} in the container, attached to its stdin and stdout ({@link
-     * ContainerStreams}); also while a start hook runs (the factory opens its channels from one).
+     * ContainerStreams}); also while a start hook runs (the factory opens its channels from one); never starts the
+     * sandbox.
      */
     @Override
     public SandboxStream openStream(List<String> argv) {
-        return ContainerStreams.open(connection.client(), handle().orElseGet(this::runningHandle), argv, id());
+        return ContainerStreams.open(connection.client(), handle().orElseThrow(() -> new SandboxNotReadyException(
+                "Sandbox '" + id() + "' is not running; a stream does not start it.")), argv, id());
     }
 
     @Override

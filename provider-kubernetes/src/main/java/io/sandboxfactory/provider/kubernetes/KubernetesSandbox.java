@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.capability.AttachableSandbox;
+import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.StandardErrorCode;
@@ -68,11 +69,12 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
 
     /**
      * An exec of {@code argv} in the pod, its input framed ({@link PodStreams}); also while a start
-     * hook runs (the factory opens its channels from one).
+     * hook runs (the factory opens its channels from one); never starts the sandbox.
      */
     @Override
     public SandboxStream openStream(List<String> argv) {
-        return PodStreams.open(runner, handle().orElseGet(this::runningHandle), argv);
+        return PodStreams.open(runner, handle().orElseThrow(() -> new SandboxNotReadyException(
+                "Sandbox '" + id() + "' is not running; a stream does not start it.")), argv);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.sandboxfactory.core.internal.channel;
 
+import io.sandboxfactory.api.SandboxDestroyedException;
+import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.capability.StreamingSandbox.SandboxStream;
 import org.slf4j.Logger;
@@ -9,6 +11,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -90,6 +93,7 @@ public final class BridgedChannel implements SessionChannel {
     private final List<Thread> slots = new ArrayList<>();
     private final Object wake = new Object();
     private volatile boolean closed;
+    private volatile boolean sandboxGone;
     private volatile Thread cleanup;
 
     private BridgedChannel(StreamingSandbox sandbox, String name, ChannelHandler handler) {
@@ -127,6 +131,11 @@ public final class BridgedChannel implements SessionChannel {
     @Override
     public String client() {
         return directory + "/connect";
+    }
+
+    @Override
+    public boolean serving() {
+        return !closed && !sandboxGone;
     }
 
     /**
@@ -180,7 +189,7 @@ public final class BridgedChannel implements SessionChannel {
             try {
                 return stream.output().readNBytes(4096);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         try (stream) {
@@ -208,6 +217,11 @@ public final class BridgedChannel implements SessionChannel {
             SandboxStream stream;
             try {
                 stream = sandbox.openStream(List.of("sh", "-c", BRIDGE, "sh", directory, Integer.toString(slot)));
+            } catch (SandboxDestroyedException | SandboxNotReadyException gone) {
+                // Its sandbox stopped or is gone, and the channel with it: a start makes the session's channel anew.
+                LOG.debug("Channel {} stops: its sandbox is gone ({}).", name, gone.getMessage());
+                sandboxGone = true;
+                return;
             } catch (RuntimeException e) {
                 if (!closed && failures == 0) {
                     LOG.warn("Channel {} could not start the bridge of slot {} in its sandbox; retrying: {}", name, slot, e.toString());

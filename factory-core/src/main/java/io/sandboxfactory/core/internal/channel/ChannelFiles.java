@@ -30,7 +30,7 @@ final class ChannelFiles {
     static String clientScript(String name, int slots) {
         return """
                 #!/bin/sh
-                # Sandbox Factory host channel client, written by the factory (HostChannel); do not edit.
+                # Sandbox Factory channel client, written by the factory (HostChannel, BridgedChannel); do not edit.
                 # Usage: sh connect HEADER... — standard input goes to the factory after one header line,
                 # and its answer comes out on standard output.
                 dir=$(dirname "$0")

@@ -113,6 +113,11 @@ public final class HostChannel implements SessionChannel {
         }
     }
 
+    @Override
+    public boolean serving() {
+        return !closed;
+    }
+
     /**
      * Stops serving: every slot's thread ends (a connection in progress is cut) and the FIFOs are
      * removed (a client then says at once that nothing serves the directory, instead of waiting).

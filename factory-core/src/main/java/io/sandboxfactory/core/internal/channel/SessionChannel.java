@@ -11,6 +11,12 @@ public interface SessionChannel extends AutoCloseable {
     /** Where the client script is, as the sandbox sees it. */
     String client();
 
+    /**
+     * Whether the channel still serves its sandbox: false once closed, or once a bridged channel found
+     * its sandbox gone (a new one, made for the session, needs a channel of its own).
+     */
+    boolean serving();
+
     /** Stops serving: a connection in progress is cut; a client then says nothing serves the channel. */
     @Override
     void close();

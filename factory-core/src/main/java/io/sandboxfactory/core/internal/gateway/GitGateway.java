@@ -116,9 +116,12 @@ public final class GitGateway implements AutoCloseable {
                     + "' cannot reach the Git gateway (they see no host directories and offer no streams)");
         }
         ServedSession registration = sessions.compute(sessionId, (id, current) -> {
-            if (current != null) {
+            if (current != null && current.serving()) {
                 current.update(access);
                 return current;
+            }
+            if (current != null) {
+                current.close();
             }
             return open(id, branch, access, sandbox, exec);
         });

@@ -43,6 +43,11 @@ final class ServedSession implements AutoCloseable {
         this.channel = channel;
     }
 
+    /** Whether its channel still serves the session's sandbox. */
+    boolean serving() {
+        return channel.serving();
+    }
+
     /** The channel's client script, as the sandbox sees it. */
     String client() {
         return channel.client();

@@ -90,7 +90,13 @@ public final class EgressChannels implements AutoCloseable {
 
     /** The session's channel, served from now on by this process. */
     private SessionChannel open(String sessionId, Object sandbox, CommandExecutor exec) {
-        return open.computeIfAbsent(sessionId, id -> {
+        return open.compute(sessionId, (id, current) -> {
+            if (current != null && current.serving()) {
+                return current;
+            }
+            if (current != null) {
+                current.close();
+            }
             try {
                 Path directory = directory(id);
                 return SessionChannels.open(Optional.of(directory), directory.getFileName().toString(), sandbox, exec,

@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.internal.channel;
 
+import io.sandboxfactory.api.SandboxDestroyedException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,6 +93,28 @@ class BridgedChannelTest extends ChannelContract {
             // One install and a bridge per slot, then one new bridge per connection served.
             assertThat(streamsOpened.get() - before).isGreaterThanOrEqualTo(3);
         }
+    }
+
+    @Test
+    void aChannelWhoseSandboxIsGoneStopsServingSoTheNextStartMakesItAnew() throws Exception {
+        AtomicBoolean gone = new AtomicBoolean();
+        StreamingSandbox vanishing = argv -> {
+            if (gone.get()) {
+                throw new SandboxDestroyedException("Sandbox 'test' is gone.");
+            }
+            return host.openStream(argv);
+        };
+        BridgedChannel channel = BridgedChannel.open(vanishing, name, ECHO);
+        opened.add(channel);
+        assertThat(channel.serving()).isTrue();
+        gone.set(true);
+        // The bridge that serves this connection is followed by one the gone sandbox cannot start.
+        assertThat(client(channel, "x\n", "h")).isEqualTo("h:x\n");
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (channel.serving() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(channel.serving()).as("serving after its sandbox was found gone").isFalse();
     }
 
     @Test
