@@ -9,6 +9,7 @@ import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.testing.CapturedLogs;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.GitHttpServer;
 import io.sandboxfactory.provider.kubernetes.FakeKubelet;
@@ -31,7 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * bridged through the provider's streams (pod execs over the API server's websocket), here fabric8's
  * mock API server with the fake kubelet running the pod's processes on this host. The pod clones,
  * fetches and pushes its branch through the gateway; its commands never hold the token (the remote
- * refuses them without the gateway); another ref is refused; retiring stops the bridges.
+ * refuses them without the gateway), nor do the journal and the logs; another ref is refused.
  */
 class KubernetesGitGatewayTest {
 
@@ -54,6 +55,7 @@ class KubernetesGitGatewayTest {
                 .build();
         try (MockCluster cluster = new MockCluster(tmp.resolve("volumes"));
              GitHttpServer server = new GitHttpServer(served, token);
+             CapturedLogs logs = new CapturedLogs();
              SandboxFactory factory = SandboxFactory.builder().config(config).stateDirectory(tmp.resolve("state"))
                      .hostObject(KubernetesClient.class, cluster.client()).repositoryToken(() -> token).build()) {
             SessionHandle handle = factory.openSession(SessionSpec.builder("kgw-1").repository(server.url("app.git"))
@@ -85,6 +87,9 @@ class KubernetesGitGatewayTest {
             assertThat(refused.stderr()).contains("refused refs/heads/main");
             assertThat(Git.run(upstream, "rev-parse", "refs/heads/main")).isEqualTo(mainBefore);
 
+            assertThat(factory.sessionStore().journal("kgw-1", 50)).as("the journal").isNotEmpty()
+                    .noneMatch(entry -> entry.toString().contains(token));
+            assertThat(logs.lines()).as("log lines at every level").isNotEmpty().noneMatch(line -> line.contains(token));
             factory.retire("kgw-1", RetireMode.DESTROY);
         }
     }
