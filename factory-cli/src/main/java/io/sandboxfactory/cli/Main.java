@@ -4,24 +4,21 @@ import io.sandboxfactory.cli.daemon.DaemonClient;
 import io.sandboxfactory.cli.output.Console;
 import picocli.CommandLine;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.OptionalInt;
-
-/** Entry point of the {@code factory} command. */
+/**
+ * The full {@code factory} command, in this process: what {@link io.sandboxfactory.cli.client.FactoryClient}
+ * (the entry point) hands over to when no factory daemon runs the command line.
+ */
 public final class Main {
 
     private Main() {
     }
 
-    public static void main(String[] args) {
+    /**
+     * Runs the command line in this process and returns its exit code; afterwards starts the
+     * factory daemon of its state directory for later commands, when it is one a daemon serves.
+     */
+    public static int inProcess(String[] args, DaemonClient daemon) {
         startupDefaults();
-        Map<String, String> environment = System.getenv();
-        DaemonClient daemon = DaemonClient.of(args, environment, Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")));
-        OptionalInt served = daemon.runThroughDaemon(args, System.out, System.err);
-        if (served.isPresent()) {
-            System.exit(served.getAsInt());
-        }
         int code;
         try (ShutdownCancellation cancellation = ShutdownCancellation.install(Thread.currentThread())) {
             code = run(args);
@@ -30,7 +27,7 @@ public final class Main {
                 daemon.startDaemonIfNone(System.err);
             }
         }
-        System.exit(code);
+        return code;
     }
 
     /**

@@ -1,14 +1,13 @@
 package io.sandboxfactory.cli;
 
+import io.sandboxfactory.cli.client.VersionLine;
 import picocli.CommandLine;
 
-/** {@code factory --version}: the version from the jar manifest. */
+/** {@code factory --version} where picocli answers it (e.g. {@code factory --quiet --version}): the client's own line. */
 final class VersionProvider implements CommandLine.IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        String version = Main.class.getPackage().getImplementationVersion();
-        return new String[] {"factory " + (version == null ? "(development build)" : version)
-                + " (Java " + Runtime.version() + ")"};
+        return new String[] {VersionLine.text()};
     }
 }

@@ -203,8 +203,8 @@ public final class DaemonClient {
             setsid().ifPresent(command::add);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(DAEMON_JVM_OPTIONS);
-            command.addAll(sharedArchiveOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FactoryDaemon.class.getName(),
+            command.addAll(inheritedOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+            command.addAll(List.of("-cp", absolute(System.getProperty("java.class.path")), FactoryDaemon.class.getName(),
                     daemon.socket().toString()));
             // setsid execs the JVM in the same process (a child is no process group leader), so this is the daemon's pid.
             long pid = new ProcessBuilder(command)
@@ -229,15 +229,31 @@ public final class DaemonClient {
     }
 
     /**
-     * The class-data-sharing options of the client's JVM ({@code ./factory} passes its archive), for
-     * the daemon it starts: the daemon loads the same classes from the same jar, and its first request
-     * then costs about a third less CPU. The archive stays optional ({@code -Xshare:auto}): a JVM that
-     * cannot map it starts without it.
+     * The options of the client's JVM that the daemon it starts takes too: the start-up archive
+     * {@code ./factory} passes (a class-data-sharing archive or an AOT cache of the client's classes,
+     * which the daemon loads from the same jars; optional, {@code -Xshare:auto} and {@code
+     * -XX:AOTMode=auto}: a JVM that cannot map it starts without it), and on JDK 24 and later the
+     * native and memory access that keep the JVM's warnings about SQLite's native library and
+     * libraries' {@code sun.misc.Unsafe} out of the daemon's log, as out of the client's stderr.
      */
-    static List<String> sharedArchiveOptions(List<String> clientJvmOptions) {
+    static List<String> inheritedOptions(List<String> clientJvmOptions) {
         return clientJvmOptions.stream()
-                .filter(option -> option.startsWith("-XX:SharedArchiveFile=") || option.startsWith("-Xshare:"))
+                .filter(option -> option.startsWith("-XX:SharedArchiveFile=") || option.startsWith("-Xshare:")
+                        || option.startsWith("-XX:AOTCache=") || option.startsWith("-XX:AOTMode=")
+                        || option.startsWith("--enable-native-access=") || option.startsWith("--sun-misc-unsafe-memory-access="))
                 .toList();
+    }
+
+    /** {@code classPath} with every entry absolute: the daemon starts in its socket's directory, not the caller's. */
+    static String absolute(String classPath) {
+        StringBuilder absolute = new StringBuilder();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (absolute.length() > 0) {
+                absolute.append(File.pathSeparator);
+            }
+            absolute.append(new File(entry).getAbsolutePath());
+        }
+        return absolute.toString();
     }
 
     private static Optional<String> setsid() {

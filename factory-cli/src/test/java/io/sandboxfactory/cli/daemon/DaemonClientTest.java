@@ -2,6 +2,7 @@ package io.sandboxfactory.cli.daemon;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,13 +16,30 @@ class DaemonClientTest {
         List<String> client = List.of("-XX:SharedArchiveFile=/opt/factory/factory.jsa", "-Xshare:auto", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-Dfoo=bar", "-Xmx256m");
 
-        assertThat(DaemonClient.sharedArchiveOptions(client))
+        assertThat(DaemonClient.inheritedOptions(client))
                 .containsExactly("-XX:SharedArchiveFile=/opt/factory/factory.jsa", "-Xshare:auto");
     }
 
     @Test
+    void theDaemonTakesTheAotCacheAndTheAccessOptionsOfAJdk25Client() {
+        List<String> client = List.of("-XX:AOTCache=/opt/factory/factory-client.aot", "-XX:AOTMode=auto", "-XX:+UseSerialGC",
+                "-Xlog:aot*=off:stderr", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx256m");
+
+        assertThat(DaemonClient.inheritedOptions(client)).containsExactly("-XX:AOTCache=/opt/factory/factory-client.aot",
+                "-XX:AOTMode=auto", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
+    }
+
+    @Test
     void aClientWithoutAnArchiveGivesTheDaemonNone() {
-        assertThat(DaemonClient.sharedArchiveOptions(List.of("-XX:+UseSerialGC", "-Xlog:disable"))).isEmpty();
+        assertThat(DaemonClient.inheritedOptions(List.of("-XX:+UseSerialGC", "-Xlog:disable"))).isEmpty();
+    }
+
+    @Test
+    void theDaemonsClassPathIsAbsoluteSinceItStartsInItsSocketsDirectory() {
+        String here = Path.of("").toAbsolutePath().toString();
+
+        assertThat(DaemonClient.absolute("target/factory-client.jar:/opt/factory.jar"))
+                .isEqualTo(here + "/target/factory-client.jar:/opt/factory.jar");
     }
 
     @Test
