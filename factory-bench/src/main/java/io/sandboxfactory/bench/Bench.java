@@ -131,6 +131,13 @@ public final class Bench {
         report.add(exec.measure("exec true", ExecGroups.TRUE, 0, new Interleaved(plan.execRounds(), plan.warmup())));
         progress("exec of a command printing 10 MiB");
         report.add(exec.measure("exec printing 10 MiB", ExecGroups.TEN_MIB, 10L << 20, new Interleaved(plan.bigRounds(), 2)));
+        if (subjects.cli().isPresent() && subjects.dockerWithCli().isPresent()) {
+            progress("the factory client");
+            report.add(new ClientGroups(subjects).measure(subjects.cli().get(), subjects.dockerWithCli().get().containerId(),
+                    new Interleaved(plan.execRounds(), plan.warmup())));
+        } else {
+            report.note("factory client against docker exec skipped: it needs the factory command and the docker CLI.");
+        }
         FileGroups files = new FileGroups(subjects);
         if (docker.isPresent()) {
             progress("docker start");

@@ -44,6 +44,11 @@ public final class FactoryCommand {
         processes.quiet(cwd, Map.of("FACTORY_STATE_DIR", state.toString()), command(args));
     }
 
+    /** {@code factory --version}, alone on its command line (the client answers it without the full CLI); output discarded. */
+    public void version(Path state) throws IOException, InterruptedException {
+        processes.quiet(cwd, Map.of("FACTORY_STATE_DIR", state.toString()), List.of(script.toString(), "--version"));
+    }
+
     /** The same, returning the output: for the set-up steps, whose failures the bench reports. */
     public String output(Path state, String... args) throws IOException, InterruptedException {
         return processes.run(cwd, Map.of("FACTORY_STATE_DIR", state.toString()), command(args));

@@ -26,6 +26,8 @@ final class Goals {
         ratio("exec true", ExecGroups.LOCAL_ISOLATED, 1.25);
         ratio("exec printing 10 MiB", "local provider executeCommand", 1.05);
         ratio("open a checkout on a new branch", "factory run -- true, cold (CLI)", 1.5);
+        ratio(ClientGroups.TITLE, ClientGroups.EXEC, 1.0);
+        atMost(ClientGroups.TITLE, ClientGroups.VERSION, 200);
         for (Curve curve : report.curves()) {
             double k = curve.growthExponent();
             if (!Double.isNaN(k)) {
@@ -35,15 +37,30 @@ final class Goals {
         }
     }
 
+    /** A goal in milliseconds of the path's median, not a ratio. */
+    private void atMost(String groupTitle, String path, double goalMillis) {
+        group(groupTitle).flatMap(group -> samples(group, path)).ifPresent(samples -> report.note(String.format(Locale.ROOT,
+                "goal %s ≤ %.0f ms in '%s': %.0f ms — %s", path, goalMillis, groupTitle, samples.median(),
+                samples.median() <= goalMillis ? "met" : "missed")));
+    }
+
     private void ratio(String groupTitle, String path, double goal) {
-        Optional<Group> group = report.groups().stream().filter(g -> g.title().equals(groupTitle)).findFirst();
-        Optional<Samples> samples = group.flatMap(g -> g.samples().stream().filter(s -> s.name().equals(path)).findFirst());
+        Optional<Group> group = group(groupTitle);
+        Optional<Samples> samples = group.flatMap(g -> samples(g, path));
         if (samples.isEmpty()) {
             return;
         }
         double ratio = group.get().ratio(samples.get());
         report.note(String.format(Locale.ROOT, "goal %s / %s ≤ %.2f× in '%s': %.2f× — %s", path, group.get().baseline(), goal, groupTitle, ratio,
                 ratio <= goal ? "met" : "missed"));
+    }
+
+    private Optional<Group> group(String title) {
+        return report.groups().stream().filter(g -> g.title().equals(title)).findFirst();
+    }
+
+    private static Optional<Samples> samples(Group group, String path) {
+        return group.samples().stream().filter(s -> s.name().equals(path)).findFirst();
     }
 
 }
