@@ -22,6 +22,7 @@ public final class StartupTraining {
     }
 
     public static void main(String[] args) {
+        Main.startupDefaults();
         Path workingDirectory = Path.of("").toAbsolutePath();
         Path home = Path.of(System.getProperty("user.home"));
         String[] version = {"--version"};
