@@ -30,7 +30,6 @@ import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -76,8 +75,8 @@ class PostgresStorePluginTest {
             }
             assertThat(Class.forName(SessionStore.class.getName(), false, plugin)).as("the SPI is the host's").isSameAs(SessionStore.class);
 
-            store.register(new SessionDefinition("plugged", "owner/repo", "work", Optional.of("main"), List.of("make"), List.of(),
-                    Optional.of("local"), Map.of("team", "a")));
+            store.register(SessionDefinition.builder("plugged", "owner/repo", "work").baseBranch("main").setupCommands(List.of("make"))
+                    .provider("local").labels(Map.of("team", "a")).build());
             LeaseOwner owner = LeaseOwner.forThisProcess();
             LeaseAttempt lease = store.tryAcquireLease("plugged", owner, Duration.ofSeconds(5));
             assertThat(lease.acquired()).isTrue();

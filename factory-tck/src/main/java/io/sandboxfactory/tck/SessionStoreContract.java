@@ -93,8 +93,8 @@ public abstract class SessionStoreContract {
     }
 
     private static SessionDefinition definition(String id, Map<String, String> labels) {
-        return new SessionDefinition(id, "owner/repo", "feature/x", Optional.of("main"), List.of("make setup", "make more"),
-                List.of("make clean"), Optional.of("local"), labels);
+        return SessionDefinition.builder(id, "owner/repo", "feature/x").baseBranch("main").setupCommands(List.of("make setup", "make more"))
+                .teardownCommands(List.of("make clean")).provider("local").labels(labels).build();
     }
 
     private static LeaseOwner ownerOn(String host, long pid) {
@@ -163,13 +163,12 @@ public abstract class SessionStoreContract {
     @DisplayName("a reopen keeps what starts recorded and a resolved base, and adds labels")
     void reregisteringKeepsStartStateAndAddsLabels() {
         String id = id("reopen");
-        store.register(new SessionDefinition(id, "owner/repo", "b1", Optional.empty(), List.of(), List.of(), Optional.of("local"),
-                Map.of("a", "1")));
+        store.register(SessionDefinition.builder(id, "owner/repo", "b1").provider("local").labels(Map.of("a", "1")).build());
         store.recordBaseBranch(id, "develop");
         Instant materialized = Instant.ofEpochMilli(1_700_000_000_000L);
         store.recordStart(id, Optional.of("sbx-1"), "/work/root", materialized);
-        SessionRecord again = other.register(new SessionDefinition(id, "owner/repo", "b2", Optional.empty(), List.of("npm ci"),
-                List.of(), Optional.of("local"), Map.of("b", "2")));
+        SessionRecord again = other.register(SessionDefinition.builder(id, "owner/repo", "b2").setupCommands(List.of("npm ci"))
+                .provider("local").labels(Map.of("b", "2")).build());
         assertEquals("b2", again.definition().branch());
         assertEquals(Optional.of("develop"), again.definition().baseBranch(), "an open naming no base keeps the resolved one");
         assertEquals(Map.of("a", "1", "b", "2"), again.definition().labels(), "labels are added, never dropped");
@@ -205,19 +204,17 @@ public abstract class SessionStoreContract {
     void ephemeralOwners() {
         String id = id("run");
         HostProcess owner = new HostProcess("host-a", 4242, 1_700_000_000_000L, "boot-1:12345");
-        SessionDefinition run = new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(),
-                Optional.of("local"), Map.of(), Optional.empty(), Optional.of(owner));
+        SessionDefinition run = SessionDefinition.builder(id, "owner/repo", "b").provider("local").ephemeralOwner(owner).build();
         store.register(run);
         assertEquals(Optional.of(owner), other.find(id).orElseThrow().definition().ephemeralOwner(), "read back by another instance");
         assertEquals(Optional.of(owner), other.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElseThrow()
                 .definition().ephemeralOwner(), "listed with its owner");
 
-        other.register(new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"), Map.of()));
+        other.register(SessionDefinition.builder(id, "owner/repo", "b").provider("local").build());
         assertEquals(Optional.empty(), store.find(id).orElseThrow().definition().ephemeralOwner(), "an open without an owner claims the session");
 
         HostProcess unstamped = new HostProcess("host-b", 7, -1);
-        store.register(new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"),
-                Map.of(), Optional.empty(), Optional.of(unstamped)));
+        store.register(SessionDefinition.builder(id, "owner/repo", "b").provider("local").ephemeralOwner(unstamped).build());
         assertEquals(Optional.of(unstamped), other.find(id).orElseThrow().definition().ephemeralOwner(), "an owner without a start stamp");
     }
 
@@ -229,8 +226,7 @@ public abstract class SessionStoreContract {
                 new EnvironmentDefinition.RepositoryDefinition("acme/api", "api", Optional.empty(), List.of("make deps"), List.of("make clean")),
                 new EnvironmentDefinition.RepositoryDefinition("acme/ui", "frontend", Optional.of("develop"), List.of("npm ci"), List.of())),
                 List.of("./link"), List.of("echo bye"));
-        store.register(new SessionDefinition(id, "acme/api", "feature", Optional.empty(), List.of(), List.of(), Optional.of("local"),
-                Map.of(), Optional.of(env)));
+        store.register(SessionDefinition.builder(id, "acme/api", "feature").provider("local").environment(env).build());
         SessionRecord seen = other.find(id).orElseThrow();
         assertEquals(Optional.of(env), seen.definition().environment());
         assertEquals(List.of("api", "frontend"), List.copyOf(seen.setupStates().keySet()), "setup states in position order");
@@ -504,9 +500,9 @@ public abstract class SessionStoreContract {
     @DisplayName("writes under a replaced lease are refused and change nothing; the new owner's pass")
     void staleWritesAreRefused() {
         String id = id("fenced");
-        store.register(new SessionDefinition(id, "acme/api", "feature", Optional.empty(), List.of(), List.of(), Optional.of("local"),
-                Map.of(), Optional.of(new EnvironmentDefinition(List.of(new EnvironmentDefinition.RepositoryDefinition("acme/api", "api",
-                        Optional.empty(), List.of("make"), List.of())), List.of(), List.of()))));
+        store.register(SessionDefinition.builder(id, "acme/api", "feature").provider("local")
+                .environment(new EnvironmentDefinition(List.of(new EnvironmentDefinition.RepositoryDefinition("acme/api", "api",
+                        Optional.empty(), List.of("make"), List.of())), List.of(), List.of())).build());
         LeaseOwner paused = LeaseOwner.forThisProcess();
         LeaseOwner successor = LeaseOwner.forThisProcess();
         LeaseAttempt old = store.tryAcquireLease(id, paused, SHORT);

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,8 +19,7 @@ class SessionStateTest {
     private static final SessionState.Sighting UP = new SessionState.Listed(SandboxListing.State.UP);
 
     private static SessionRecord record(boolean started, boolean stopped) {
-        SessionDefinition definition = new SessionDefinition("s1", "/repo", "b", Optional.empty(), List.of(), List.of(),
-                Optional.of("local"), Map.of());
+        SessionDefinition definition = SessionDefinition.builder("s1", "/repo", "b").provider("local").build();
         return new SessionRecord(definition, Optional.empty(), Optional.empty(), started ? Optional.of(T) : Optional.empty(), 0, T, T,
                 Optional.empty(), Optional.empty(), stopped ? Optional.of(T) : Optional.empty(), Map.of());
     }

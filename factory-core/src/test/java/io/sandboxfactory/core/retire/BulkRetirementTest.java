@@ -121,8 +121,8 @@ class BulkRetirementTest {
             factory.openSession(spec("ok-1", remote).label("team", "infra").build());
             factory.openSession(spec("ok-2", remote).label("team", "infra").build());
             // A session of another provider cannot be retired by this one.
-            factory.sessionStore().register(new SessionDefinition("elsewhere", remote.toString(), "work", Optional.empty(), List.of(),
-                    List.of(), Optional.of("docker"), Map.of("team", "infra")));
+            factory.sessionStore().register(SessionDefinition.builder("elsewhere", remote.toString(), "work").provider("docker")
+                    .labels(Map.of("team", "infra")).build());
 
             List<RetireResult> results = factory.retireAll(SessionSelector.label("team", "infra"), RetireMode.DESTROY);
 
@@ -138,8 +138,8 @@ class BulkRetirementTest {
     void theDryRunSaysWhatTheRealRunThenDoesForEachSession() throws IOException {
         try (SandboxFactory factory = factory()) {
             factory.openSession(spec("ok-1", remote).label("team", "infra").build());
-            factory.sessionStore().register(new SessionDefinition("elsewhere", remote.toString(), "work", Optional.empty(), List.of(),
-                    List.of(), Optional.of("docker"), Map.of("team", "infra")));
+            factory.sessionStore().register(SessionDefinition.builder("elsewhere", remote.toString(), "work").provider("docker")
+                    .labels(Map.of("team", "infra")).build());
             SessionSelector selector = SessionSelector.label("team", "infra");
 
             List<RetireResult> plan = factory.planRetirement(selector);

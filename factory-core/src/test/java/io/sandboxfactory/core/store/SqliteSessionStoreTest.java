@@ -33,8 +33,8 @@ class SqliteSessionStoreTest {
     Path state;
 
     private static SessionDefinition definition(String id) {
-        return new SessionDefinition(id, "owner/repo", "feature/x", Optional.of("main"), List.of("make setup"), List.of("make clean"),
-                Optional.of("local"), Map.of());
+        return SessionDefinition.builder(id, "owner/repo", "feature/x").baseBranch("main").setupCommands(List.of("make setup"))
+                .teardownCommands(List.of("make clean")).provider("local").build();
     }
 
     @Test
@@ -92,8 +92,8 @@ class SqliteSessionStoreTest {
             assertThat(old.freshness()).isEmpty();
             assertThat(old.workdir()).contains("/sessions/old");
 
-            store.register(new SessionDefinition("old", "owner/repo", "work", Optional.empty(), List.of("make"), List.of(),
-                    Optional.of("local"), Map.of("team", "infra")));
+            store.register(SessionDefinition.builder("old", "owner/repo", "work").setupCommands(List.of("make")).provider("local")
+                    .labels(Map.of("team", "infra")).build());
             store.recordFreshness("old", "up to date with origin/work");
             SessionRecord reopened = store.find("old").orElseThrow();
             assertThat(reopened.definition().labels()).containsExactly(Map.entry("team", "infra"));
@@ -109,8 +109,7 @@ class SqliteSessionStoreTest {
                 new EnvironmentDefinition.RepositoryDefinition("acme/ui", "frontend", Optional.of("develop"), List.of("npm ci"), List.of())),
                 List.of("./api/scripts/link-ui"), List.of("echo bye"));
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            store.register(new SessionDefinition("e", "acme/api", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"),
-                    Map.of(), Optional.of(env)));
+            store.register(SessionDefinition.builder("e", "acme/api", "b").provider("local").environment(env).build());
             assertThat(store.find("e").orElseThrow().setupStates()).containsExactly(Map.entry("api", "pending"), Map.entry("frontend", "pending"));
             store.recordSetupStates("e", Map.of("api", "done", "frontend", "failed"));
         }
@@ -122,7 +121,7 @@ class SqliteSessionStoreTest {
             assertThat(store.list()).singleElement().satisfies(r -> assertThat(r.definition().environment()).contains(env));
 
             store.delete("e");
-            store.register(new SessionDefinition("e", "acme/api", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"), Map.of()));
+            store.register(SessionDefinition.builder("e", "acme/api", "b").provider("local").build());
             assertThat(store.find("e").orElseThrow().definition().environment()).as("a deleted environment leaves no rows behind").isEmpty();
         }
     }
@@ -130,11 +129,9 @@ class SqliteSessionStoreTest {
     @Test
     void labelsAddUpAcrossRegistrationsAndALaterValueWins() {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(state)) {
-            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(),
-                    Map.of("team", "infra", "item", "12")));
-            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(), Map.of()));
-            store.register(new SessionDefinition("l", "o/r", "b", Optional.empty(), List.of(), List.of(), Optional.empty(),
-                    Map.of("item", "13")));
+            store.register(SessionDefinition.builder("l", "o/r", "b").labels(Map.of("team", "infra", "item", "12")).build());
+            store.register(SessionDefinition.builder("l", "o/r", "b").build());
+            store.register(SessionDefinition.builder("l", "o/r", "b").labels(Map.of("item", "13")).build());
 
             assertThat(store.find("l").orElseThrow().definition().labels()).containsOnly(Map.entry("team", "infra"), Map.entry("item", "13"));
         }
@@ -157,7 +154,7 @@ class SqliteSessionStoreTest {
             assertThat(found.workdir()).contains("/sessions/s1");
             assertThat(found.materializedAt()).contains(Instant.ofEpochMilli(1234));
             // Re-registering updates the definition but keeps what starts recorded.
-            store.register(new SessionDefinition("s1", "owner/repo", "feature/y", Optional.of("dev"), List.of(), List.of(), Optional.empty(), Map.of()));
+            store.register(SessionDefinition.builder("s1", "owner/repo", "feature/y").baseBranch("dev").build());
             SessionRecord updated = store.find("s1").orElseThrow();
             assertThat(updated.definition().branch()).isEqualTo("feature/y");
             assertThat(updated.workdir()).contains("/sessions/s1");

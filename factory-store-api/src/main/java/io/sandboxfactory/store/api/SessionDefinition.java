@@ -51,26 +51,82 @@ public record SessionDefinition(String sessionId, String repository, String bran
         setupSecrets = Objects.requireNonNullElse(setupSecrets, Optional.<List<String>>empty()).map(List::copyOf);
     }
 
-    /** A session whose opens named no setup secrets. */
-    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
-                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
-                             Map<String, String> labels, Optional<EnvironmentDefinition> environment,
-                             Optional<HostProcess> ephemeralOwner) {
-        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, environment, ephemeralOwner,
-                Optional.empty());
+    /**
+     * A builder of the definition of {@code sessionId}: every other component starts empty (no base
+     * branch, setup or teardown commands, provider, labels, environment, owner or setup secrets).
+     */
+    public static Builder builder(String sessionId, String repository, String branch) {
+        return new Builder(sessionId, repository, branch);
     }
 
-    /** A session no {@code run} owns, whose opens named no setup secrets. */
-    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
-                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
-                             Map<String, String> labels, Optional<EnvironmentDefinition> environment) {
-        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, environment, Optional.empty());
-    }
+    /**
+     * Builder for {@link SessionDefinition}: one setter per optional component, so a new component
+     * grows the builder rather than the record's constructors. {@link #build()} validates.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder {
+        private final String sessionId;
+        private final String repository;
+        private final String branch;
+        private Optional<String> baseBranch = Optional.empty();
+        private List<String> setupCommands = List.of();
+        private List<String> teardownCommands = List.of();
+        private Optional<String> provider = Optional.empty();
+        private Map<String, String> labels = Map.of();
+        private Optional<EnvironmentDefinition> environment = Optional.empty();
+        private Optional<HostProcess> ephemeralOwner = Optional.empty();
+        private Optional<List<String>> setupSecrets = Optional.empty();
 
-    /** A single-repository session. */
-    public SessionDefinition(String sessionId, String repository, String branch, Optional<String> baseBranch,
-                             List<String> setupCommands, List<String> teardownCommands, Optional<String> provider,
-                             Map<String, String> labels) {
-        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels, Optional.empty());
+        private Builder(String sessionId, String repository, String branch) {
+            this.sessionId = sessionId;
+            this.repository = repository;
+            this.branch = branch;
+        }
+
+        public Builder baseBranch(String baseBranch) {
+            this.baseBranch = Optional.of(baseBranch);
+            return this;
+        }
+
+        public Builder setupCommands(List<String> setupCommands) {
+            this.setupCommands = setupCommands;
+            return this;
+        }
+
+        public Builder teardownCommands(List<String> teardownCommands) {
+            this.teardownCommands = teardownCommands;
+            return this;
+        }
+
+        public Builder provider(String provider) {
+            this.provider = Optional.of(provider);
+            return this;
+        }
+
+        public Builder labels(Map<String, String> labels) {
+            this.labels = labels;
+            return this;
+        }
+
+        public Builder environment(EnvironmentDefinition environment) {
+            this.environment = Optional.of(environment);
+            return this;
+        }
+
+        public Builder ephemeralOwner(HostProcess ephemeralOwner) {
+            this.ephemeralOwner = Optional.of(ephemeralOwner);
+            return this;
+        }
+
+        public Builder setupSecrets(List<String> setupSecrets) {
+            this.setupSecrets = Optional.of(setupSecrets);
+            return this;
+        }
+
+        public SessionDefinition build() {
+            return new SessionDefinition(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, provider, labels,
+                    environment, ephemeralOwner, setupSecrets);
+        }
     }
 }

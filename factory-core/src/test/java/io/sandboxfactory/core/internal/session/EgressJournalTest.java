@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +24,7 @@ class EgressJournalTest {
     void deniedAlwaysAllowedOncePerHostAndPort() {
         try (SqliteSessionStore store = SqliteSessionStore.openIn(tmp)) {
             for (String id : List.of("s1", "s2")) {
-                store.register(new SessionDefinition(id, "owner/repo", "b", Optional.empty(), List.of(), List.of(), Optional.of("local"), Map.of()));
+                store.register(SessionDefinition.builder(id, "owner/repo", "b").provider("local").build());
             }
             EgressJournal journal = new EgressJournal(new CommandJournal(store, "cli", 100, Clock.systemUTC()));
             Instant at = Instant.parse("2026-01-01T00:00:00Z");
