@@ -82,7 +82,8 @@ class TokenToStringTest {
                 .startMode(StartMode.LAZY).build();
         values.put("SessionSpec", spec);
         SessionSpec environment = SessionSpec.builder("s2").branch("work").environment(SessionEnvironment.of(List.of(
-                new EnvironmentRepository("a/b", Optional.empty(), List.of(), Optional.of(new FixedAccess(access())))))).build();
+                new EnvironmentRepository("a/b", Optional.empty(), Optional.empty(), List.of(), List.of(),
+                        Optional.of(new FixedAccess(access())))))).build();
         values.put("SessionSpec (environment)", environment);
         values.put("SessionEnvironment", environment.environment().orElseThrow());
         SessionDefaults defaults = new SessionDefaults(Optional.of("main"), List.of(), List.of(), RepositoryLocator.github(),

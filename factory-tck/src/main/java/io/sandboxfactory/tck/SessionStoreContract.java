@@ -98,7 +98,7 @@ public abstract class SessionStoreContract {
     }
 
     private static LeaseOwner ownerOn(String host, long pid) {
-        return new LeaseOwner(UUID.randomUUID().toString(), host, pid, Optional.of(Instant.now()));
+        return new LeaseOwner(UUID.randomUUID().toString(), host, pid, Optional.of(Instant.now()), "");
     }
 
     // ---- records ------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ public abstract class SessionStoreContract {
         other.register(SessionDefinition.builder(id, "owner/repo", "b").provider("local").build());
         assertEquals(Optional.empty(), store.find(id).orElseThrow().definition().ephemeralOwner(), "an open without an owner claims the session");
 
-        HostProcess unstamped = new HostProcess("host-b", 7, -1);
+        HostProcess unstamped = new HostProcess("host-b", 7, -1, "");
         store.register(SessionDefinition.builder(id, "owner/repo", "b").provider("local").ephemeralOwner(unstamped).build());
         assertEquals(Optional.of(unstamped), other.find(id).orElseThrow().definition().ephemeralOwner(), "an owner without a start stamp");
     }
@@ -387,8 +387,8 @@ public abstract class SessionStoreContract {
         Process gone = new ProcessBuilder("true").start();
         Optional<Instant> started = gone.info().startInstant();
         assertTrue(gone.waitFor(30, TimeUnit.SECONDS));
-        LeaseOwner dead = new LeaseOwner("dead-" + UUID.randomUUID(), HostProcess.current().host(), gone.pid(), started);
-        LeaseOwner remote = new LeaseOwner("remote-" + UUID.randomUUID(), "another-host.invalid", gone.pid(), started);
+        LeaseOwner dead = new LeaseOwner("dead-" + UUID.randomUUID(), HostProcess.current().host(), gone.pid(), started, "");
+        LeaseOwner remote = new LeaseOwner("remote-" + UUID.randomUUID(), "another-host.invalid", gone.pid(), started, "");
         LeaseOwner me = LeaseOwner.forThisProcess();
         assertTrue(store.tryAcquireLease(id("dead"), dead, LONG).acquired());
         LeaseAttempt taken = other.tryAcquireLease(id("dead"), me, LONG);
@@ -412,7 +412,7 @@ public abstract class SessionStoreContract {
     @DisplayName("a live owner whose process start is unknown keeps its lease: no start is not a start at another time")
     void liveOwnerWithUnknownStart() {
         LeaseOwner self = LeaseOwner.forThisProcess();
-        assertALiveHolderKeepsItsLease("unknown-start", new LeaseOwner(self.id(), self.host(), self.pid(), Optional.empty()));
+        assertALiveHolderKeepsItsLease("unknown-start", new LeaseOwner(self.id(), self.host(), self.pid(), Optional.empty(), ""));
     }
 
     private void assertALiveHolderKeepsItsLease(String session, LeaseOwner holder) {

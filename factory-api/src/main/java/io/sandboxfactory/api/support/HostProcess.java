@@ -47,11 +47,6 @@ public record HostProcess(String host, long pid, long startMillis, String startS
         }
     }
 
-    /** A host process whose start has no stamp (see {@link #startStamp()}). */
-    public HostProcess(String host, long pid, long startMillis) {
-        this(host, pid, startMillis, "");
-    }
-
     /** This JVM. */
     public static HostProcess current() {
         ProcessHandle self = ProcessHandle.current();

@@ -29,7 +29,7 @@ class HostProcessTest {
     @Test
     void withoutAStampALiveProcessWithAnotherStartTimeIsAStrangerThatReusedThePid() {
         HostProcess self = HostProcess.current();
-        assertThat(new HostProcess(self.host(), self.pid(), self.startMillis() - 60_000).isProvablyGone()).isTrue();
+        assertThat(new HostProcess(self.host(), self.pid(), self.startMillis() - 60_000, "").isProvablyGone()).isTrue();
     }
 
     /**
@@ -75,7 +75,7 @@ class HostProcessTest {
 
     @Test
     void aProcessOfAnotherHostIsNeverProvablyGone() {
-        assertThat(new HostProcess("some-other-machine.invalid", 1, 0).isProvablyGone()).isFalse();
+        assertThat(new HostProcess("some-other-machine.invalid", 1, 0, "").isProvablyGone()).isFalse();
         assertThat(new HostProcess("some-other-machine.invalid", 1, 0, "boot:1").isProvablyGone()).isFalse();
     }
 
@@ -83,7 +83,7 @@ class HostProcessTest {
     void itsEncodingRoundTripsAndGarbageIsNotOne() {
         HostProcess self = HostProcess.current();
         assertThat(HostProcess.parse(self.encoded())).contains(self);
-        HostProcess unstamped = new HostProcess("host", 12, 34);
+        HostProcess unstamped = new HostProcess("host", 12, 34, "");
         assertThat(unstamped.encoded()).as("the token of earlier versions").isEqualTo("host/12/34");
         assertThat(HostProcess.parse("host/12/34")).contains(unstamped);
         assertThat(HostProcess.parse("host/12/34/boot:5")).contains(new HostProcess("host", 12, 34, "boot:5"));

@@ -19,7 +19,7 @@ public final class DeadHosts {
         Process exited = new ProcessBuilder("true").start();
         exited.waitFor();
         HostProcess dead = new HostProcess(HostProcess.current().host(), exited.pid(),
-                exited.info().startInstant().map(Instant::toEpochMilli).orElse(-1L));
+                exited.info().startInstant().map(Instant::toEpochMilli).orElse(-1L), "");
         if (!dead.isProvablyGone()) {
             throw new IllegalStateException("An exited process is not provably gone: " + dead.encoded());
         }

@@ -133,7 +133,7 @@ public final class TemplateCommand implements Runnable {
                 return base == null ? of : of.withBase(base);
             }
             return new TemplateRequest(SessionOptions.repository(repo, parent.root.console.workingDirectory()),
-                    setup.isEmpty() ? Optional.empty() : Optional.of(setup), Optional.ofNullable(base));
+                    setup.isEmpty() ? Optional.empty() : Optional.of(setup), Optional.ofNullable(base), Optional.empty());
         }
     }
 

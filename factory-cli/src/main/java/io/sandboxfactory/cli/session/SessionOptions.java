@@ -115,7 +115,7 @@ public final class SessionOptions {
         }
         List<EnvironmentRepository> members = repos.stream().map(r -> new EnvironmentRepository(repository(r.repo, workingDirectory),
                 Optional.ofNullable(r.dir), Optional.empty(), r.setup, r.teardown, Optional.empty())).toList();
-        return builder.environment(new SessionEnvironment(members, workspaceSetup, workspaceTeardown)).build();
+        return builder.environment(new SessionEnvironment(members, workspaceSetup, workspaceTeardown, List.of())).build();
     }
 
     /**

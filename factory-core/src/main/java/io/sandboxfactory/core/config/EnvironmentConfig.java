@@ -45,11 +45,6 @@ public record EnvironmentConfig(List<Repo> repos, List<String> setup, List<Strin
         environment(repos, setup, teardown, setupSecrets);
     }
 
-    /** An environment without setup secrets. */
-    public EnvironmentConfig(List<Repo> repos, List<String> setup, List<String> teardown) {
-        this(repos, setup, teardown, null);
-    }
-
     /** The environment a session opens. */
     public SessionEnvironment toEnvironment() {
         return environment(repos, setup, teardown, setupSecrets);

@@ -77,17 +77,6 @@ public record RepositoryDefaults(String cloneUrlTemplate, Optional<String> defau
         allowedFileRoots = List.copyOf(allowedFileRoots);
     }
 
-    /** The section without template inputs or setup secrets, the token kept in the factory. */
-    public RepositoryDefaults(String cloneUrlTemplate, Optional<String> defaultBaseBranch, List<String> setup, List<String> teardown,
-                              List<String> allowedFileRoots) {
-        this(cloneUrlTemplate, defaultBaseBranch, setup, teardown, allowedFileRoots, List.of(), List.of(), false, Optional.empty());
-    }
-
-    /** The section without allowed file roots: every local repository may be cloned. */
-    public RepositoryDefaults(String cloneUrlTemplate, String defaultBaseBranch, List<String> setup, List<String> teardown) {
-        this(cloneUrlTemplate, Optional.ofNullable(defaultBaseBranch), setup, teardown, List.of());
-    }
-
     private static List<String> nonBlank(List<String> commands) {
         return commands == null ? List.of() : commands.stream().filter(Objects::nonNull).filter(c -> !c.isBlank()).toList();
     }

@@ -41,11 +41,6 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
         problems.throwIfAny();
     }
 
-    /** Setup and command as given, the other timeouts their defaults. */
-    public Timeouts(Duration setup, Optional<Duration> command) {
-        this(setup, command, null, null, null, null);
-    }
-
     public Timeouts withSetup(Duration value) {
         return new Timeouts(value, command, probe, network, checkout, teardown);
     }
@@ -79,6 +74,6 @@ public record Timeouts(Duration setup, Optional<Duration> command, Duration prob
 
     /** Setup 15 minutes, no command timeout, probe 1 minute, clone/fetch 10, checkout 5, teardown 5. */
     public static Timeouts defaults() {
-        return new Timeouts(null, null);
+        return new Timeouts(null, null, null, null, null, null);
     }
 }

@@ -43,15 +43,9 @@ public record EnvironmentRepository(String repository, Optional<String> dir, Opt
         Objects.requireNonNull(repositoryAccess, "repositoryAccess");
     }
 
-    /** A repository with the session's base branch, no setup or teardown, its own name as directory and default access. */
-    public EnvironmentRepository(String repository, Optional<String> baseBranch, List<String> setupCommands,
-                                 Optional<RepositoryAccessSource> repositoryAccess) {
-        this(repository, Optional.empty(), baseBranch, setupCommands, List.of(), repositoryAccess);
-    }
-
     /** A repository with the session's base branch, the given setup and default access. */
     public static EnvironmentRepository of(String repository, String... setupCommands) {
-        return new EnvironmentRepository(repository, Optional.empty(), List.of(setupCommands), Optional.empty());
+        return new EnvironmentRepository(repository, Optional.empty(), Optional.empty(), List.of(setupCommands), List.of(), Optional.empty());
     }
 
     /** The directory the repository is checked out in, under the session root. */

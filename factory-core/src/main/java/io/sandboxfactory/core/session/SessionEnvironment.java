@@ -46,18 +46,7 @@ public record SessionEnvironment(List<EnvironmentRepository> repositories, List<
         }
     }
 
-    /** An environment without setup secrets. */
-    public SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands,
-                              List<String> workspaceTeardownCommands) {
-        this(repositories, workspaceSetupCommands, workspaceTeardownCommands, List.of());
-    }
-
-    /** An environment without workspace teardown. */
-    public SessionEnvironment(List<EnvironmentRepository> repositories, List<String> workspaceSetupCommands) {
-        this(repositories, workspaceSetupCommands, List.of());
-    }
-
     public static SessionEnvironment of(List<EnvironmentRepository> repositories, String... workspaceSetupCommands) {
-        return new SessionEnvironment(repositories, List.of(workspaceSetupCommands));
+        return new SessionEnvironment(repositories, List.of(workspaceSetupCommands), List.of(), List.of());
     }
 }

@@ -134,16 +134,6 @@ public record SessionSpec(
         }
     }
 
-    /** A spec of a session that is kept (no {@link #ephemeralOwner()}). */
-    public SessionSpec(String sessionId, Optional<String> repository, String branch, Optional<String> baseBranch,
-                       Optional<List<String>> setupCommands, Optional<List<String>> teardownCommands,
-                       Optional<SessionEnvironment> environment, StartMode startMode, Optional<RepositoryAccessSource> repositoryAccess,
-                       Optional<Duration> setupTimeout, SandboxResources resources, Optional<String> workingDirectory,
-                       Map<String, String> labels, boolean useTemplates) {
-        this(sessionId, repository, branch, baseBranch, setupCommands, teardownCommands, environment, startMode, repositoryAccess,
-                setupTimeout, resources, workingDirectory, labels, useTemplates, Optional.empty(), Optional.empty(), List.of());
-    }
-
     /**
      * Fails with one sentence naming the id (escaped) and the rule, unless {@code sessionId} is
      * 1–200 characters and at most 255 UTF-8 bytes of valid Unicode, without control or invisible
@@ -197,7 +187,7 @@ public record SessionSpec(
             EnvironmentDefinition env = definition.environment().get();
             return spec.environment(new SessionEnvironment(env.repositories().stream().map(r -> new EnvironmentRepository(r.repository(),
                     Optional.of(r.dir()), r.baseBranch(), r.setupCommands(), r.teardownCommands(), Optional.empty())).toList(),
-                    env.workspaceSetup(), env.workspaceTeardown()));
+                    env.workspaceSetup(), env.workspaceTeardown(), List.of()));
         }
         return spec.repository(definition.repository())
                 .setupCommands(definition.setupCommands())

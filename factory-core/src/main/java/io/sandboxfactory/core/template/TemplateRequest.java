@@ -37,12 +37,8 @@ public record TemplateRequest(String repository, Optional<List<String>> setupCom
         }
     }
 
-    public TemplateRequest(String repository, Optional<List<String>> setupCommands, Optional<String> baseBranch) {
-        this(repository, setupCommands, baseBranch, Optional.empty());
-    }
-
     public static TemplateRequest of(String repository) {
-        return new TemplateRequest(repository, Optional.empty(), Optional.empty());
+        return new TemplateRequest(repository, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** A template of {@code environment}: every repository checked out and set up, then the workspace setup. */

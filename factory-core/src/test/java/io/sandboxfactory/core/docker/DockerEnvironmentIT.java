@@ -56,7 +56,7 @@ class DockerEnvironmentIT {
                         List.of("echo app-teardown >> " + log), Optional.empty()),
                 new EnvironmentRepository(ui.toString(), Optional.of("frontend"), Optional.empty(), List.of(), List.of(
                         "echo ui-teardown >> " + log), Optional.empty())),
-                List.of("test -d app && test -d frontend && echo both-checked-out > workspace.txt"), List.of("echo workspace-teardown >> " + log));
+                List.of("test -d app && test -d frontend && echo both-checked-out > workspace.txt"), List.of("echo workspace-teardown >> " + log), List.of());
         try (SandboxFactory opener = rig.factory()) {
             opener.openSession(SessionSpec.builder(id).branch("b").environment(env).build());
         }

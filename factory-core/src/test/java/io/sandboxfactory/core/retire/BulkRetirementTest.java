@@ -273,7 +273,7 @@ class BulkRetirementTest {
         try (SandboxFactory first = factory()) {
             first.openSession(runSpec("dead-run").ephemeralFor(dead));
             first.openSession(runSpec("live-run").ephemeralFor(HostProcess.current()));
-            first.openSession(runSpec("remote-run").ephemeralFor(new HostProcess("another-host.example", dead.pid(), -1)));
+            first.openSession(runSpec("remote-run").ephemeralFor(new HostProcess("another-host.example", dead.pid(), -1, "")));
             first.openSession(runSpec("opened"));
             first.openSession(runSpec("claimed").ephemeralFor(dead));
         }

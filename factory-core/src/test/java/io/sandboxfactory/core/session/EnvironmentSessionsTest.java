@@ -63,7 +63,7 @@ class EnvironmentSessionsTest {
                         List.of(logs("api-teardown"), "exit 5"), Optional.empty()),
                 new EnvironmentRepository(ui.toString(), Optional.of("frontend"), Optional.empty(), List.of(uiSetup),
                         List.of(logs("ui-teardown")), Optional.empty())),
-                List.of(logs("workspace-setup")), List.of(logs("workspace-teardown")));
+                List.of(logs("workspace-setup")), List.of(logs("workspace-teardown")), List.of());
     }
 
     private SessionSpec spec(String uiSetup) {
@@ -137,7 +137,7 @@ class EnvironmentSessionsTest {
     @Test
     void aConfiguredEnvironmentOpensByNameAndBadEnvironmentsFailBeforeAnythingIsCreated() throws IOException {
         EnvironmentConfig web = new EnvironmentConfig(List.of(new EnvironmentConfig.Repo(api.toString(), null, null, List.of(), List.of()),
-                new EnvironmentConfig.Repo(ui.toString(), "frontend", null, List.of(), List.of())), List.of(), List.of());
+                new EnvironmentConfig.Repo(ui.toString(), "frontend", null, List.of(), List.of())), List.of(), List.of(), null);
         FactoryConfig config = FactoryConfig.builder().environment("web", web).build();
         try (SandboxFactory factory = SandboxFactory.builder().provider("local").environment(Map.of("FACTORY_PROVIDERS_LOCAL_VOLUMES", "[" + tmp + "]")).stateDirectory(state)
                 .config(config).build()) {
@@ -147,9 +147,9 @@ class EnvironmentSessionsTest {
             assertThatThrownBy(() -> factory.environment("nope")).hasMessage("Unknown environment 'nope'; configured: [web].");
         }
         assertThatThrownBy(() -> new EnvironmentConfig(List.of(new EnvironmentConfig.Repo(api.toString(), "same", null, null, null),
-                new EnvironmentConfig.Repo(ui.toString(), "same", null, null, null)), null, null))
+                new EnvironmentConfig.Repo(ui.toString(), "same", null, null, null)), null, null, null))
                 .hasMessageContaining("would both be checked out in directory 'same'");
-        assertThatThrownBy(() -> new EnvironmentConfig(List.of(), null, null)).hasMessageContaining("needs at least one repository");
+        assertThatThrownBy(() -> new EnvironmentConfig(List.of(), null, null, null)).hasMessageContaining("needs at least one repository");
         assertThatThrownBy(() -> new EnvironmentRepository(api.toString(), Optional.of("../up"), Optional.empty(), List.of(), List.of(),
                 Optional.empty())).hasMessageContaining("Directory '../up' of repository");
         assertThat(state.resolve("sessions").toFile().list()).filteredOn(name -> !name.startsWith(".")).containsExactly("named");

@@ -41,7 +41,8 @@ class EnvironmentTest {
         return SessionSpec.builder("env").branch("feature/both")
                 .environment(SessionEnvironment.of(List.of(
                         EnvironmentRepository.of(web.toString(), record("web-setup")),
-                        new EnvironmentRepository(api.toString(), java.util.Optional.of("develop"), List.of(apiSetup), java.util.Optional.empty())),
+                        new EnvironmentRepository(api.toString(), java.util.Optional.empty(), java.util.Optional.of("develop"), List.of(apiSetup),
+                                List.of(), java.util.Optional.empty())),
                         record("workspace-setup")))
                 .build();
     }

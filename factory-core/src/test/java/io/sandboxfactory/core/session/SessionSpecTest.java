@@ -98,7 +98,7 @@ class SessionSpecTest {
         SessionPlan ofEnvironment = SessionPlan.of(SessionSpec.builder("e").environment(env).branch("x").build(), defaults, Optional.empty());
         assertThat(ofEnvironment.setupSecrets().values()).containsOnlyKeys("OWN");
         assertThat(ofEnvironment.definition(Optional.empty()).setupSecrets()).as("an environment's own names are kept").contains(List.of("OWN"));
-        SessionEnvironment stored = new SessionEnvironment(List.of(EnvironmentRepository.of("a/b")), List.of(), List.of());
+        SessionEnvironment stored = new SessionEnvironment(List.of(EnvironmentRepository.of("a/b")), List.of(), List.of(), List.of());
         assertThat(SessionPlan.of(SessionSpec.builder("e").environment(stored).branch("x").build(), defaults, Optional.of(List.of("OWN")))
                 .setupSecrets().values()).as("a stored environment, resumed").containsOnlyKeys("OWN");
     }

@@ -225,8 +225,8 @@ class SqliteSessionStoreTest {
         Process gone = new ProcessBuilder("true").start();
         Optional<Instant> started = gone.info().startInstant();
         assertThat(gone.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        LeaseOwner dead = new LeaseOwner("dead-owner", io.sandboxfactory.api.support.HostProcess.current().host(), gone.pid(), started);
-        LeaseOwner elsewhere = new LeaseOwner("remote-owner", "some-other-host.invalid", gone.pid(), started);
+        LeaseOwner dead = new LeaseOwner("dead-owner", io.sandboxfactory.api.support.HostProcess.current().host(), gone.pid(), started, "");
+        LeaseOwner elsewhere = new LeaseOwner("remote-owner", "some-other-host.invalid", gone.pid(), started, "");
         LeaseOwner me = LeaseOwner.forThisProcess();
         assertThat(dead.isProvablyGone()).isTrue();
         assertThat(elsewhere.isProvablyGone()).isFalse();

@@ -29,11 +29,6 @@ public record LeaseOwner(String id, String host, long pid, Optional<Instant> pro
         Objects.requireNonNull(processStartStamp, "processStartStamp");
     }
 
-    /** An owner whose process start has no stamp. */
-    public LeaseOwner(String id, String host, long pid, Optional<Instant> processStart) {
-        this(id, host, pid, processStart, "");
-    }
-
     /** A new owner identity for this process. */
     public static LeaseOwner forThisProcess() {
         HostProcess self = HostProcess.current();

@@ -22,7 +22,7 @@ class SessionDefinitionTest {
     void eachSetterFillsItsOwnComponent() {
         EnvironmentDefinition env = new EnvironmentDefinition(List.of(new EnvironmentDefinition.RepositoryDefinition("acme/api", "api",
                 Optional.empty(), List.of("make"), List.of())), List.of("./link"), List.of());
-        HostProcess owner = new HostProcess("host-a", 42, 1_700_000_000_000L);
+        HostProcess owner = new HostProcess("host-a", 42, 1_700_000_000_000L, "");
 
         SessionDefinition built = SessionDefinition.builder("s1", "acme/api", "work").baseBranch("main").setupCommands(List.of("make setup"))
                 .teardownCommands(List.of("make clean")).provider("local").labels(Map.of("team", "infra")).environment(env)

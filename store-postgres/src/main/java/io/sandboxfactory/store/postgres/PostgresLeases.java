@@ -25,7 +25,7 @@ final class PostgresLeases {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresLeases.class);
     /** Who a refusal names when the row is locked by an acquirer whose owner is not visible yet. */
-    private static final LeaseOwner ANOTHER_ACQUIRER = new LeaseOwner("another-acquirer", "(being acquired)", 0, Optional.empty());
+    private static final LeaseOwner ANOTHER_ACQUIRER = new LeaseOwner("another-acquirer", "(being acquired)", 0, Optional.empty(), "");
     private static final String COLUMNS = "fencing_token, owner_id, host, pid, process_start, process_start_stamp, expires_at,"
             + " clock_timestamp() AS now";
 

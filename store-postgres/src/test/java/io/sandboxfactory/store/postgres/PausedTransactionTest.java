@@ -45,8 +45,8 @@ class PausedTransactionTest {
         StoreConfig config = new StoreConfig("postgres", Optional.of(TestPostgres.url()), Optional.of(TestPostgres.user()),
                 Optional.of(TestPostgres.PASSWORD_VARIABLE), Optional.of(schema), Optional.of(2), TTL, Duration.ofSeconds(3));
         StoreContext context = new StoreContext(tmp, TestPostgres.environment());
-        LeaseOwner paused = new LeaseOwner("paused", "elsewhere.invalid", 1, Optional.empty());
-        LeaseOwner taker = new LeaseOwner("taker", "elsewhere.invalid", 2, Optional.empty());
+        LeaseOwner paused = new LeaseOwner("paused", "elsewhere.invalid", 1, Optional.empty(), "");
+        LeaseOwner taker = new LeaseOwner("taker", "elsewhere.invalid", 2, Optional.empty(), "");
         try (SessionStore store = new PostgresStoreProvider().open(config, context);
              HikariDataSource replica = new HikariDataSource(PostgresStoreProvider.poolConfig(TestPostgres.url(), config, context));
              Connection pausedMidway = replica.getConnection()) {

@@ -144,7 +144,7 @@ final class SessionTemplates {
             TemplateRequest request = spec.environment().map(env -> {
                 TemplateRequest of = TemplateRequest.of(env);
                 return spec.baseBranch().map(of::withBase).orElse(of);
-            }).orElseGet(() -> new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch()));
+            }).orElseGet(() -> new TemplateRequest(own.repository(), Optional.of(own.setup().commands()), own.baseBranch(), Optional.empty()));
             builds.request(key, request);
         }
     }

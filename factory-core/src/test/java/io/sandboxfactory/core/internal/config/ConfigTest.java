@@ -115,7 +115,7 @@ class ConfigTest {
 
         assertThat(fromYaml).isEqualTo(fromJson);
         assertThat(fromYaml.stateDir()).contains(tmp.resolve("state"));
-        assertThat(fromYaml.timeouts()).isEqualTo(new Timeouts(Duration.ofMinutes(20), Optional.of(Duration.ofSeconds(30))));
+        assertThat(fromYaml.timeouts()).isEqualTo(Timeouts.defaults().withSetup(Duration.ofMinutes(20)).withCommand(Duration.ofSeconds(30)));
         assertThat(fromYaml.repository().cloneUrl("acme", "widgets")).isEqualTo("file:///srv/git/acme/widgets.git");
         assertThat(resolvedYaml.providerConfig()).isEqualTo(resolvedJson.providerConfig())
                 .isEqualTo(new MemoryConfig("lab", "host", 4, Duration.ofSeconds(90), true, List.of("a", "b"), false));
@@ -129,7 +129,8 @@ class ConfigTest {
         assertThat(resolved.provider()).isEqualTo("local");
         assertThat(resolved.stateDirectory()).isEqualTo(home().resolve(".sandbox-factory"));
         assertThat(resolved.owner()).isEqualTo("tester");
-        assertThat(resolved.repository()).isEqualTo(new RepositoryDefaults("https://github.com/{owner}/{name}.git", null, List.of(), List.of()));
+        assertThat(resolved.repository()).isEqualTo(new RepositoryDefaults("https://github.com/{owner}/{name}.git", Optional.empty(),
+                List.of(), List.of(), List.of(), List.of(), List.of(), false, Optional.empty()));
         assertThat(resolved.repository().defaultBaseBranch()).as("unset: each repository's own default branch").isEmpty();
         assertThat(resolved.timeouts().setup()).isEqualTo(Duration.ofMinutes(15));
         assertThat(resolved.timeouts().command()).isEmpty();
