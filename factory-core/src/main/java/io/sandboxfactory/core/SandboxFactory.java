@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 import io.sandboxfactory.api.FactorySandbox;
 import io.sandboxfactory.api.FactorySandboxContext;
 import io.sandboxfactory.api.MastraSandbox;
-import io.sandboxfactory.api.capability.SandboxListing;
 import io.sandboxfactory.api.capability.SandboxTemplate;
 import io.sandboxfactory.core.config.ConfigView;
 import io.sandboxfactory.core.egress.EgressPolicy;
@@ -15,16 +14,13 @@ import io.sandboxfactory.core.internal.session.EgressRules;
 import io.sandboxfactory.core.internal.config.ResolvedConfig;
 import io.sandboxfactory.core.files.PeekFilesystem;
 import io.sandboxfactory.core.internal.discovery.DiscoveredProviders;
-import io.sandboxfactory.core.internal.retire.Retirements;
 import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
-import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
-import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
 import io.sandboxfactory.core.internal.wiring.FactorySettings;
@@ -53,9 +49,6 @@ public final class SandboxFactory implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SandboxFactory.class);
 
-    /** How many sessions {@link #retireAll(SessionSelector, RetireMode)} retires at once. */
-    public static final int DEFAULT_RETIRE_PARALLELISM = Retirements.DEFAULT_PARALLELISM;
-
     private final Injector injector;
     private final OwnedResources resources;
     private final DiscoveredProviders providers;
@@ -63,6 +56,7 @@ public final class SandboxFactory implements AutoCloseable {
     private final FactorySandbox factorySandbox;
     private final SessionMemo memo;
     private final FactorySessions sessions;
+    private final SessionFleet fleet;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -77,6 +71,7 @@ public final class SandboxFactory implements AutoCloseable {
         this.factorySandbox = injector.getInstance(FactorySandbox.class);
         this.memo = injector.getInstance(SessionMemo.class);
         this.sessions = injector.getInstance(FactorySessions.class);
+        this.fleet = new SessionFleet(sessions, this::requireOpen);
         LOG.debug("Sandbox factory ready: provider '{}' from {}, state directory {}, config from {}", providerName(),
                 providers.require(providerName()).location(), stateDirectory(), config.origin());
     }
@@ -178,61 +173,9 @@ public final class SandboxFactory implements AutoCloseable {
         return sessions.retire(sessionId, Objects.requireNonNull(mode, "mode"));
     }
 
-    /** The sessions of the store that {@code selector} picks now, in session id order; changes nothing. */
-    public List<SessionRecord> selectSessions(SessionSelector selector) {
-        requireOpen();
-        return sessions.select(selector);
-    }
-
-    /**
-     * Retires every session {@code selector} picks, each as {@link #retire} does (serialized per
-     * session, teardown included), {@value #DEFAULT_RETIRE_PARALLELISM} at a time; a failure of
-     * one does not stop the rest. One result per session, in session id order.
-     */
-    public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode) {
-        return retireAll(selector, mode, DEFAULT_RETIRE_PARALLELISM);
-    }
-
-    /** {@link #retireAll(SessionSelector, RetireMode)}, at most {@code parallelism} sessions at once. */
-    public List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism) {
-        requireOpen();
-        return sessions.retireAll(selector, Objects.requireNonNull(mode, "mode"), parallelism);
-    }
-
-    /**
-     * Retires each of {@code sessionIds} as {@link #retire} does (an unknown one is a no-op that
-     * says so), at most {@code parallelism} at once; one result per id, in the order given.
-     */
-    public List<RetireResult> retireEach(List<String> sessionIds, RetireMode mode, int parallelism) {
-        requireOpen();
-        return sessions.retireEach(List.copyOf(sessionIds), Objects.requireNonNull(mode, "mode"), parallelism);
-    }
-
-    /**
-     * A dry run of {@link #retireAll(SessionSelector, RetireMode)}: the same selection and the same
-     * checks, nothing changed; each result is {@code WOULD_RETIRE}, or {@code FAILED} with the
-     * reason the real run would fail for.
-     */
-    public List<RetireResult> planRetirement(SessionSelector selector) {
-        requireOpen();
-        return sessions.plan(Objects.requireNonNull(selector, "selector"));
-    }
-
-    /** A dry run of {@link #retireEach}: {@code WOULD_RETIRE}, {@code UNKNOWN} or {@code FAILED} (and why) for each id, nothing changed. */
-    public List<RetireResult> planRetirement(List<String> sessionIds) {
-        requireOpen();
-        return sessions.planEach(List.copyOf(sessionIds));
-    }
-
-    /**
-     * Applies the configured idle policies: destroys sessions idle longer than {@code
-     * lifecycle.deleteAfterIdle}, then stops running ones idle longer than {@code
-     * lifecycle.stopAfterIdle}, each through {@link #retire}. A session with a command running (in
-     * any process) is never idle. Does nothing when neither is configured.
-     */
-    public List<RetireResult> applyIdlePolicies() {
-        requireOpen();
-        return sessions.applyIdlePolicies();
+    /** The sessions of the store as a whole: select, retire many, apply idle policies, sweep. */
+    public SessionFleet fleet() {
+        return fleet;
     }
 
     /**
@@ -279,43 +222,6 @@ public final class SandboxFactory implements AutoCloseable {
     }
 
     /**
-     * Removes the selected provider's orphaned sandboxes: those whose session the store does not
-     * know, and those whose first open crashed (never handed to a user, its lease left behind by a
-     * dead or expired owner), with that session's record. Live sessions — held here or by another
-     * live process, being opened, or ever handed to a user (even stopped) — are never touched. See
-     * {@link OrphanSweeper}. Also removes object cache mirrors unused for {@code cache.maxIdle}.
-     */
-    public List<SandboxListing> sweep() {
-        requireOpen();
-        List<SandboxListing> removed = sessions.sweep();
-        sessions.pruneObjectCache();
-        return removed;
-    }
-
-    /**
-     * Deletes the records of the selected provider's sessions whose first open crashed before it
-     * left a sandbox {@link #sweep} could remove (no start completed, the lease left behind by a dead
-     * or expired owner); never one opened lazily, being opened, or ever started. Their ids, in order.
-     * What {@code factory sweep} does after {@link #sweep}. (An open that fails without crashing
-     * undoes itself: see {@link #openSession}.)
-     */
-    public List<String> forgetUnfinishedOpens() {
-        requireOpen();
-        return sessions.forgetUnfinishedOpens();
-    }
-
-    /**
-     * Destroys the ephemeral sessions of {@code run}s whose process died before it could (killed
-     * outright): sessions opened with {@link SessionSpec#ephemeralFor} whose owner is provably gone
-     * from this host. Sessions of a live owner, of another host, opened without an owner (or reopened
-     * so since), and those this factory holds are never touched. What {@code factory sweep} does first.
-     */
-    public List<RetireResult> destroyAbandonedRuns() {
-        requireOpen();
-        return sessions.destroyAbandonedRuns();
-    }
-
-    /**
      * Builds a template of {@code request}'s repository with its setup (design §5.14): a throw-away
      * session is cloned and set up without a template, snapshotted by the provider, and destroyed.
      * Later eager opens of a new sandbox with the same repository and setup start from the newest
@@ -349,7 +255,7 @@ public final class SandboxFactory implements AutoCloseable {
     }
 
     /**
-     * The environment configured as {@code environments.<name>}, for {@code SessionSpec.Builder.environment};
+     * The environment configured as {@code environments.<name>}, for {@code SessionSpecBuilder.environment};
      * fails naming the name and the configured ones when there is none.
      */
     public SessionEnvironment environment(String name) {

@@ -6,6 +6,7 @@ import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.session.StartMode;
 import io.sandboxfactory.core.testing.Git;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +43,7 @@ class SandboxFactorySessionsTest {
         return SandboxFactory.builder().provider("local").environment(Map.of()).stateDirectory(state).build();
     }
 
-    private SessionSpec.Builder spec(String id) {
+    private SessionSpecBuilder spec(String id) {
         return SessionSpec.builder(id).repository(remote.toString()).branch("work");
     }
 

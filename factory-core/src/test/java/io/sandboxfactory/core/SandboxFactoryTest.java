@@ -16,6 +16,8 @@ import io.sandboxfactory.core.internal.session.SessionMemo;
 import io.sandboxfactory.core.internal.session.SessionOpener;
 import io.sandboxfactory.core.internal.session.SessionTimeouts;
 import io.sandboxfactory.core.internal.store.SessionLeases;
+import io.sandboxfactory.core.retire.RetireMode;
+import io.sandboxfactory.core.retire.SessionSelector;
 import io.sandboxfactory.core.internal.template.AutoBuilds;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.store.SqliteSessionStore;
@@ -300,5 +302,17 @@ class SandboxFactoryTest {
         assertThatThrownBy(() -> factory.sandbox(FactorySandboxContext.of("s")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("This SandboxFactory is closed.");
+    }
+
+    @Test
+    void theFleetHandedOutBeforeACloseIsClosedWithItsFactory() {
+        SandboxFactory factory = memoryFactory().build();
+        SessionFleet fleet = factory.fleet();
+        assertThat(fleet.selectSessions(SessionSelector.label("team", "infra"))).isEmpty();
+
+        factory.close();
+
+        assertThatThrownBy(fleet::sweep).isInstanceOf(IllegalStateException.class).hasMessage("This SandboxFactory is closed.");
+        assertThatThrownBy(() -> fleet.retireEach(List.of("s"), RetireMode.STOP, 1)).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -13,6 +13,7 @@ import io.sandboxfactory.cli.session.SessionJson;
 import io.sandboxfactory.cli.session.SessionOptions;
 import io.sandboxfactory.cli.session.StoredSessions;
 import io.sandboxfactory.core.SandboxFactory;
+import io.sandboxfactory.core.SessionFleet;
 import io.sandboxfactory.core.config.DurationFormat;
 import io.sandboxfactory.core.retire.RetireMode;
 import io.sandboxfactory.core.retire.RetireResult;
@@ -68,8 +69,8 @@ public final class RetireCommand implements Callable<Integer> {
     boolean dryRun;
 
     @Option(names = "--parallel", paramLabel = "N", description = "With several sessions: how many to retire at once (default "
-            + SandboxFactory.DEFAULT_RETIRE_PARALLELISM + ").")
-    int parallel = SandboxFactory.DEFAULT_RETIRE_PARALLELISM;
+            + SessionFleet.DEFAULT_RETIRE_PARALLELISM + ").")
+    int parallel = SessionFleet.DEFAULT_RETIRE_PARALLELISM;
 
     @Override
     public Integer call() {
@@ -143,9 +144,10 @@ public final class RetireCommand implements Callable<Integer> {
             if (selector.isEmpty() && !all && ids.size() > 1) {
                 requireKnown(factory, ids);
             }
+            SessionFleet fleet = factory.fleet();
             List<RetireResult> results = dryRun
-                    ? selector.map(factory::planRetirement).orElseGet(() -> factory.planRetirement(ids))
-                    : selector.map(s -> factory.retireAll(s, mode, parallel)).orElseGet(() -> factory.retireEach(ids, mode, parallel));
+                    ? selector.map(fleet::planRetirement).orElseGet(() -> fleet.planRetirement(ids))
+                    : selector.map(s -> fleet.retireAll(s, mode, parallel)).orElseGet(() -> fleet.retireEach(ids, mode, parallel));
             long failed = results.stream().filter(RetireResult::failed).count();
             if (root.global.json) {
                 Json.print(console, results.stream().map(SessionJson::retirement).toList());

@@ -32,10 +32,10 @@ public final class SweepCommand implements Callable<Integer> {
         Console console = root.console;
         try (FactorySource.Use use = console.factories().use(new FactoryLauncher(console, root.global), SessionListener.NONE)) {
             SandboxFactory factory = use.factory();
-            List<RetireResult> abandoned = factory.destroyAbandonedRuns();
-            List<SandboxListing> removed = factory.sweep();
-            List<String> forgotten = factory.forgetUnfinishedOpens();
-            List<RetireResult> idle = factory.applyIdlePolicies();
+            List<RetireResult> abandoned = factory.fleet().destroyAbandonedRuns();
+            List<SandboxListing> removed = factory.fleet().sweep();
+            List<String> forgotten = factory.fleet().forgetUnfinishedOpens();
+            List<RetireResult> idle = factory.fleet().applyIdlePolicies();
             if (root.global.json) {
                 Json.print(console, Map.of("abandonedRuns", outcomes(abandoned), "removed", removed.stream()
                         .map(l -> Map.of("session", l.sessionId(), "sandboxId", l.sandboxId())).toList(),

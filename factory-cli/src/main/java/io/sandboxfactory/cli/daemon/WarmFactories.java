@@ -132,7 +132,7 @@ public final class WarmFactories implements FactorySource, AutoCloseable {
         try {
             for (Warm warm : open) {
                 try {
-                    warm.factory.applyIdlePolicies().forEach(result -> lines.add(result.describe()));
+                    warm.factory.fleet().applyIdlePolicies().forEach(result -> lines.add(result.describe()));
                 } catch (RuntimeException e) {
                     lines.add("applying the idle policies failed: " + e.getMessage());
                 }

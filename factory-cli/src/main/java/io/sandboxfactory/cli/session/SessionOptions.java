@@ -6,6 +6,7 @@ import io.sandboxfactory.core.session.EnvironmentRepository;
 import io.sandboxfactory.core.session.SessionEnvironment;
 import io.sandboxfactory.core.session.SessionLabels;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.session.StartMode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -79,7 +80,7 @@ public final class SessionOptions {
 
     /** The session to open; environments from config come from {@code factory}. */
     public SessionSpec spec(String sessionId, Path workingDirectory, StartMode mode, SandboxFactory factory) {
-        SessionSpec.Builder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate)
+        SessionSpecBuilder builder = SessionSpec.builder(sessionId).branch(branch).startMode(mode).useTemplates(!noTemplate)
                 .egressAllow(egressAllow);
         if (!setupSecrets.isEmpty()) {
             builder.setupSecrets(setupSecrets);

@@ -4,6 +4,7 @@ import io.sandboxfactory.cli.BadInputException;
 import io.sandboxfactory.core.SandboxFactory;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.store.api.SessionRecord;
 
 /**
@@ -55,7 +56,7 @@ public final class StoredSessions {
 
     public static SessionHandle resume(SandboxFactory factory, SessionRecord record, Audience audience) {
         requireSameProvider(factory, record, audience);
-        SessionSpec.Builder spec = SessionSpec.resume(record.definition());
+        SessionSpecBuilder spec = SessionSpec.resume(record.definition());
         return factory.openSession(spec.build());
     }
 

@@ -17,8 +17,6 @@ import io.sandboxfactory.store.api.EnvironmentDefinition;
 import io.sandboxfactory.store.api.SessionDefinition;
 
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -151,8 +149,8 @@ public record SessionSpec(
         return sessionId;
     }
 
-    public static Builder builder(String sessionId) {
-        return new Builder(sessionId);
+    public static SessionSpecBuilder builder(String sessionId) {
+        return new SessionSpecBuilder(sessionId);
     }
 
     /** This spec for an ephemeral session that {@code owner} destroys once its command ended (see {@link #ephemeralOwner()}). */
@@ -179,9 +177,9 @@ public record SessionSpec(
      * A builder that reopens the session the store keeps as {@code definition}: the same repository,
      * branch, base (once resolved), setup and teardown commands; it starts lazily unless told otherwise.
      */
-    public static Builder resume(SessionDefinition definition) {
-        Builder spec = builder(definition.sessionId()).branch(definition.branch()).startMode(StartMode.LAZY);
-        spec.ephemeralOwner = definition.ephemeralOwner().orElse(null);
+    public static SessionSpecBuilder resume(SessionDefinition definition) {
+        SessionSpecBuilder spec = builder(definition.sessionId()).branch(definition.branch()).startMode(StartMode.LAZY);
+        definition.ephemeralOwner().ifPresent(spec::ephemeralOwner);
         definition.baseBranch().ifPresent(spec::baseBranch);
         if (definition.environment().isPresent()) {
             EnvironmentDefinition env = definition.environment().get();
@@ -192,137 +190,5 @@ public record SessionSpec(
         return spec.repository(definition.repository())
                 .setupCommands(definition.setupCommands())
                 .teardownCommands(definition.teardownCommands());
-    }
-
-    /** Builder for {@link SessionSpec}; {@link #build()} validates. */
-    public static final class Builder {
-        private final String sessionId;
-        private String repository;
-        private String branch;
-        private String baseBranch;
-        private List<String> setupCommands;
-        private List<String> teardownCommands;
-        private SessionEnvironment environment;
-        private StartMode startMode = StartMode.EAGER;
-        private RepositoryAccessSource repositoryAccess;
-        private Duration setupTimeout;
-        private SandboxResources resources = SandboxResources.none();
-        private String workingDirectory;
-        private final Map<String, String> labels = new LinkedHashMap<>();
-        private boolean useTemplates = true;
-        private HostProcess ephemeralOwner;
-        private List<String> setupSecrets;
-        private final List<String> egressAllow = new java.util.ArrayList<>();
-
-        private Builder(String sessionId) {
-            this.sessionId = sessionId;
-        }
-
-        /** An {@code owner/name} slug, a clone URL or a local path. */
-        public Builder repository(String repository) {
-            this.repository = repository;
-            return this;
-        }
-
-        public Builder branch(String branch) {
-            this.branch = branch;
-            return this;
-        }
-
-        public Builder baseBranch(String baseBranch) {
-            this.baseBranch = baseBranch;
-            return this;
-        }
-
-        /** Replaces the configured setup commands; none means no setup. */
-        public Builder setupCommands(String... commands) {
-            return setupCommands(Arrays.asList(commands));
-        }
-
-        public Builder setupCommands(List<String> commands) {
-            this.setupCommands = List.copyOf(commands);
-            return this;
-        }
-
-        /** Replaces the configured setup secrets (names of host variables); none means no secrets. */
-        public Builder setupSecrets(String... names) {
-            return setupSecrets(Arrays.asList(names));
-        }
-
-        public Builder setupSecrets(List<String> names) {
-            this.setupSecrets = List.copyOf(names);
-            return this;
-        }
-
-        /** Replaces the configured teardown commands; none means no teardown. */
-        public Builder teardownCommands(String... commands) {
-            return teardownCommands(Arrays.asList(commands));
-        }
-
-        public Builder teardownCommands(List<String> commands) {
-            this.teardownCommands = List.copyOf(commands);
-            return this;
-        }
-
-        public Builder environment(SessionEnvironment environment) {
-            this.environment = environment;
-            return this;
-        }
-
-        public Builder startMode(StartMode startMode) {
-            this.startMode = startMode;
-            return this;
-        }
-
-        public Builder repositoryAccess(RepositoryAccessSource repositoryAccess) {
-            this.repositoryAccess = repositoryAccess;
-            return this;
-        }
-
-        public Builder setupTimeout(Duration setupTimeout) {
-            this.setupTimeout = setupTimeout;
-            return this;
-        }
-
-        public Builder resources(SandboxResources resources) {
-            this.resources = resources;
-            return this;
-        }
-
-        public Builder workingDirectory(String workingDirectory) {
-            this.workingDirectory = workingDirectory;
-            return this;
-        }
-
-        /** Adds labels; a later value for the same key wins. */
-        public Builder labels(Map<String, String> labels) {
-            this.labels.putAll(labels);
-            return this;
-        }
-
-        public Builder label(String key, String value) {
-            this.labels.put(key, value);
-            return this;
-        }
-
-        /** Whether a new sandbox may be made from a matching template (default true). */
-        public Builder useTemplates(boolean useTemplates) {
-            this.useTemplates = useTemplates;
-            return this;
-        }
-
-        /** Adds host patterns the session may reach in egress mode allowlist ({@code --egress-allow}). */
-        public Builder egressAllow(List<String> patterns) {
-            this.egressAllow.addAll(patterns);
-            return this;
-        }
-
-        public SessionSpec build() {
-            return new SessionSpec(sessionId, Optional.ofNullable(repository), branch, Optional.ofNullable(baseBranch),
-                    Optional.ofNullable(setupCommands), Optional.ofNullable(teardownCommands), Optional.ofNullable(environment),
-                    startMode, Optional.ofNullable(repositoryAccess), Optional.ofNullable(setupTimeout), resources,
-                    Optional.ofNullable(workingDirectory), labels, useTemplates, Optional.ofNullable(ephemeralOwner),
-                    Optional.ofNullable(setupSecrets), egressAllow);
-        }
     }
 }

@@ -57,7 +57,7 @@ class DockerBulkRetirementIT {
 
         List<RetireResult> results;
         try (SandboxFactory retirer = rig.factory()) {
-            results = retirer.retireAll(SessionSelector.label("batch", rig.runId().substring(0, 8)), RetireMode.DESTROY);
+            results = retirer.fleet().retireAll(SessionSelector.label("batch", rig.runId().substring(0, 8)), RetireMode.DESTROY);
             for (String id : ids) {
                 assertThat(retirer.sessionStore().find(id)).as(id).isEmpty();
             }

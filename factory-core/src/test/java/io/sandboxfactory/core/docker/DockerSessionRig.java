@@ -16,6 +16,7 @@ import io.sandboxfactory.core.config.GitConfig;
 import io.sandboxfactory.core.config.RepositoryDefaults;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.api.testing.TestProviderContext;
 import io.sandboxfactory.provider.docker.DockerFactorySandbox;
@@ -210,7 +211,7 @@ final class DockerSessionRig implements AutoCloseable {
     }
 
     /** A session on the rig's repository, branch {@value #BRANCH}, with the counting setup command. */
-    SessionSpec.Builder spec(String sessionId) {
+    SessionSpecBuilder spec(String sessionId) {
         return SessionSpec.builder(sessionId).repository(remote.toString()).branch(BRANCH).setupCommands(SETUP_COMMAND);
     }
 

@@ -66,7 +66,7 @@ class DockerSweepIT {
         factory.openSession(rig.spec(parked).build());
         factory.retire(parked, RetireMode.STOP);
 
-        List<SandboxListing> swept = factory.sweep();
+        List<SandboxListing> swept = factory.fleet().sweep();
 
         assertThat(swept).extracting(SandboxListing::sessionId).containsExactlyInAnyOrder(forgotten, raw);
         assertThat(rig.containersOfSession(forgotten)).isEmpty();
@@ -76,6 +76,6 @@ class DockerSweepIT {
         assertThat(rig.containersOfSession(foreign)).hasSize(1);
         assertThat(liveSandbox.executeCommand("echo still here").stdout()).isEqualTo("still here\n");
 
-        assertThat(factory.sweep()).as("a second sweep finds nothing left").isEmpty();
+        assertThat(factory.fleet().sweep()).as("a second sweep finds nothing left").isEmpty();
     }
 }

@@ -9,6 +9,7 @@ import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +89,7 @@ public final class OpenSessionChild {
             if (options.containsKey("await")) {
                 awaitFile(Path.of(options.get("await")));
             }
-            SessionSpec.Builder spec = SessionSpec.builder(options.get("session")).repository(options.get("repo"))
+            SessionSpecBuilder spec = SessionSpec.builder(options.get("session")).repository(options.get("repo"))
                     .branch(options.getOrDefault("branch", "work")).baseBranch(options.getOrDefault("base", "main"));
             if (options.containsKey("setup")) {
                 spec.setupCommands(options.get("setup"));

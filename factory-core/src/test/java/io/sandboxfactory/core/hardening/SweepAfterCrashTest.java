@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Orphans after a crash (Hardening, point 3; issue 44, point 1): {@code SandboxFactory.sweep()},
+ * Orphans after a crash (Hardening, point 3; issue 44, point 1): {@code SessionFleet.sweep()},
  * run from a fresh process that holds no session itself, removes the local sandboxes that no live
  * session owns — one whose session the store does not know, one whose first open crashed (its
  * lease left behind by a dead host, or expired), with its record — together with the commands the
@@ -113,10 +113,10 @@ class SweepAfterCrashTest {
         long orphanedSetup = rig.parkedPids().get(0);
 
         try (SandboxFactory sweeper = rig.factory(new RecordingListener())) {
-            List<String> removed = sweeper.sweep().stream().map(SandboxListing::sessionId).sorted().toList();
+            List<String> removed = sweeper.fleet().sweep().stream().map(SandboxListing::sessionId).sorted().toList();
 
             assertThat(removed).containsExactly("crashed", "unknown");
-            assertThat(sweeper.forgetUnfinishedOpens()).containsExactly("crashed-early");
+            assertThat(sweeper.fleet().forgetUnfinishedOpens()).containsExactly("crashed-early");
             assertThat(sweeper.sessionStore().list()).extracting(r -> r.sessionId())
                     .containsExactly("crashed-elsewhere", "held", "opening", "stopped");
             assertThat(rig.sessionDirectories()).containsExactly("crashed-elsewhere", "held", "opening", "stopped");
@@ -126,9 +126,9 @@ class SweepAfterCrashTest {
 
             // Once the lease of the host elsewhere has run out, its crashed open is an orphan too.
             rig.moveLeaseToAnotherHost("crashed-elsewhere", -1);
-            assertThat(sweeper.sweep()).extracting(SandboxListing::sessionId).containsExactly("crashed-elsewhere");
+            assertThat(sweeper.fleet().sweep()).extracting(SandboxListing::sessionId).containsExactly("crashed-elsewhere");
             assertThat(sweeper.sessionStore().find("crashed-elsewhere")).as("its record, with its sandbox").isEmpty();
-            assertThat(sweeper.forgetUnfinishedOpens()).isEmpty();
+            assertThat(sweeper.fleet().forgetUnfinishedOpens()).isEmpty();
 
             // A swept session opens again from scratch.
             rig.unblockAll();

@@ -9,6 +9,7 @@ import io.sandboxfactory.core.config.FactoryConfig;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.store.api.SessionDefinition;
 import io.sandboxfactory.store.api.SessionRecord;
 import io.sandboxfactory.core.testing.Git;
@@ -62,7 +63,7 @@ class BulkRetirementTest {
                 .config(FactoryConfig.builder().lifecycle(lifecycle).build()).build();
     }
 
-    private SessionSpec.Builder spec(String id, Path repository) {
+    private SessionSpecBuilder spec(String id, Path repository) {
         return SessionSpec.builder(id).repository(repository.toString()).branch("work")
                 .teardownCommands("echo " + id + " >> '" + teardownLog + "'");
     }
@@ -83,7 +84,7 @@ class BulkRetirementTest {
             }
             factory.openSession(spec("d", remote).label("work-item", "8").build());
 
-            List<RetireResult> results = factory.retireAll(SessionSelector.label("work-item", "7"), RetireMode.DESTROY, 2);
+            List<RetireResult> results = factory.fleet().retireAll(SessionSelector.label("work-item", "7"), RetireMode.DESTROY, 2);
 
             assertThat(results).extracting(RetireResult::sessionId).containsExactly("a", "b", "c");
             assertThat(results).extracting(RetireResult::outcome).containsOnly(RetireResult.Outcome.RETIRED);
@@ -105,7 +106,7 @@ class BulkRetirementTest {
             opener.openSession(spec("o1", other).build());
         }
         try (SandboxFactory later = factory()) {
-            List<RetireResult> results = later.retireAll(SessionSelector.repository(remote.toString()), RetireMode.STOP);
+            List<RetireResult> results = later.fleet().retireAll(SessionSelector.repository(remote.toString()), RetireMode.STOP);
 
             assertThat(results).extracting(RetireResult::describe).containsExactly("retired r1", "retired r2");
             assertThat(teardowns()).containsExactlyInAnyOrder("r1", "r2");
@@ -124,7 +125,7 @@ class BulkRetirementTest {
             factory.sessionStore().register(SessionDefinition.builder("elsewhere", remote.toString(), "work").provider("docker")
                     .labels(Map.of("team", "infra")).build());
 
-            List<RetireResult> results = factory.retireAll(SessionSelector.label("team", "infra"), RetireMode.DESTROY);
+            List<RetireResult> results = factory.fleet().retireAll(SessionSelector.label("team", "infra"), RetireMode.DESTROY);
 
             assertThat(results).extracting(RetireResult::sessionId).containsExactly("elsewhere", "ok-1", "ok-2");
             assertThat(results.get(0).failed()).isTrue();
@@ -142,16 +143,16 @@ class BulkRetirementTest {
                     .labels(Map.of("team", "infra")).build());
             SessionSelector selector = SessionSelector.label("team", "infra");
 
-            List<RetireResult> plan = factory.planRetirement(selector);
-            List<RetireResult> byIds = factory.planRetirement(List.of("elsewhere", "ok-1", "nobody"));
-            List<RetireResult> real = factory.retireAll(selector, RetireMode.STOP);
+            List<RetireResult> plan = factory.fleet().planRetirement(selector);
+            List<RetireResult> byIds = factory.fleet().planRetirement(List.of("elsewhere", "ok-1", "nobody"));
+            List<RetireResult> real = factory.fleet().retireAll(selector, RetireMode.STOP);
 
             assertThat(plan).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED, RetireResult.Outcome.WOULD_RETIRE);
             assertThat(byIds).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED,
                     RetireResult.Outcome.WOULD_RETIRE, RetireResult.Outcome.UNKNOWN);
             assertThat(plan.get(0).problems()).isEqualTo(real.get(0).problems());
             assertThat(real).extracting(RetireResult::outcome).containsExactly(RetireResult.Outcome.FAILED, RetireResult.Outcome.RETIRED);
-            assertThat(factory.retireEach(List.of("ok-1", "nobody"), RetireMode.DESTROY, 2)).extracting(RetireResult::outcome)
+            assertThat(factory.fleet().retireEach(List.of("ok-1", "nobody"), RetireMode.DESTROY, 2)).extracting(RetireResult::outcome)
                     .containsExactly(RetireResult.Outcome.RETIRED, RetireResult.Outcome.UNKNOWN);
         }
     }
@@ -174,8 +175,8 @@ class BulkRetirementTest {
             makeIdle(factory, "working", Duration.ofHours(2));
 
             SessionSelector anHour = SessionSelector.idleFor(Duration.ofHours(1));
-            assertThat(factory.selectSessions(anHour)).extracting(SessionRecord::sessionId).containsExactly("idle");
-            assertThat(elsewhere.selectSessions(anHour)).as("in another process too").extracting(SessionRecord::sessionId)
+            assertThat(factory.fleet().selectSessions(anHour)).extracting(SessionRecord::sessionId).containsExactly("idle");
+            assertThat(elsewhere.fleet().selectSessions(anHour)).as("in another process too").extracting(SessionRecord::sessionId)
                     .containsExactly("idle");
 
             Files.createFile(tmp.resolve("release"));
@@ -193,8 +194,8 @@ class BulkRetirementTest {
             makeIdle(factory, "an-hour", Duration.ofMinutes(90));
             makeIdle(factory, "a-week", Duration.ofDays(8));
 
-            List<RetireResult> first = factory.applyIdlePolicies();
-            List<RetireResult> second = factory.applyIdlePolicies();
+            List<RetireResult> first = factory.fleet().applyIdlePolicies();
+            List<RetireResult> second = factory.fleet().applyIdlePolicies();
 
             assertThat(first).extracting(RetireResult::describe).containsExactly("retired a-week", "retired an-hour");
             assertThat(factory.sessionStore().find("a-week")).isEmpty();
@@ -262,8 +263,8 @@ class BulkRetirementTest {
             makeIdle(factory, "dead-run", Duration.ofHours(2));
             SessionSelector idle = SessionSelector.idleFor(Duration.ofHours(1));
 
-            assertThat(factory.planRetirement(idle)).extracting(RetireResult::describe).containsExactly("would retire dead-run");
-            assertThat(factory.retireAll(idle, RetireMode.STOP)).extracting(RetireResult::describe).containsExactly("retired dead-run");
+            assertThat(factory.fleet().planRetirement(idle)).extracting(RetireResult::describe).containsExactly("would retire dead-run");
+            assertThat(factory.fleet().retireAll(idle, RetireMode.STOP)).extracting(RetireResult::describe).containsExactly("retired dead-run");
         }
     }
 
@@ -282,14 +283,14 @@ class BulkRetirementTest {
         }
 
         try (SandboxFactory sweeper = factory()) {
-            List<RetireResult> results = sweeper.destroyAbandonedRuns();
+            List<RetireResult> results = sweeper.fleet().destroyAbandonedRuns();
 
             assertThat(results).extracting(RetireResult::describe).containsExactly("retired dead-run");
             assertThat(sweeper.sessionStore().list()).extracting(SessionRecord::sessionId)
                     .containsExactly("claimed", "live-run", "opened", "remote-run");
             assertThat(teardowns()).containsExactly("dead-run");
             assertThat(state.resolve("sessions/dead-run")).doesNotExist();
-            assertThat(sweeper.destroyAbandonedRuns()).as("nothing left to destroy").isEmpty();
+            assertThat(sweeper.fleet().destroyAbandonedRuns()).as("nothing left to destroy").isEmpty();
         }
     }
 
@@ -298,7 +299,7 @@ class BulkRetirementTest {
         try (SandboxFactory factory = factory()) {
             factory.openSession(runSpec("held").ephemeralFor(DeadHosts.exited()));
 
-            assertThat(factory.destroyAbandonedRuns()).isEmpty();
+            assertThat(factory.fleet().destroyAbandonedRuns()).isEmpty();
             assertThat(factory.sessionStore().find("held")).isPresent();
         }
     }

@@ -5,6 +5,7 @@ import io.sandboxfactory.api.SandboxStatus;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionRetiredException;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,7 +44,7 @@ class SessionRetirementTest {
         log = tmp.resolve("teardown.log");
     }
 
-    private SessionSpec.Builder spec(String id) {
+    private SessionSpecBuilder spec(String id) {
         return SessionSpec.builder(id).repository(remote.toString()).branch("work")
                 .teardownCommands("pwd >> '" + log + "'", "echo second-teardown-command >> '" + log + "'");
     }

@@ -35,7 +35,7 @@ class NothingLostTest {
         state = tmp.resolve("state");
     }
 
-    private SessionSpec.Builder spec() {
+    private SessionSpecBuilder spec() {
         return SessionSpec.builder("s1").repository(remote.toString()).branch("work").teardownCommands("true");
     }
 

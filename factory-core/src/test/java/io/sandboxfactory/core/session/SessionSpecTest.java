@@ -79,7 +79,7 @@ class SessionSpecTest {
         SessionDefaults defaults = new SessionDefaults(Optional.empty(), List.of(), List.of(), RepositoryLocator.github(), Optional.empty(),
                 SessionTimeouts.defaults(), io.sandboxfactory.core.internal.git.RetryPolicy.defaults(), null, List.of("CONFIGURED"),
                 java.util.Map.of("GIVEN", "g", "CONFIGURED", "c", "OWN", "o"));
-        SessionSpec.Builder single = SessionSpec.builder("s").repository("a/b").branch("x");
+        SessionSpecBuilder single = SessionSpec.builder("s").repository("a/b").branch("x");
 
         SessionPlan given = SessionPlan.of(single.setupSecrets("GIVEN").build(), defaults, Optional.of(List.of("STORED")));
         assertThat(given.setupSecrets().values()).containsOnlyKeys("GIVEN");

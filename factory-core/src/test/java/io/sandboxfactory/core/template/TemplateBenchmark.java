@@ -6,6 +6,7 @@ import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionListener;
 import io.sandboxfactory.core.session.SessionPhase;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.GitHttpServer;
 
@@ -176,7 +177,7 @@ public final class TemplateBenchmark {
         }
     }
 
-    private static SessionSpec.Builder spec(String id, String url) {
+    private static SessionSpecBuilder spec(String id, String url) {
         return SessionSpec.builder(id).repository(url).branch("work").setupCommands(SETUP);
     }
 

@@ -1,10 +1,8 @@
 package io.sandboxfactory.core.internal.retire;
 
 import io.sandboxfactory.api.FactorySandbox;
-import io.sandboxfactory.api.InvalidInputException;
 import io.sandboxfactory.api.capability.SandboxInventory;
 import io.sandboxfactory.api.capability.SandboxListing;
-import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.HostProcess;
 import io.sandboxfactory.core.config.Lifecycle;
 import io.sandboxfactory.core.internal.gateway.GitGateway;
@@ -28,10 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -61,15 +55,14 @@ public final class Retirements {
     private final CommandActivity activity;
     private final Lifecycle lifecycle;
     private final Clock clock;
+    private final GitGateway gateway;
+    private final EgressChannels egressChannels;
 
     /**
      * @param open opens a session as {@code SandboxFactory.openSession} does
      * @param activity the sessions running commands in this factory (never idle)
      * @param lifecycle the idle policies {@link #applyIdlePolicies} applies
      */
-    private final GitGateway gateway;
-    private final EgressChannels egressChannels;
-
     public Retirements(SessionRetirementCoordinator coordinator, SessionStore store, SessionMemo memo, String providerName,
                        FactorySandbox provider, Function<SessionSpec, SessionHandle> open, CommandActivity activity, Lifecycle lifecycle, Clock clock,
                        GitGateway gateway, EgressChannels egressChannels) {
@@ -215,7 +208,7 @@ public final class Retirements {
     }
 
     private List<RetireResult> retireAll(SessionSelector selector, RetireMode mode, int parallelism, Predicate<SessionRecord> also) {
-        requireParallelism(parallelism);
+        RetirementBatch.requireParallelism(parallelism);
         return retireEach(select(selector).stream().filter(also).map(SessionRecord::sessionId).toList(), mode, parallelism);
     }
 
@@ -224,48 +217,14 @@ public final class Retirements {
      * #retire} does (an unknown one is a no-op that says so); results in the order given.
      */
     public List<RetireResult> retireEach(List<String> sessionIds, RetireMode mode, int parallelism) {
-        requireParallelism(parallelism);
+        RetirementBatch.requireParallelism(parallelism);
         List<String> selected = sessionIds.stream().map(SessionSpec::requireValidSessionId).toList();
         if (selected.isEmpty()) {
             return List.of();
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, selected.size()), r -> {
-            Thread t = new Thread(r, "session-retirement");
-            t.setDaemon(true);
-            return t;
-        });
         // One inventory listing for the whole batch, not one per session.
         Predicate<String> listed = listedSandboxes();
-        try {
-            List<Future<RetireResult>> running = new ArrayList<>();
-            for (String id : selected) {
-                running.add(pool.submit(() -> retire(id, mode, () -> listed)));
-            }
-            List<RetireResult> results = new ArrayList<>();
-            for (int i = 0; i < running.size(); i++) {
-                results.add(await(running.get(i), selected.get(i)));
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private static void requireParallelism(int parallelism) {
-        if (parallelism < 1) {
-            throw new InvalidInputException(StandardErrorCode.INVALID_ARGUMENT, "Parallelism " + parallelism + " is invalid; it must be at least 1.");
-        }
-    }
-
-    private static RetireResult await(Future<RetireResult> result, String sessionId) {
-        try {
-            return result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of("interrupted"));
-        } catch (ExecutionException e) {
-            return new RetireResult(sessionId, RetireResult.Outcome.FAILED, List.of(String.valueOf(e.getCause().getMessage())));
-        }
+        return RetirementBatch.run(selected, parallelism, id -> retire(id, mode, () -> listed));
     }
 
     /**

@@ -15,6 +15,7 @@ import io.sandboxfactory.core.session.Redaction;
 import io.sandboxfactory.core.session.SessionHandle;
 import io.sandboxfactory.core.session.SessionLayout;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.store.api.SessionStore;
 import io.sandboxfactory.core.template.TemplateRequest;
 import org.slf4j.Logger;
@@ -98,7 +99,7 @@ public final class TemplateBuilder {
     }
 
     private static SessionSpec spec(String sessionId, TemplateRequest request) {
-        SessionSpec.Builder spec = SessionSpec.builder(sessionId).branch(BUILD_BRANCH).useTemplates(false);
+        SessionSpecBuilder spec = SessionSpec.builder(sessionId).branch(BUILD_BRANCH).useTemplates(false);
         request.environment().ifPresentOrElse(spec::environment, () -> spec.repository(request.repository()));
         request.setupCommands().ifPresent(spec::setupCommands);
         request.baseBranch().ifPresent(spec::baseBranch);

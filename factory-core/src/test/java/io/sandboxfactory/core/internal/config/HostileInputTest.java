@@ -8,6 +8,7 @@ import io.sandboxfactory.core.internal.session.RepositoryLocator;
 import io.sandboxfactory.core.internal.session.SessionDefaults;
 import io.sandboxfactory.core.internal.session.SessionTimeouts;
 import io.sandboxfactory.core.session.SessionSpec;
+import io.sandboxfactory.core.session.SessionSpecBuilder;
 import io.sandboxfactory.core.testing.FaultySandboxes;
 import io.sandboxfactory.core.testing.Git;
 import io.sandboxfactory.core.testing.SessionHarness;
@@ -132,7 +133,7 @@ class HostileInputTest {
     }
 
     private SessionSpec spec(String field, String value) {
-        SessionSpec.Builder spec = SessionSpec.builder(field.equals("sessionId") ? value : "s1")
+        SessionSpecBuilder spec = SessionSpec.builder(field.equals("sessionId") ? value : "s1")
                 .repository(field.equals("repository") ? value : remote.toString())
                 .branch(field.equals("branch") ? value : "work");
         switch (field) {

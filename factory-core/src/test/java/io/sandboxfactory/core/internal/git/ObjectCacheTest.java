@@ -124,10 +124,10 @@ class ObjectCacheTest {
         try (SandboxFactory factory = factory()) {
             factory.openSession(spec("s1"));
             Path mirror = mirrors().get(0);
-            factory.sweep();
+            factory.fleet().sweep();
             assertThat(mirror).as("used just now").exists();
             Files.setLastModifiedTime(mirror.resolve("sandbox-factory-fetched"), FileTime.from(Instant.now().minus(Duration.ofDays(31))));
-            factory.sweep();
+            factory.fleet().sweep();
             assertThat(mirror).doesNotExist();
         }
     }
