@@ -70,11 +70,6 @@ public record HostProcess(String host, long pid, long startMillis, String startS
         return !startMatches(process.get(), startMillis, startStamp);
     }
 
-    /** {@link #startMatches(ProcessHandle, long, String)} for a start recorded without a stamp. */
-    public static boolean startMatches(ProcessHandle process, long startMillis) {
-        return startMatches(process, startMillis, "");
-    }
-
     /**
      * Whether the live {@code process} may be the one recorded as started at {@code startMillis}
      * (epoch millis, -1 when unknown) with {@code startStamp} (empty when unknown). A mismatch means

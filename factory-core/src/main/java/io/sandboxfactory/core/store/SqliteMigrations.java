@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.store.jdbc.CommandRows;
 import io.sandboxfactory.store.jdbc.SessionRows;
@@ -76,7 +77,7 @@ final class SqliteMigrations {
                 s.execute("INSERT INTO schema_version (version) VALUES (0)");
             }
             if (version > STEPS.size()) {
-                throw new SessionStoreException("Session store " + file + " has schema version " + version
+                throw new SessionStoreException(StandardErrorCode.SESSION_STORE, "Session store " + file + " has schema version " + version
                         + ", newer than this version of Sandbox Factory understands (" + STEPS.size() + "); upgrade it.", null);
             }
             for (int step = version; step < STEPS.size(); step++) {

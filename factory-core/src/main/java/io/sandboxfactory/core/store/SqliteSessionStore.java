@@ -1,5 +1,6 @@
 package io.sandboxfactory.core.store;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -77,7 +78,8 @@ public final class SqliteSessionStore extends JdbcSessionStore {
             store.migrate();
             return store;
         } catch (SQLException e) {
-            throw new SessionStoreException("Could not open session store " + absolute + ": " + e.getMessage(), e);
+            throw new SessionStoreException(StandardErrorCode.SESSION_STORE,
+                    "Could not open session store " + absolute + ": " + e.getMessage(), e);
         }
     }
 
@@ -206,7 +208,7 @@ public final class SqliteSessionStore extends JdbcSessionStore {
                 connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            throw new SessionStoreException("Session store " + file + " failed: " + e.getMessage(), e);
+            throw new SessionStoreException(StandardErrorCode.SESSION_STORE, "Session store " + file + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -215,7 +217,7 @@ public final class SqliteSessionStore extends JdbcSessionStore {
         try {
             return work.run(connection);
         } catch (SQLException e) {
-            throw new SessionStoreException("Session store " + file + " failed: " + e.getMessage(), e);
+            throw new SessionStoreException(StandardErrorCode.SESSION_STORE, "Session store " + file + " failed: " + e.getMessage(), e);
         }
     }
 

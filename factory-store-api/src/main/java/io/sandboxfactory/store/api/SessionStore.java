@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.api;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -180,7 +181,8 @@ public interface SessionStore extends AutoCloseable {
      * ignoring them, since a deny that is silently lost reopens a host.
      */
     default void recordEgress(String sessionId, SessionEgress egress) {
-        throw new SessionStoreException("This session store (" + getClass().getName() + ") does not keep egress rules; use the"
+        throw new SessionStoreException(StandardErrorCode.SESSION_STORE,
+                "This session store (" + getClass().getName() + ") does not keep egress rules; use the"
                 + " sqlite or postgres store for sessions with an egress allow-list.", null);
     }
 

@@ -12,11 +12,9 @@ import io.sandboxfactory.api.error.StandardErrorCode;
 public class SessionStoreException extends SandboxException {
     private static final long serialVersionUID = 1L;
 
-    public SessionStoreException(String message, Throwable cause) {
-        this(StandardErrorCode.SESSION_STORE, message, cause);
-    }
-
-    /** With a more specific code than {@link StandardErrorCode#SESSION_STORE}, such as a store's own {@code STORE_BUSY}. */
+    /**
+     * @param code {@link StandardErrorCode#SESSION_STORE}, or a more specific code such as a store's own {@code STORE_BUSY}
+     */
     public SessionStoreException(ErrorCodeSupplier code, String message, Throwable cause) {
         super(code, message, cause);
     }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.jdbc;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -279,7 +280,8 @@ public final class SessionRows {
         try {
             return text == null ? Map.of() : Map.copyOf(json.readValue(text, STRING_MAP));
         } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + store + " holds unreadable labels: " + e.getOriginalMessage(), e);
+            throw new SessionStoreException(StandardErrorCode.SESSION_STORE,
+                    "Session store " + store + " holds unreadable labels: " + e.getOriginalMessage(), e);
         }
     }
 
@@ -287,7 +289,8 @@ public final class SessionRows {
         try {
             return text == null ? List.of() : List.copyOf(json.readValue(text, STRING_LIST));
         } catch (JsonProcessingException e) {
-            throw new SessionStoreException("Session store " + store + " holds unreadable commands: " + e.getOriginalMessage(), e);
+            throw new SessionStoreException(StandardErrorCode.SESSION_STORE,
+                    "Session store " + store + " holds unreadable commands: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.postgres;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.store.api.SessionStoreException;
 import io.sandboxfactory.store.jdbc.CommandRows;
 import io.sandboxfactory.store.jdbc.SessionRows;
@@ -84,7 +85,7 @@ final class PostgresMigrations {
                 version = 0;
             }
             if (version > STEPS.size()) {
-                throw new SessionStoreException("Session store " + store + " has schema version " + version
+                throw new SessionStoreException(StandardErrorCode.SESSION_STORE, "Session store " + store + " has schema version " + version
                         + ", newer than this version of Sandbox Factory understands (" + STEPS.size() + "); upgrade it.", null);
             }
             for (int step = version; step < STEPS.size(); step++) {

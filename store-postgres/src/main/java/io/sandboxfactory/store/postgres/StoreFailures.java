@@ -1,5 +1,6 @@
 package io.sandboxfactory.store.postgres;
 
+import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.api.support.DurationText;
 import io.sandboxfactory.store.api.SessionStoreException;
 
@@ -22,10 +23,11 @@ final class StoreFailures {
             }
         }
         if (unreachable(e)) {
-            return new SessionStoreException("Session store " + store + " is unreachable (" + rootMessage(e)
+            return new SessionStoreException(StandardErrorCode.SESSION_STORE,
+                    "Session store " + store + " is unreachable (" + rootMessage(e)
                     + "); sessions cannot be opened, retired or looked up until it answers again.", e);
         }
-        return new SessionStoreException("Session store " + store + " failed: " + rootMessage(e), e);
+        return new SessionStoreException(StandardErrorCode.SESSION_STORE, "Session store " + store + " failed: " + rootMessage(e), e);
     }
 
     /** A pool timeout after a failed connection attempt, or SQL state class 08 (connection exception) or 57P0x (server shutting down, restarting). */
