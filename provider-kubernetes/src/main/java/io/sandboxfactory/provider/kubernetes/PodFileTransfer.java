@@ -59,7 +59,8 @@ final class PodFileTransfer implements RemoteFiles<String> {
     public void copyIn(String pod, String root, String directory, FileTransferSandbox.Source source) {
         requireUnder(root, directory);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        TarStream tar = new TarStream(source);
+        // Entries owned by root (uid and gid 0), as extracting them as root makes them.
+        TarStream tar = new TarStream(source, 0, 0);
         ExecWatch watch = open(pod, true, errors, "sandbox-factory-extract", directory);
         try (tar; watch) {
             OutputStream stdin = watch.getInput();

@@ -56,14 +56,9 @@ public final class TarStream extends InputStream {
     private final int uid;
     private final int gid;
 
-    /** Entries owned by root (uid and gid 0), as extracting them as root makes them. */
-    public TarStream(FileTransferSandbox.Source source) {
-        this(source, 0, 0);
-    }
-
     /**
-     * Entries owned by {@code uid} and {@code gid}: an engine that extracts as root keeps the
-     * owner a header names, so the files belong to a non-root user of the sandbox.
+     * Entries owned by {@code uid} and {@code gid} (0 and 0 for root): an engine that extracts as
+     * root keeps the owner a header names, so the files belong to a non-root user of the sandbox.
      */
     public TarStream(FileTransferSandbox.Source source, int uid, int gid) {
         this.uid = uid;
