@@ -67,23 +67,45 @@ final class ForkServer implements Launcher {
         Process start(ProcessBuilder builder) throws IOException;
     }
 
+    /** Linux's shared memory, a tmpfs: a FIFO made and removed there costs no disk inode (see {@link #fifoParent}). */
+    static final Path SHARED_MEMORY = Path.of("/dev/shm");
+
     private final String perl;
     private final Executor pumps;
     private final Optional<Confinement> confinement;
+    /** Where an unconfined server's FIFO directory is made. */
+    private final Path fifoParent;
     private final AtomicInteger ids = new AtomicInteger();
     private Path fifos;
     private Connection connection;
     /** Set once the session was destroyed: no server starts again (a command racing the destroy fails). */
     private boolean ended;
 
-    ForkServer(String perl, Executor pumps) {
-        this(perl, pumps, Optional.empty());
+    /** A server on the host, its FIFO directory made under {@code fifoParent} (see {@link #fifoParent}). */
+    ForkServer(String perl, Executor pumps, Path fifoParent) {
+        this(perl, pumps, Optional.empty(), fifoParent);
     }
 
-    ForkServer(String perl, Executor pumps, Optional<Confinement> confinement) {
+    /** A server inside a session's boundary, its FIFO directory the one the confinement makes. */
+    ForkServer(String perl, Executor pumps, Confinement confinement) {
+        this(perl, pumps, Optional.of(confinement), null);
+    }
+
+    private ForkServer(String perl, Executor pumps, Optional<Confinement> confinement, Path fifoParent) {
         this.perl = perl;
         this.pumps = pumps;
         this.confinement = confinement;
+        this.fifoParent = fifoParent;
+    }
+
+    /**
+     * Where a server on the host makes its FIFO directory: {@code sharedMemory} when it is a
+     * writable directory, else {@code temporary}. Why: every command makes and removes two FIFOs,
+     * and on a disk file system (ext4) allocating their inodes among so many recently freed ones
+     * cost more CPU than the JVM's whole part of the command; on a tmpfs it costs next to nothing.
+     */
+    static Path fifoParent(Path sharedMemory, Path temporary) {
+        return Files.isDirectory(sharedMemory) && Files.isWritable(sharedMemory) ? sharedMemory : temporary;
     }
 
     @Override
@@ -183,7 +205,7 @@ final class ForkServer implements Launcher {
         }
         if (fifos == null) {
             // Private to this user (0700): no one else can open a command's output.
-            fifos = confinement.isPresent() ? confinement.get().newFifoDirectory() : Files.createTempDirectory("sandbox-factory-fork-",
+            fifos = confinement.isPresent() ? confinement.get().newFifoDirectory() : Files.createTempDirectory(fifoParent, "sandbox-factory-fork-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         if (connection == null || !connection.process.isAlive()) {

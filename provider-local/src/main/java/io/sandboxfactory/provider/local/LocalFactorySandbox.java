@@ -89,7 +89,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         Boundaries b = boundaries.get();
         SessionPrivate own = SessionPrivate.of(directory);
         Bubblewrap.Session session = new Bubblewrap.Session(directory, own, ctx.hostDirectories(), b.volumes());
-        ForkServer server = new ForkServer(b.perl(), threads.pumps(), Optional.of(new ForkServer.Confinement() {
+        ForkServer server = new ForkServer(b.perl(), threads.pumps(), new ForkServer.Confinement() {
             @Override
             public Path newFifoDirectory() throws IOException {
                 return own.newFifoDirectory();
@@ -115,7 +115,7 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
                 }
                 return process;
             }
-        }));
+        });
         confinedServers.add(server);
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         // The host's HOME does not exist inside; the session's own does, and lasts as long as the session.

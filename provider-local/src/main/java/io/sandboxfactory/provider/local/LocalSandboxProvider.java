@@ -108,7 +108,8 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
     static Function<CommandThreads, Launcher> launchers() {
         Optional<String> perl = firstExecutable(PERL_CANDIDATES);
         if (perl.isPresent()) {
-            return threads -> new ForkServer(perl.get(), threads.pumps());
+            Path fifoParent = ForkServer.fifoParent(ForkServer.SHARED_MEMORY, Path.of(System.getProperty("java.io.tmpdir")));
+            return threads -> new ForkServer(perl.get(), threads.pumps(), fifoParent);
         }
         String setsid = findSetsid();
         return threads -> new ProcessLauncher(setsid, threads.pumps());

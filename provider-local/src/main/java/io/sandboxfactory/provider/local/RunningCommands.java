@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  *
  * <p>Records are written by a recorder thread right after the start, not by the command's thread,
  * so a command does not wait for the file system; a command that already returned by then is not
- * recorded at all. A host killed in between leaves a command no record names; the fork server
+ * recorded at all. A returned command's record is renamed to a spare the next record is written
+ * into ({@link RecordSpares}), so a command allocates no inode. A host killed in between leaves a command no record names; the fork server
  * still ends it.
  */
 final class RunningCommands {
@@ -49,6 +50,7 @@ final class RunningCommands {
     private final Path records;
     private final HostProcess self;
     private final Executor recorder;
+    private final RecordSpares spares = new RecordSpares();
 
     /**
      * @param sessionDirectory {@code <root>/<sessionId>}
@@ -104,9 +106,13 @@ final class RunningCommands {
                     + "hostStartStamp=" + self.startStamp() + "\n";
             for (int attempt = 0; attempt < 2; attempt++) {
                 try {
-                    Files.createDirectories(records);
-                    // Written whole, then renamed: a reaper never reads half a record.
-                    Path partial = records.resolve(pid + ".partial");
+                    if (!Files.isDirectory(records)) {
+                        // Only when missing: createDirectories on an existing directory builds and drops an exception each time.
+                        Files.createDirectories(records);
+                    }
+                    // Written whole, then renamed: a reaper never reads half a record. Into a spare when there is
+                    // one: overwriting a file allocates no inode (see RecordSpares).
+                    Path partial = spares.take().orElseGet(() -> records.resolve(pid + ".partial"));
                     Files.writeString(partial, text, StandardCharsets.UTF_8);
                     Files.move(partial, records.resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE,
                             StandardCopyOption.REPLACE_EXISTING);
@@ -127,8 +133,8 @@ final class RunningCommands {
 
         private void delete() {
             try {
-                // The directory stays for the next command; killAll() and reapOrphans() remove it when empty.
-                Files.deleteIfExists(records.resolve(Long.toString(pid)));
+                // The directory stays for the next command; killAll() and reapOrphans() remove it with the spares.
+                spares.keep(records.resolve(Long.toString(pid)));
             } catch (IOException e) {
                 // A stale record is harmless: its leader is gone, so reaping it only deletes the file.
             }
@@ -148,6 +154,7 @@ final class RunningCommands {
     private void end(boolean all) {
         List<Path> recorded = list();
         if (recorded.isEmpty()) {
+            removeLeftovers();
             return;
         }
         List<ProcessHandle> victims = new ArrayList<>();
@@ -175,6 +182,21 @@ final class RunningCommands {
                 // Reaping it again later finds its processes gone.
             }
         }
+        removeLeftovers();
+    }
+
+    /**
+     * Deletes the spares and half-written records ({@link RecordSpares}), then the directory if that
+     * left it empty. A writer whose file goes meanwhile writes its record anew.
+     */
+    private void removeLeftovers() {
+        for (Path spare : list("*{" + RecordSpares.SUFFIX + ",.partial}")) {
+            try {
+                Files.deleteIfExists(spare);
+            } catch (IOException e) {
+                // The directory then stays, as it does for a record still there.
+            }
+        }
         try {
             Files.deleteIfExists(records);
         } catch (IOException e) {
@@ -183,11 +205,15 @@ final class RunningCommands {
     }
 
     private List<Path> list() {
+        return list("[0-9]*").stream().filter(f -> f.getFileName().toString().matches("\\d+")).toList();
+    }
+
+    private List<Path> list(String glob) {
         if (!Files.isDirectory(records)) {
             return List.of();
         }
         List<Path> found = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(records, f -> f.getFileName().toString().matches("\\d+"))) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(records, glob)) {
             files.forEach(found::add);
         } catch (IOException e) {
             return List.of();

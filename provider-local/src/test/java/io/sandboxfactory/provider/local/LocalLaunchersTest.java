@@ -50,7 +50,7 @@ class LocalLaunchersTest {
 
     private LocalSandbox sandbox(String launcher) {
         Function<CommandThreads, Launcher> launchers = launcher.equals("fork server")
-                ? threads -> new ForkServer("/usr/bin/perl", threads.pumps())
+                ? threads -> new ForkServer("/usr/bin/perl", threads.pumps(), temp)
                 : threads -> new ProcessLauncher(LocalSandboxProvider.findSetsid(), threads.pumps());
         LocalFactorySandbox factory = new LocalFactorySandbox(temp.resolve("sessions"),
                 Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "ONLY", "this"), launchers, temp.resolve("templates"));
@@ -144,6 +144,36 @@ class LocalLaunchersTest {
         awaitCondition(() -> !Files.exists(records.resolve(Long.toString(shell))));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"fork server", "setsid"})
+    void aFinishedCommandsRecordIsTheSpareOfTheNextAndAStopRemovesSparesAndTheirDirectory(String launcher) throws Exception {
+        LocalSandbox sandbox = sandbox(launcher);
+        Path records = temp.resolve("sessions").resolve(RunningCommands.DIRECTORY).resolve(sandbox.id());
+        long first = runRecorded(sandbox, records, "first");
+        Path spare = records.resolve(first + RecordSpares.SUFFIX);
+        awaitCondition(() -> Files.exists(spare));
+
+        long second = runRecorded(sandbox, records, "second");
+
+        assertThat(spare).as("taken for the second command's record").doesNotExist();
+        awaitCondition(() -> Files.exists(records.resolve(second + RecordSpares.SUFFIX)));
+        sandbox.stop();
+        assertThat(records).doesNotExist();
+    }
+
+    /** Runs a command until its record was written, then lets it finish; its shell's pid. */
+    private static long runRecorded(LocalSandbox sandbox, Path records, String name) throws Exception {
+        CompletableFuture<CommandResult> running = CompletableFuture.supplyAsync(() -> run(sandbox,
+                "echo $$ > " + name + ".tmp; mv " + name + ".tmp " + name + ".pid; while [ ! -e " + name + ".go ]; do sleep 0.02; done"));
+        awaitCondition(() -> Files.exists(sandbox.directory().resolve(name + ".pid")));
+        long shell = readPid(sandbox.directory().resolve(name + ".pid"));
+        awaitCondition(() -> Files.exists(records.resolve(Long.toString(shell))));
+        assertThat(Files.readString(records.resolve(Long.toString(shell)))).contains("hostPid=" + ProcessHandle.current().pid());
+        Files.writeString(sandbox.directory().resolve(name + ".go"), "");
+        assertThat(running.get(60, TimeUnit.SECONDS).exitCode()).isZero();
+        return shell;
+    }
+
     /**
      * Run 7 of stress loop 24: a JVM on the other side of a wall-clock step sees a live host start
      * more than a second off its record. The start stamps decide, the host's and the shell's: a live
@@ -234,6 +264,31 @@ class LocalLaunchersTest {
         factories.get(0).close();
 
         assertThat(server.onExit().get().isAlive()).isFalse();
+    }
+
+    @Test
+    void aForkServerOnTheHostMakesItsFifosUnderTheParentItWasGivenAndRemovesThemWhenClosed() throws Exception {
+        LocalSandbox sandbox = sandbox("fork server");
+        assertThat(run(sandbox, "echo out; echo err >&2").stdout()).isEqualTo("out\n");
+        try (var made = Files.list(temp)) {
+            assertThat(made.map(p -> p.getFileName().toString())).anyMatch(name -> name.startsWith("sandbox-factory-fork-"));
+        }
+
+        factories.get(0).close();
+
+        try (var left = Files.list(temp)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(name -> name.startsWith("sandbox-factory-fork-"));
+        }
+    }
+
+    @Test
+    void fifosGoToSharedMemoryWhenItIsAWritableDirectoryElseToTheTemporaryDirectory() throws Exception {
+        Path shared = Files.createDirectory(temp.resolve("shm"));
+        Path temporary = Files.createDirectory(temp.resolve("tmp"));
+
+        assertThat(ForkServer.fifoParent(shared, temporary)).isEqualTo(shared);
+        assertThat(ForkServer.fifoParent(temp.resolve("missing"), temporary)).isEqualTo(temporary);
+        assertThat(ForkServer.fifoParent(Files.writeString(temp.resolve("a-file"), ""), temporary)).isEqualTo(temporary);
     }
 
     @Test
