@@ -60,6 +60,9 @@ final class ForkServer implements Launcher {
         /** A new private directory for one server's FIFOs, visible inside the boundary at its path. */
         Path newFifoDirectory() throws IOException;
 
+        /** The file the server's stderr is appended to (what bwrap says when it cannot make the boundary). */
+        Path errorLog(Path fifos);
+
         /** The command that runs {@code server} inside the boundary, the FIFO directory bound into it. */
         List<String> command(List<String> server, Path fifos);
 
@@ -99,13 +102,14 @@ final class ForkServer implements Launcher {
     }
 
     /**
-     * Where a server on the host makes its FIFO directory: {@code sharedMemory} when it is a
-     * writable directory, else {@code temporary}. Why: every command makes and removes two FIFOs,
-     * and on a disk file system (ext4) allocating their inodes among so many recently freed ones
-     * cost more CPU than the JVM's whole part of the command; on a tmpfs it costs next to nothing.
+     * {@code sharedMemory} when it is a writable directory: where servers make their FIFO
+     * directories then, else a server on the host in the temporary directory and one in a boundary
+     * in its session's private directory. Why: every command makes and removes two FIFOs, and on a
+     * disk file system (ext4) allocating their inodes among so many recently freed ones cost more CPU
+     * than the JVM's whole part of the command; on a tmpfs it costs next to nothing.
      */
-    static Path fifoParent(Path sharedMemory, Path temporary) {
-        return Files.isDirectory(sharedMemory) && Files.isWritable(sharedMemory) ? sharedMemory : temporary;
+    static Optional<Path> fifoParent(Path sharedMemory) {
+        return Files.isDirectory(sharedMemory) && Files.isWritable(sharedMemory) ? Optional.of(sharedMemory) : Optional.empty();
     }
 
     @Override
@@ -190,7 +194,7 @@ final class ForkServer implements Launcher {
             try {
                 Directories.deleteRecursively(fifos);
                 if (confinement.isPresent()) {
-                    Files.deleteIfExists(fifos.resolveSibling(fifos.getFileName() + ".log"));
+                    Files.deleteIfExists(confinement.get().errorLog(fifos));
                 }
             } catch (IOException e) {
                 // A FIFO of a command still starting; the directory is in the temporary directory.
@@ -213,7 +217,7 @@ final class ForkServer implements Launcher {
             Path dir = fifos;
             ProcessBuilder builder = new ProcessBuilder(confinement.map(c -> c.command(server, dir)).orElse(server));
             // Confined, what bwrap says when it cannot make the boundary is kept, for the error it causes.
-            Optional<Path> errors = confinement.map(c -> dir.resolveSibling(dir.getFileName() + ".log"));
+            Optional<Path> errors = confinement.map(c -> c.errorLog(dir));
             builder.redirectError(errors.map(file -> ProcessBuilder.Redirect.appendTo(file.toFile())).orElse(ProcessBuilder.Redirect.DISCARD));
             // The server's own environment reaches no command (each gets exactly its own); an empty
             // one keeps PERL5LIB and the like from changing the server.

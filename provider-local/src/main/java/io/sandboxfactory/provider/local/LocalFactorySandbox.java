@@ -46,8 +46,14 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
     /** The fork servers of isolated sessions (one each) until a session is destroyed; stopped on {@link #close()}. */
     private final Set<ForkServer> confinedServers = ConcurrentHashMap.newKeySet();
 
-    /** What an isolated factory confines each session with. */
-    record Boundaries(String perl, Bubblewrap bubblewrap, HostUser user, List<String> volumes, Optional<String> setsid) {
+    /**
+     * What an isolated factory confines each session with.
+     *
+     * @param fifoParent where each boundary's fork server gets its FIFO directory (see {@link ForkServer#fifoParent}), bound
+     *     into the boundary at its path; empty: in the session's private directory
+     */
+    record Boundaries(String perl, Bubblewrap bubblewrap, HostUser user, List<String> volumes, Optional<String> setsid,
+                      Optional<Path> fifoParent) {
     }
 
     /** Without isolation. @param launchers makes the launcher of this instance's commands from the threads it may use */
@@ -92,7 +98,12 @@ public final class LocalFactorySandbox implements TemplateStoreSandbox, SandboxI
         ForkServer server = new ForkServer(b.perl(), threads.pumps(), new ForkServer.Confinement() {
             @Override
             public Path newFifoDirectory() throws IOException {
-                return own.newFifoDirectory();
+                return own.newFifoDirectory(b.fifoParent());
+            }
+
+            @Override
+            public Path errorLog(Path fifos) {
+                return own.errorLog(fifos);
             }
 
             @Override

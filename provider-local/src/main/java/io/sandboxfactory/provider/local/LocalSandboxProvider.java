@@ -70,7 +70,7 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
         if (perl.isPresent() && Bubblewrap.works(bubblewrap)) {
             return Optional.of(new LocalFactorySandbox.Boundaries(perl.get(),
                     new Bubblewrap(bubblewrap, LocalProviderConfig.HOST.equals(config.network())), HostUser.current(), config.volumes(),
-                    firstExecutable(SETSID_CANDIDATES)));
+                    firstExecutable(SETSID_CANDIDATES), ForkServer.fifoParent(ForkServer.SHARED_MEMORY)));
         }
         String missing = perl.isEmpty()
                 ? "perl (at " + PERL_CANDIDATES + ") is missing: install the 'perl-base' package"
@@ -108,7 +108,7 @@ public final class LocalSandboxProvider extends AbstractSandboxProvider<LocalPro
     static Function<CommandThreads, Launcher> launchers() {
         Optional<String> perl = firstExecutable(PERL_CANDIDATES);
         if (perl.isPresent()) {
-            Path fifoParent = ForkServer.fifoParent(ForkServer.SHARED_MEMORY, Path.of(System.getProperty("java.io.tmpdir")));
+            Path fifoParent = ForkServer.fifoParent(ForkServer.SHARED_MEMORY).orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")));
             return threads -> new ForkServer(perl.get(), threads.pumps(), fifoParent);
         }
         String setsid = findSetsid();

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 
 /**
  * What an isolated session owns besides its checkout, under {@code <root>/}{@value #DIRECTORY}{@code
@@ -57,10 +58,19 @@ record SessionPrivate(Path base) {
         }
     }
 
-    /** A new FIFO directory (mode 0700) for one fork server of the session. */
-    Path newFifoDirectory() throws IOException {
+    /**
+     * A new FIFO directory (mode 0700) for one fork server of the session, under {@code parent} (a tmpfs: see {@link
+     * ForkServer#fifoParent}), else in this private directory.
+     */
+    Path newFifoDirectory(Optional<Path> parent) throws IOException {
         Files.createDirectories(base);
-        return Files.createTempDirectory(base, "fifos-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return Files.createTempDirectory(parent.orElse(base), parent.isPresent() ? "sandbox-factory-fork-" : "fifos-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+
+    /** Where the fork server of {@code fifos} keeps what it (and bwrap) said on stderr: here, removed with the session wherever its FIFOs are. */
+    Path errorLog(Path fifos) {
+        return base.resolve(fifos.getFileName() + ".log");
     }
 
     void delete() throws IOException {

@@ -86,6 +86,27 @@ class LocalIsolationTest {
     }
 
     @Test
+    void aSessionsFifosAreInSharedMemoryUnseenByOtherSessionsItsErrorLogInItsPrivateDirectoryAndDestroyRemovesBoth() throws IOException {
+        assumeTrue(ForkServer.fifoParent(ForkServer.SHARED_MEMORY).isPresent(), "a writable /dev/shm");
+        LocalSandbox sandbox = bed.sandbox("fifos");
+        assertThat(run(sandbox, "echo out").stdout()).isEqualTo("out\n");
+        Path privateDirectory = SessionPrivate.of(sandbox.directory()).base();
+        String log;
+        try (var files = Files.list(privateDirectory)) {
+            log = files.map(p -> p.getFileName().toString()).filter(name -> name.endsWith(".log")).findFirst().orElseThrow();
+        }
+        Path fifos = ForkServer.SHARED_MEMORY.resolve(log.substring(0, log.length() - ".log".length()));
+        assertThat(fifos).isDirectory();
+        assertThat(run(sandbox, "test -d " + fifos).exitCode()).as("its own server's, bound into its boundary").isZero();
+        assertThat(run(bed.sandbox("other"), "test -e " + fifos).exitCode()).as("not in another session's boundary").isNotZero();
+
+        sandbox.destroy();
+
+        assertThat(fifos).doesNotExist();
+        assertThat(privateDirectory).doesNotExist();
+    }
+
+    @Test
     void etcPasswdNamesOnlyTheRunningUserAndSystemDirectoriesAreReadOnly() throws IOException {
         LocalSandbox sandbox = bed.sandbox("users");
         String user = System.getProperty("user.name");
