@@ -1,10 +1,13 @@
 package io.sandboxfactory.provider.local;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
@@ -26,6 +29,21 @@ final class RecordSpares {
     private static final int MAX = 4;
 
     private final ConcurrentLinkedDeque<Path> kept = new ConcurrentLinkedDeque<>();
+
+    /**
+     * Writes {@code content} as the whole of {@code file}, made if missing. Over the old content, then cut
+     * to its length, never truncated to empty first: ext4 flushes a file truncated to zero and rewritten
+     * when it is closed (its {@code auto_da_alloc}), a disk write per command.
+     */
+    static void overwrite(Path file, byte[] content) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(content);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer, buffer.position());
+            }
+            channel.truncate(content.length);
+        }
+    }
 
     /** A spare to write the next record into, if one was kept; it may have been deleted since (writing makes it anew). */
     Optional<Path> take() {

@@ -113,7 +113,7 @@ final class RunningCommands {
                     // Written whole, then renamed: a reaper never reads half a record. Into a spare when there is
                     // one: overwriting a file allocates no inode (see RecordSpares).
                     Path partial = spares.take().orElseGet(() -> records.resolve(pid + ".partial"));
-                    Files.writeString(partial, text, StandardCharsets.UTF_8);
+                    RecordSpares.overwrite(partial, text.getBytes(StandardCharsets.UTF_8));
                     Files.move(partial, records.resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE,
                             StandardCopyOption.REPLACE_EXISTING);
                     written = true;

@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.local;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -48,6 +49,17 @@ class RecordSparesTest {
         assertThat(records.resolve("100")).doesNotExist();
         assertThat(records.resolve("100" + RecordSpares.SUFFIX)).hasContent("another instance's");
         assertThat(spares.take()).isEmpty();
+    }
+
+    @Test
+    void anOverwrittenSpareHoldsExactlyTheNewRecordAndAMissingOneIsMade() throws Exception {
+        Path spare = Files.writeString(records.resolve("100" + RecordSpares.SUFFIX), "leaderStartStamp=a-longer-old-record\nhost=h\n");
+
+        RecordSpares.overwrite(spare, "short\n".getBytes(StandardCharsets.UTF_8));
+        RecordSpares.overwrite(records.resolve("200" + RecordSpares.SUFFIX), "made\n".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(spare).hasContent("short\n");
+        assertThat(records.resolve("200" + RecordSpares.SUFFIX)).hasContent("made\n");
     }
 
     @Test
