@@ -42,6 +42,8 @@ import java.util.logging.Logger;
 public final class Bench {
 
     private static final int CROWD = 200;
+    static final String EXEC_TRUE = "exec true";
+    static final String EXEC_TRUE_BACK_TO_BACK = "exec true, back to back";
 
     private final BenchOptions options;
     private final BenchReport report = new BenchReport();
@@ -128,7 +130,10 @@ public final class Bench {
 
         ExecGroups exec = new ExecGroups(subjects);
         progress("exec true");
-        report.add(exec.measure("exec true", ExecGroups.TRUE, 0, new Interleaved(plan.execRounds(), plan.warmup())));
+        report.add(exec.measure(EXEC_TRUE, ExecGroups.TRUE, 0, new Interleaved(plan.execRounds(), plan.warmup())));
+        progress("exec true, back to back");
+        report.add(exec.measureBackToBack(EXEC_TRUE_BACK_TO_BACK, ExecGroups.TRUE, 0, new Interleaved(plan.execRounds(), plan.warmup())));
+        report.note(ExecGroups.BACK_TO_BACK_NOTE);
         progress("exec of a command printing 10 MiB");
         report.add(exec.measure("exec printing 10 MiB", ExecGroups.TEN_MIB, 10L << 20, new Interleaved(plan.bigRounds(), 2)));
         if (subjects.cli().isPresent() && subjects.dockerWithCli().isPresent()) {
