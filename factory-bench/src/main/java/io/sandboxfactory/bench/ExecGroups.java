@@ -30,13 +30,13 @@ public final class ExecGroups {
     public static final String TEN_MIB = "head -c 10485760 /dev/zero | tr '\\0' x";
 
     /** Why the two rows of the local exec differ, for the report's notes. */
-    public static final String BACK_TO_BACK_NOTE = "exec true vs exec true, back to back: in the first the local calls run among the"
-            + " slow paths (Docker, the CLI); in the second each follows the previous one at once, as in a caller's loop (so does"
-            + " ExecLoop, through the public API only: scripts/benchmark.sh factory-bench io.sandboxfactory.bench.local.ExecLoop)."
-            + " A local call passes through more processes and threads than a raw ProcessBuilder (the perl fork server and its fork,"
-            + " the JVM's reader thread, two output pumps, against a child and a reaper thread), each a wait for a core on a busy"
-            + " host, and after it returned another thread keeps its running record as a spare: back to back the next call pays"
-            + " for that, among the slow paths it is done before.";
+    public static final String BACK_TO_BACK_NOTE = "exec true vs exec true, back to back: in the first the slow paths (Docker, the"
+            + " CLI) run between two local calls, in the second nothing does, as in a caller's loop (so does ExecLoop, through the"
+            + " public API only: scripts/benchmark.sh factory-bench io.sandboxfactory.bench.local.ExecLoop). A local call passes"
+            + " through more processes and threads than a raw ProcessBuilder (the perl fork server and its fork, the JVM's reader"
+            + " thread, two output pumps, against a child and a reaper thread), each a wait for a core on a busy host, and leaves"
+            + " work to another thread when it returns (its running record kept as a spare): back to back the next call pays for"
+            + " that; after the slow paths it is done, but those threads wake from idle.";
 
     private static final CommandOptions OPTIONS = CommandOptions.builder().timeout(Duration.ofMinutes(1)).build();
 
