@@ -3,6 +3,7 @@ package io.sandboxfactory.provider.local;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +21,10 @@ record SessionPrivate(Path base) {
 
     /** The directory, under the sessions root, holding one private directory per session. */
     static final String DIRECTORY = ".sandbox-factory-private";
+
+    /** How the name of a FIFO directory in shared memory begins. */
+    private static final String SHARED_FIFOS = "sandbox-factory-fork-";
+    private static final String LOG = ".log";
 
     static SessionPrivate of(Path sessionDirectory) {
         return new SessionPrivate(sessionDirectory.resolveSibling(DIRECTORY).resolve(sessionDirectory.getFileName()));
@@ -64,16 +69,32 @@ record SessionPrivate(Path base) {
      */
     Path newFifoDirectory(Optional<Path> parent) throws IOException {
         Files.createDirectories(base);
-        return Files.createTempDirectory(parent.orElse(base), parent.isPresent() ? "sandbox-factory-fork-" : "fifos-",
+        return Files.createTempDirectory(parent.orElse(base), parent.isPresent() ? SHARED_FIFOS : "fifos-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
-    /** Where the fork server of {@code fifos} keeps what it (and bwrap) said on stderr: here, removed with the session wherever its FIFOs are. */
+    /**
+     * Where the fork server of {@code fifos} keeps what it (and bwrap) said on stderr: here, named after the FIFO
+     * directory, so {@link #delete()} finds that directory wherever it is.
+     */
     Path errorLog(Path fifos) {
-        return base.resolve(fifos.getFileName() + ".log");
+        return base.resolve(fifos.getFileName() + LOG);
     }
 
+    /**
+     * Deletes this directory and the FIFO directories of the session's servers in shared memory. A server in a
+     * boundary cannot remove its own (it is a mount point there), and one whose JVM died without closing the
+     * provider leaves it behind with its log.
+     */
     void delete() throws IOException {
+        if (Files.isDirectory(base)) {
+            try (DirectoryStream<Path> logs = Files.newDirectoryStream(base, SHARED_FIFOS + "*" + LOG)) {
+                for (Path log : logs) {
+                    String name = log.getFileName().toString();
+                    Directories.deleteRecursively(ForkServer.SHARED_MEMORY.resolve(name.substring(0, name.length() - LOG.length())));
+                }
+            }
+        }
         Directories.deleteRecursively(base);
     }
 }
