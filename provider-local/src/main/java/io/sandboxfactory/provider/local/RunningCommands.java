@@ -35,9 +35,9 @@ import java.util.stream.Stream;
  *
  * <p>Records are written by a recorder thread right after the start, not by the command's thread,
  * so a command does not wait for the file system; a command that already returned by then is not
- * recorded at all. A returned command's record is renamed to a spare the next record is written
- * into ({@link RecordSpares}), so a command allocates no inode. A host killed in between leaves a command no record names; the fork server
- * still ends it.
+ * recorded at all. A host killed in between leaves a command no record names; the fork server
+ * still ends it. A returned command's record is kept as a spare that the next record is written
+ * into ({@link RecordSpares}), so a command allocates no inode.
  */
 final class RunningCommands {
 
