@@ -77,6 +77,7 @@ public final class Bench {
     private void run() throws Exception {
         Plan plan = options.plan();
         report.machine("started", Instant.now().toString())
+                .machine("commit", SourceCommit.of(Path.of("").toAbsolutePath()))
                 .machine("cores", Integer.toString(Runtime.getRuntime().availableProcessors()))
                 .machine("load average before", LoadAverage.read())
                 .machine("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
