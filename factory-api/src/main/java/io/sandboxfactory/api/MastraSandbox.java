@@ -146,6 +146,18 @@ public abstract class MastraSandbox<H> implements ExecutableSandbox {
         return Optional.ofNullable(handle);
     }
 
+    /**
+     * The handle on the physical sandbox, which is running or being started (its start hooks may be
+     * running); unlike {@link #runningHandle()} it never starts the sandbox. For work that must not
+     * bring a stopped sandbox back, such as a stream the factory keeps open in the background.
+     *
+     * @throws SandboxNotReadyException when no physical sandbox is acquired
+     */
+    protected final H acquiredHandle() {
+        return handle().orElseThrow(() -> new SandboxNotReadyException("Sandbox '" + id + "' is not running; this call does not"
+                + " start it."));
+    }
+
     // ---- identity and state -----------------------------------------------------------------
 
     @Override

@@ -25,7 +25,8 @@ public interface StreamingSandbox {
      * Starts {@code argv} (a program and its arguments, run as the sandbox's commands are, in its
      * default directory and without the session's environment) with its standard input and output
      * connected to the returned stream; its standard error is discarded. The sandbox is running, or
-     * its start hooks are: a stream never starts it.
+     * its start hooks are: a stream never starts it ({@code MastraSandbox.acquiredHandle()} gives an
+     * implementation the handle so).
      *
      * @throws io.sandboxfactory.api.SandboxNotReadyException when the sandbox is not running
      * @throws io.sandboxfactory.api.SandboxDestroyedException when its physical sandbox is gone

@@ -12,11 +12,9 @@ import io.sandboxfactory.provider.support.FramedInput;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * A {@link SandboxStream} into a container: an exec attached with stdin and {@code Tty=false}, so its
@@ -25,12 +23,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 final class ContainerStreams implements SandboxStream, ResultCallback<Frame> {
 
-    private static final byte[] END = new byte[0];
-
     private final RequestFeed feed = new RequestFeed();
-    private final LinkedBlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+    /** The program's stdout frames, in order; ends once the exec's stream does. */
+    private final RequestFeed output = new RequestFeed();
     private final OutputStream input = new FramedInput(new Input());
-    private final InputStream output = new Output();
     private volatile Closeable upstream;
     private volatile boolean closed;
 
@@ -70,10 +66,10 @@ final class ContainerStreams implements SandboxStream, ResultCallback<Frame> {
     public void close() {
         closed = true;
         feed.close();
-        frames.add(END);
+        output.close();
         Closeable connection = upstream;
         if (connection != null) {
-            closeQuietly(connection);
+            ExecStream.closeQuietly(connection);
         }
     }
 
@@ -81,7 +77,7 @@ final class ContainerStreams implements SandboxStream, ResultCallback<Frame> {
     public void onStart(Closeable closeable) {
         upstream = closeable;
         if (closed) {
-            closeQuietly(closeable);
+            ExecStream.closeQuietly(closeable);
         }
     }
 
@@ -90,26 +86,18 @@ final class ContainerStreams implements SandboxStream, ResultCallback<Frame> {
         if (frame != null && frame.getPayload() != null && frame.getPayload().length > 0
                 && (frame.getStreamType() == StreamType.STDOUT || frame.getStreamType() == StreamType.RAW)) {
             // Copied: the transport may reuse a frame's buffer for the next one.
-            frames.add(frame.getPayload().clone());
+            output.offer(frame.getPayload().clone());
         }
     }
 
     @Override
     public void onError(Throwable throwable) {
-        frames.add(END);
+        output.finish();
     }
 
     @Override
     public void onComplete() {
-        frames.add(END);
-    }
-
-    private static void closeQuietly(Closeable closeable) {
-        try {
-            closeable.close();
-        } catch (IOException | RuntimeException e) {
-            // Dropping the connection on purpose.
-        }
+        output.finish();
     }
 
     /** The exec's stdin: each write is queued for the engine connection's writer. */
@@ -125,48 +113,9 @@ final class ContainerStreams implements SandboxStream, ResultCallback<Frame> {
                 throw new IOException("The stream is closed.");
             }
             if (len > 0) {
-                feed.offer(Arrays.copyOfRange(b, off, off + len));
+                // FramedInput hands over a frame of its own, whole: queued as it is, not copied again.
+                feed.offer(off == 0 && len == b.length ? b : Arrays.copyOfRange(b, off, off + len));
             }
-        }
-    }
-
-    /** The program's stdout, frame by frame. */
-    private final class Output extends InputStream {
-        private byte[] head;
-        private int offset;
-        private boolean ended;
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public synchronized int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            while (!ended && (head == null || offset == head.length)) {
-                try {
-                    head = frames.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("Interrupted while reading a sandbox's stream.");
-                }
-                offset = 0;
-                if (head == END) {
-                    ended = true;
-                    frames.add(END);
-                }
-            }
-            if (ended) {
-                return -1;
-            }
-            int n = Math.min(len, head.length - offset);
-            System.arraycopy(head, offset, b, off, n);
-            offset += n;
-            return n;
         }
     }
 }

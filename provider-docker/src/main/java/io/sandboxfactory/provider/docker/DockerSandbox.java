@@ -8,7 +8,6 @@ import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.sandboxfactory.api.capability.AttachableSandbox;
-import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.StandardErrorCode;
 import io.sandboxfactory.provider.support.RemoteSandbox;
@@ -104,8 +103,7 @@ public final class DockerSandbox extends RemoteSandbox<String> implements Attach
      */
     @Override
     public SandboxStream openStream(List<String> argv) {
-        return ContainerStreams.open(connection.client(), handle().orElseThrow(() -> new SandboxNotReadyException(
-                "Sandbox '" + id() + "' is not running; a stream does not start it.")), argv, id());
+        return ContainerStreams.open(connection.client(), acquiredHandle(), argv, id());
     }
 
     @Override

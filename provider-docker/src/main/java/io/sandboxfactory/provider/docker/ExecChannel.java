@@ -224,7 +224,7 @@ final class ExecChannel implements AutoCloseable {
         public void onStart(Closeable closeable) {
             upstream = closeable;
             if (closed) {
-                closeQuietly(closeable);
+                ExecStream.closeQuietly(closeable);
             }
         }
 
@@ -251,15 +251,7 @@ final class ExecChannel implements AutoCloseable {
             closed = true;
             Closeable c = upstream;
             if (c != null) {
-                closeQuietly(c);
-            }
-        }
-
-        private static void closeQuietly(Closeable closeable) {
-            try {
-                closeable.close();
-            } catch (IOException | RuntimeException ignored) {
-                // Dropping the connection on purpose; a failure to close it changes nothing.
+                ExecStream.closeQuietly(c);
             }
         }
     }

@@ -112,7 +112,8 @@ final class ExecStream implements ResultCallback<Frame> {
         done.countDown();
     }
 
-    private static void closeQuietly(Closeable closeable) {
+    /** Closes an exec's connection that is being dropped on purpose. */
+    static void closeQuietly(Closeable closeable) {
         try {
             closeable.close();
         } catch (IOException | RuntimeException ignored) {

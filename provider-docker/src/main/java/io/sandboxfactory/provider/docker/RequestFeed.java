@@ -5,9 +5,11 @@ import java.io.InputStream;
 import java.util.ArrayDeque;
 
 /**
- * The stdin of an exec: requests queued by {@link #offer} (the {@link ExecChannel}'s), read by the
- * engine connection's writer thread. Counts what was offered and what was taken so a failure can
- * tell whether a request left this process. Ends (returns -1) when closed; until then a read
+ * Bytes queued by {@link #offer}, read in order: the stdin of an exec (the {@link ExecChannel}'s
+ * requests, read by the engine connection's writer thread), or a stream's output frames ({@link
+ * ContainerStreams}). Counts what was offered and what was taken so a failure can
+ * tell whether a request left this process. Ends (returns -1) when closed, or once finished and
+ * read to its end; until then a read
  * waits, so a feed that is never offered anything is a lifeline: the exec's stdin stays open for as
  * long as this process holds it (see {@link io.sandboxfactory.provider.support.CommandScripts#WATCHED_RUN_SCRIPT}).
  */
@@ -18,6 +20,7 @@ final class RequestFeed extends InputStream {
     private long offered;
     private long taken;
     private boolean closed;
+    private boolean finished;
 
     synchronized void offer(byte[] bytes) {
         queue.add(bytes);
@@ -44,7 +47,7 @@ final class RequestFeed extends InputStream {
         if (length == 0) {
             return 0;
         }
-        while (!closed && head == null && queue.isEmpty()) {
+        while (!closed && !finished && head == null && queue.isEmpty()) {
             try {
                 wait();
             } catch (InterruptedException e) {
@@ -52,7 +55,7 @@ final class RequestFeed extends InputStream {
                 throw new IOException("Interrupted while waiting for a request.", e);
             }
         }
-        if (closed) {
+        if (closed || (head == null && queue.isEmpty())) {
             return -1;
         }
         if (head == null) {
@@ -67,6 +70,12 @@ final class RequestFeed extends InputStream {
             head = null;
         }
         return n;
+    }
+
+    /** Ends the feed once what was offered has been read (where {@link #close} drops it). */
+    synchronized void finish() {
+        finished = true;
+        notifyAll();
     }
 
     @Override

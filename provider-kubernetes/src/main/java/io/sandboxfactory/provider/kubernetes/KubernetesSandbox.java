@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.sandboxfactory.api.capability.AttachableSandbox;
-import io.sandboxfactory.api.SandboxNotReadyException;
 import io.sandboxfactory.api.capability.StreamingSandbox;
 import io.sandboxfactory.api.error.ErrorCodeSupplier;
 import io.sandboxfactory.api.error.StandardErrorCode;
@@ -73,8 +72,7 @@ public final class KubernetesSandbox extends RemoteSandbox<String> implements At
      */
     @Override
     public SandboxStream openStream(List<String> argv) {
-        return PodStreams.open(runner, handle().orElseThrow(() -> new SandboxNotReadyException(
-                "Sandbox '" + id() + "' is not running; a stream does not start it.")), argv);
+        return PodStreams.open(runner, acquiredHandle(), argv);
     }
 
     /**

@@ -14,41 +14,26 @@ import java.util.List;
  * A {@link SandboxStream} into a pod: an exec with stdin and stdout over the API server's
  * websocket. The websocket protocol (v4) cannot end a program's input, so the input is framed
  * ({@link FramedInput}).
+ *
+ * @param input the exec's stdin, framed
+ * @param output the exec's stdout
+ * @param watch the exec, closed with the stream
  */
-final class PodStreams implements SandboxStream {
-
-    private final ExecWatch watch;
-    private final OutputStream input;
-    private final InputStream output;
-
-    private PodStreams(ExecWatch watch) {
-        this.watch = watch;
-        this.input = new FramedInput(watch.getInput());
-        this.output = new FilterInputStream(watch.getOutput()) {
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                // fabric8's stream asserts a read of at least one byte; InputStream.readNBytes asks for none once its buffer is full.
-                return len == 0 ? 0 : super.read(b, off, len);
-            }
-        };
-    }
+record PodStreams(OutputStream input, InputStream output, ExecWatch watch) implements SandboxStream {
 
     /** Starts {@code argv} in the sandbox's container of {@code pod}, behind the frames' decoder. */
     static SandboxStream open(PodCommandRunner runner, String pod, List<String> argv) {
         String[] command = FramedInput.decoding(argv).toArray(String[]::new);
         ExecWatch watch = runner.exec(pod, "open a stream", container -> container.redirectingInput().redirectingOutput()
                 .writingError(OutputStream.nullOutputStream()).exec(command));
-        return new PodStreams(watch);
-    }
-
-    @Override
-    public OutputStream input() {
-        return input;
-    }
-
-    @Override
-    public InputStream output() {
-        return output;
+        InputStream output = new FilterInputStream(watch.getOutput()) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                // fabric8's stream asserts a read of at least one byte; InputStream.readNBytes asks for none once its buffer is full.
+                return len == 0 ? 0 : super.read(b, off, len);
+            }
+        };
+        return new PodStreams(new FramedInput(watch.getInput()), output, watch);
     }
 
     @Override
