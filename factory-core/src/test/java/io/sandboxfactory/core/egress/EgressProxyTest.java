@@ -165,8 +165,25 @@ class EgressProxyTest {
     void aClosedProxyLeavesNoRoute() throws Exception {
         int port = proxy.port();
         proxy.close();
-        assertThatThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class);
+        assertThatThrownBy(() -> connectFromAnotherPort(port)).isInstanceOf(ConnectException.class);
         assertThatThrownBy(proxy::port).isInstanceOf(IOException.class);
+    }
+
+    /**
+     * Connects to {@code port} on loopback from a local port other than it: the freed port is an
+     * ephemeral one, and a client that happened to be given it as its own would connect to itself
+     * (TCP's simultaneous open), which is no route to the proxy (the suite once failed so).
+     */
+    private static void connectFromAnotherPort(int port) throws IOException {
+        while (true) {
+            try (Socket socket = new Socket()) {
+                socket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                if (socket.getLocalPort() != port) {
+                    socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                    return;
+                }
+            }
+        }
     }
 
     @Test
